@@ -1,0 +1,113 @@
+# pnsim - Petri-net simulation of a GPU kernel on one streaming multiprocessor.
+#
+#   make example        install missing Debian packages, build, run the bundled example
+#   make check          install missing Debian packages, build, run the tests (< 1 min)
+#   make check-full     the longer statistical suites
+#   make bench          benchmarks (wall time, steps/s, firings/s)
+#   make SANITIZE=address,undefined check     the same under ASan/UBSan
+#   make valgrind       unit tests and CLI cases under valgrind memcheck
+#   make install PREFIX=/usr/local DESTDIR=
+
+# ---- user settings ---------------------------------------------------------
+CC       ?= cc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+OPT      ?= -O2 -g
+SANITIZE ?=
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+
+# ---- derived ---------------------------------------------------------------
+PKGS    := yaml-0.1 igraph libmatheval gsl libxml-2.0
+TESTPKG := cmocka
+ifeq ($(SANITIZE),)
+BUILD   ?= build
+SANFLAGS :=
+else
+BUILD   ?= build/san
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+DATADIR ?= $(CURDIR)/models/devices
+
+WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
+INCLUDES := -Ipnet -Imodels -Isim -Icalib
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKG))
+TEST_LIBS   = $(shell pkg-config --libs $(TESTPKG))
+ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(INCLUDES) \
+             -DPN_VERSION=\"$(VERSION)\" -DPN_DEVICE_DIR_DEFAULT=\"$(DATADIR)\" \
+             $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC  := $(wildcard pnet/*.c) $(wildcard models/*.c) \
+            $(filter-out sim/pnsim.c sim/cmd_%.c,$(wildcard sim/*.c)) $(wildcard calib/*.c)
+CLI_SRC  := sim/pnsim.c $(wildcard sim/cmd_*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+BENCH_SRC := $(wildcard tests/bench_*.c)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libpnsim.a
+PNSIM    := $(BUILD)/pnsim
+
+.PHONY: all deps example check check-run check-full bench valgrind install clean
+
+all: $(PNSIM)
+
+deps:
+	@sh .ci/deps
+
+example: deps
+	@$(MAKE) --no-print-directory all
+	$(PNSIM) run configs/example.yaml
+
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(PNSIM) $(TEST_BIN)
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
+
+check-full: deps
+	@$(MAKE) --no-print-directory $(PNSIM) $(TEST_BIN)
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
+
+bench: deps
+	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g" BUILD=build/bench build/bench/tests/bench_engine build/bench/pnsim
+	build/bench/tests/bench_engine
+
+valgrind: $(PNSIM) $(TEST_BIN)
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_VALGRIND=1 sh tests/run_all.sh $(TEST_BIN)
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(PNSIM): $(CLI_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(PKG_LIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(TEST_LIBS)
+
+install: $(PNSIM)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnsim/devices
+	install -m 755 $(PNSIM) $(DESTDIR)$(PREFIX)/bin/pnsim
+	install -m 644 models/devices/*.yaml $(DESTDIR)$(PREFIX)/share/pnsim/devices/
+
+clean:
+	rm -rf build
+
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)

@@ -1,0 +1,131 @@
+/* pn_config.h - the pnsim YAML configuration (../shared/spec/config.md): load
+ * and check it with libyaml, evaluate count expressions with libmatheval, and
+ * resolve it against a device profile into the generator's parameters. */
+#ifndef PN_CONFIG_H
+#define PN_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pn_device.h"
+#include "pn_error.h"
+#include "pn_sm.h"
+
+/* Where a value stood in the file (1-based; 0 when absent). */
+typedef struct pn_pos {
+    long line;
+    long col;
+} pn_pos_t;
+
+/* A count: the expression text as written (a number is an expression too). */
+typedef struct pn_expr {
+    char *text;                   /* NULL when the key is absent (count 0) */
+    pn_pos_t pos;
+} pn_expr_t;
+
+enum { PN_KIND_ARITH = 0, PN_KIND_SHARED = 1, PN_KIND_GLOBAL = 2, PN_KIND_COUNT = 3 };
+
+/* Names of the kinds as config keys: "arith", "shared", "global". */
+extern const char *const pn_kind_names[PN_KIND_COUNT];
+
+typedef struct pn_warp_override {
+    uint32_t warp;                /* warp index */
+    pn_pos_t pos;                 /* of the list item */
+    pn_expr_t count[PN_KIND_COUNT]; /* text NULL: not overridden */
+} pn_warp_override_t;
+
+typedef struct pn_param {
+    char *name;
+    double value;
+    pn_pos_t pos;
+} pn_param_t;
+
+/* A list of integers under sweep: (threads, schedulers, ...). */
+typedef struct pn_sweep_axis {
+    char *name;                   /* "threads", "schedulers", "global", "shared", or a params name */
+    double *values;
+    size_t n_values;
+    pn_pos_t pos;
+} pn_sweep_axis_t;
+
+typedef struct pn_config {
+    char *path;                   /* the file, as given */
+
+    char *device;                 /* name or path; default "gtx960m" when absent */
+    pn_pos_t device_pos;
+
+    /* model: overrides of the device profile; has_* says whether given */
+    int has_schedulers, has_l1, has_l2;
+    uint32_t schedulers, l1, l2;
+    pn_pos_t schedulers_pos, l1_pos, l2_pos;
+    char *selection;              /* "paper" (the only one so far) */
+    pn_pos_t selection_pos;
+
+    pn_param_t *params;
+    size_t n_params;
+
+    char *kernel_name;            /* default: the file's base name without .yaml */
+    uint32_t threads;             /* threads per block */
+    pn_pos_t threads_pos;
+    pn_pos_t kernel_pos;
+    pn_expr_t count[PN_KIND_COUNT];
+    pn_warp_override_t *overrides;
+    size_t n_overrides;
+
+    /* simulation */
+    uint32_t runs;                /* default 10 */
+    uint64_t seed;                /* default 1 */
+    uint64_t max_steps;           /* default 100000000 */
+    pn_pos_t runs_pos, seed_pos, max_steps_pos;
+
+    pn_sweep_axis_t *sweep;
+    size_t n_sweep;
+} pn_config_t;
+
+/* Read and check the config at path. Every key is checked: unknown keys,
+ * wrong types, out-of-range numbers (threads 0, latency 0, schedulers 0,
+ * negative or huge integers), a missing `kernel` or `kernel.threads`, and
+ * syntax errors in expressions (parsed here, evaluated later) are errors whose
+ * message is "path:line:col: ...". On success cfg owns everything
+ * (pn_config_destroy); on error cfg is left empty and needs no destroy (a
+ * destroy is harmless). */
+pn_status_t pn_config_load(pn_config_t *cfg, const char *path, pn_error_t *err);
+
+/* As pn_config_load, from a string in memory; `name` stands for the file in
+ * messages. */
+pn_status_t pn_config_load_string(pn_config_t *cfg, const char *text, size_t len,
+                                  const char *name, pn_error_t *err);
+
+/* Free what cfg owns; cfg may be NULL or zeroed. */
+void pn_config_destroy(pn_config_t *cfg);
+
+/* Evaluate the counts of every warp for a block of `threads` threads (warps =
+ * ceil(threads / 32)). Variables: every params name (with the value from
+ * param_values[i] when param_values is non-NULL, else cfg's), threads, warps,
+ * warp (the warp's index). Per-warp overrides replace the kind they name.
+ * Values are rounded to the nearest integer; a negative, non-finite or
+ * above-PN_SM_MAX_COUNT value, or an unknown variable, is an error at the
+ * expression's position. out must hold ceil(threads/32) entries. */
+pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
+                             const double *param_values, pn_warp_counts_t *out,
+                             pn_error_t *err);
+
+/* The resolved, checked parameters of one simulation point. */
+typedef struct pn_kernel {
+    uint32_t threads;
+    pn_sm_params_t sm;            /* sm.warps is owned: pn_kernel_destroy */
+} pn_kernel_t;
+
+/* Resolve cfg against dev for `threads` threads per block (0: cfg->threads)
+ * and optional param_values (as in pn_config_counts): schedulers and latencies
+ * from the model section or else the device, counts evaluated. Errors at the
+ * offending key: threads above dev->max_threads_per_block, more warps than
+ * dev->max_warps, schedulers or latency of 0. On error k is left empty. */
+pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
+                              uint32_t threads, const double *param_values,
+                              pn_kernel_t *k, pn_error_t *err);
+
+/* Free what k owns; k may be NULL or zeroed. */
+void pn_kernel_destroy(pn_kernel_t *k);
+
+#endif

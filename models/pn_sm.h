@@ -1,0 +1,62 @@
+/* pn_sm.h - the SM net generator: one SM place, one waiting transition and one
+ * WPNM (warp sub-net) per warp, exactly as ../shared/spec/wpnm.md fixes it. */
+#ifndef PN_SM_H
+#define PN_SM_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_net.h"
+
+/* Per-warp instruction counts: the initial marking of p5, p7 and p9. */
+typedef struct pn_warp_counts {
+    uint64_t arith;
+    uint64_t shared;
+    uint64_t global;
+} pn_warp_counts_t;
+
+/* Everything the generator needs. warps points at n_warps entries. */
+typedef struct pn_sm_params {
+    uint32_t schedulers;          /* tokens in p0, >= 1 */
+    uint32_t l1;                  /* global latency in steps, >= 1 */
+    uint32_t l2;                  /* shared latency in steps, >= 1 */
+    uint32_t n_warps;             /* >= 1 */
+    const pn_warp_counts_t *warps;
+} pn_sm_params_t;
+
+/* Largest accepted count per warp and kind, and largest latency. */
+#define PN_SM_MAX_COUNT   UINT64_C(4294967295)
+#define PN_SM_MAX_LATENCY 1000000u
+
+/* Number of places and transitions per warp sub-net. */
+#define PN_SM_WARP_PLACES 18
+#define PN_SM_WARP_TRANS  15
+
+/* Where the generator put the interesting nodes. Warp w's place pK (K = 1..18)
+ * has id warp_place0 + w * 18 + (K - 1); its transitions are laid out in the
+ * order of pn_sm_trans_names. */
+typedef struct pn_sm_layout {
+    uint32_t p0, pw, t0;
+    uint32_t warp_place0;
+    uint32_t warp_trans0;
+} pn_sm_layout_t;
+
+/* The 15 WPNM transition names in layout order: t1..t9, t11, t17, t12, t14, t15, t16. */
+extern const char *const pn_sm_trans_names[PN_SM_WARP_TRANS];
+
+/* Validate p: returns PN_EINVAL with a message naming the bad field. */
+pn_status_t pn_sm_check(const pn_sm_params_t *p, pn_error_t *err);
+
+/* Build the SM net of p into net, which must be freshly initialised
+ * (pn_net_init) and is frozen on success. Names: "p0", "pw", "t0", and
+ * "w<i>.p<K>" / "w<i>.t<K>" per warp. layout (may be NULL) receives node ids.
+ * On error net holds a partial net that the caller destroys as usual.
+ * O(n_warps). */
+pn_status_t pn_sm_build(pn_net_t *net, const pn_sm_params_t *p,
+                        pn_sm_layout_t *layout, pn_error_t *err);
+
+/* The exact number of steps a single warp needs (spec, conformance values):
+ * 4*x_a + (5+l1)*x_g + (5+l2)*x_s + 1. Independent of the random choices. */
+uint64_t pn_sm_single_warp_steps(const pn_warp_counts_t *c, uint32_t l1, uint32_t l2);
+
+#endif

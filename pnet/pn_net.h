@@ -1,0 +1,137 @@
+/* pn_net.h - bounded place/transition nets with weighted arcs and inhibitor
+ * arcs: building, flat (CSR) arc lists, enabledness, firing, dead markings.
+ * Knows nothing about GPUs. */
+#ifndef PN_NET_H
+#define PN_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pn_error.h"
+
+typedef uint64_t pn_tokens_t;
+
+/* One weighted arc between a transition and a place. */
+typedef struct pn_arc {
+    uint32_t place;
+    uint32_t weight;
+} pn_arc_t;
+
+/* A net. Built with pn_net_add_*; pn_net_freeze then lays the arcs out in
+ * flat arrays (compressed rows, sorted by place) that the engines read:
+ *   inputs of t:      in[in_off[t] .. in_off[t+1])
+ *   outputs of t:     out[out_off[t] .. out_off[t+1])
+ *   inhibitors of t:  inh[inh_off[t] .. inh_off[t+1])  (place ids)
+ *   consumers of p:   cons[cons_off[p] .. cons_off[p+1])  (transition ids)
+ *   inhibited by p:   inhby[inhby_off[p] .. inhby_off[p+1])
+ *   producers of p:   prod[prod_off[p] .. prod_off[p+1])
+ * Fields are read-only for users; change a net only through the functions. */
+typedef struct pn_net {
+    uint32_t n_places;
+    uint32_t n_trans;
+    char **place_name;
+    char **trans_name;
+    pn_tokens_t *m0;              /* initial marking, n_places */
+    bool frozen;
+
+    uint32_t *in_off, *out_off, *inh_off;       /* n_trans + 1 */
+    pn_arc_t *in, *out;
+    uint32_t *inh;
+    uint32_t *cons_off, *inhby_off, *prod_off;  /* n_places + 1 */
+    uint32_t *cons, *inhby, *prod;
+
+    /* building state: arcs in insertion order */
+    struct pn_net_arc_rec *recs;
+    size_t n_recs, cap_recs;
+    uint32_t cap_places, cap_trans;
+} pn_net_t;
+
+typedef enum pn_arc_kind {
+    PN_ARC_INPUT = 0,      /* place -> transition, consumes weight tokens */
+    PN_ARC_OUTPUT = 1,     /* transition -> place, produces weight tokens */
+    PN_ARC_INHIBITOR = 2   /* place -o transition, requires the place empty */
+} pn_arc_kind_t;
+
+/* Initialise an empty net. Always succeeds; pair with pn_net_destroy. */
+void pn_net_init(pn_net_t *net);
+
+/* Free everything net owns and leave it empty. net may be NULL. */
+void pn_net_destroy(pn_net_t *net);
+
+/* Add a place named `name` (copied; must be unique, non-empty) with initial
+ * marking m0. *id (may be NULL) receives its id, assigned 0, 1, 2, ...
+ * Errors: PN_EINVAL (frozen net, duplicate or empty name), PN_ENOMEM. O(1)
+ * amortised plus a linear duplicate check only in debug builds. */
+pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
+                             uint32_t *id, pn_error_t *err);
+
+/* Add a transition, as pn_net_add_place. */
+pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
+                                  pn_error_t *err);
+
+/* Add an arc of `kind` between transition t and place p. Weights of repeated
+ * input (or output) arcs between the same pair add up; a repeated inhibitor
+ * is kept once. Weight must be >= 1 (ignored for inhibitors).
+ * Errors: PN_EINVAL (frozen, bad ids, weight 0), PN_ENOMEM. */
+pn_status_t pn_net_add_arc(pn_net_t *net, pn_arc_kind_t kind, uint32_t t, uint32_t p,
+                           uint32_t weight, pn_error_t *err);
+
+/* Lay the arcs out in the flat arrays and forbid further changes.
+ * Errors: PN_ENOMEM (net unchanged, still unfrozen), PN_EINVAL (a merged
+ * weight overflows 32 bits). O(arcs log arcs). */
+pn_status_t pn_net_freeze(pn_net_t *net, pn_error_t *err);
+
+/* Id of the place / transition called name, or -1. O(n). */
+int64_t pn_net_find_place(const pn_net_t *net, const char *name);
+int64_t pn_net_find_transition(const pn_net_t *net, const char *name);
+
+/* Number of arcs of each kind (frozen nets). */
+size_t pn_net_n_arcs(const pn_net_t *net, pn_arc_kind_t kind);
+
+/* True when t is enabled at marking m: every input place holds at least the
+ * arc weight and every inhibitor place is empty. Frozen nets. O(arcs of t). */
+static inline bool pn_net_enabled(const pn_net_t *net, const pn_tokens_t *m, uint32_t t)
+{
+    for (uint32_t i = net->inh_off[t]; i < net->inh_off[t + 1]; i++)
+        if (m[net->inh[i]] != 0)
+            return false;
+    for (uint32_t i = net->in_off[t]; i < net->in_off[t + 1]; i++)
+        if (m[net->in[i].place] < net->in[i].weight)
+            return false;
+    return true;
+}
+
+/* True when m holds the inputs of t (inhibitors not looked at). */
+static inline bool pn_net_inputs_fit(const pn_net_t *net, const pn_tokens_t *m, uint32_t t)
+{
+    for (uint32_t i = net->in_off[t]; i < net->in_off[t + 1]; i++)
+        if (m[net->in[i].place] < net->in[i].weight)
+            return false;
+    return true;
+}
+
+/* Remove t's input tokens from m (caller checked they fit). */
+static inline void pn_net_consume(const pn_net_t *net, pn_tokens_t *m, uint32_t t)
+{
+    for (uint32_t i = net->in_off[t]; i < net->in_off[t + 1]; i++)
+        m[net->in[i].place] -= net->in[i].weight;
+}
+
+/* Add t's output tokens to m. */
+static inline void pn_net_produce(const pn_net_t *net, pn_tokens_t *m, uint32_t t)
+{
+    for (uint32_t i = net->out_off[t]; i < net->out_off[t + 1]; i++)
+        m[net->out[i].place] += net->out[i].weight;
+}
+
+/* Fire the single enabled transition t in m (interleaving semantics). */
+void pn_net_fire(const pn_net_t *net, pn_tokens_t *m, uint32_t t);
+
+/* True when no transition is enabled at m. O(arcs). */
+bool pn_net_is_dead(const pn_net_t *net, const pn_tokens_t *m);
+
+/* Copy the initial marking into m (n_places entries). */
+void pn_net_initial_marking(const pn_net_t *net, pn_tokens_t *m);
+
+#endif

@@ -1,0 +1,132 @@
+/* cmd_common.c - config-to-net loading, option parsing and atomic outputs. */
+#include "cmd_common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void pn_cli_model_destroy(pn_cli_model_t *m)
+{
+    pn_net_destroy(&m->net);
+    pn_kernel_destroy(&m->kernel);
+    pn_device_destroy(&m->dev);
+    pn_config_destroy(&m->cfg);
+    memset(m, 0, sizeof *m);
+}
+
+pn_status_t pn_cli_model_load(pn_cli_model_t *m, const char *path, const char *device_override,
+                              uint32_t threads, pn_error_t *err)
+{
+    memset(m, 0, sizeof *m);
+    pn_net_init(&m->net);
+    pn_status_t st = pn_config_load(&m->cfg, path, err);
+    if (st == PN_OK) {
+        if (device_override)
+            st = pn_device_load(&m->dev, device_override, NULL, 0, 0, err);
+        else
+            st = pn_device_load(&m->dev, m->cfg.device, m->cfg.path, m->cfg.device_pos.line,
+                                m->cfg.device_pos.col, err);
+    }
+    if (st == PN_OK)
+        st = pn_config_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
+    if (st == PN_OK) {
+        st = pn_sm_build(&m->net, &m->kernel.sm, &m->layout, err);
+        if (st != PN_OK)
+            pn_error_prefix(err, path);
+    }
+    if (st != PN_OK)
+        pn_cli_model_destroy(m);
+    return st;
+}
+
+pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+                             uint64_t *out, pn_error_t *err)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-' || *s == '+')
+        goto bad;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        goto bad;
+    *out = v;
+    return PN_OK;
+bad:
+    return pn_error_set(err, PN_EINVAL, "%s expects an integer between %llu and %llu, got '%s'",
+                        opt, (unsigned long long)lo, (unsigned long long)hi, s ? s : "");
+}
+
+pn_status_t pn_cli_out_open(pn_cli_out_t *o, const char *path, pn_error_t *err)
+{
+    memset(o, 0, sizeof *o);
+    if (!path || strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return PN_OK;
+    }
+    size_t n = strlen(path) + 32;
+    o->path = strdup(path);
+    o->tmp = malloc(n);
+    if (!o->path || !o->tmp) {
+        pn_cli_out_abort(o);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    snprintf(o->tmp, n, "%s.tmp%ld", path, (long)getpid());
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        pn_cli_out_abort(o);
+        return pn_error_set(err, PN_EIO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return PN_OK;
+}
+
+pn_status_t pn_cli_out_commit(pn_cli_out_t *o, pn_error_t *err)
+{
+    pn_status_t st = PN_OK;
+    if (o->f == stdout) {
+        if (fflush(stdout) != 0 || ferror(stdout))
+            st = pn_error_set(err, PN_EIO, "write error on standard output");
+        o->f = NULL;
+        return st;
+    }
+    if (!o->f)
+        return PN_OK;
+    int bad = ferror(o->f);
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        st = pn_error_set(err, PN_EIO, "%s: cannot write: %s", o->path, strerror(errno));
+    } else {
+        free(o->tmp);         /* renamed: nothing left to remove */
+        o->tmp = NULL;
+    }
+    pn_cli_out_abort(o);
+    return st;
+}
+
+void pn_cli_out_abort(pn_cli_out_t *o)
+{
+    if (o->f && o->f != stdout)
+        fclose(o->f);
+    if (o->tmp)
+        remove(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+int pn_cli_fail(const char *cmd, const pn_error_t *err)
+{
+    const char *msg = err->msg[0] ? err->msg : pn_status_str(err->code);
+    /* messages that start with "file:" already say where they come from */
+    const char *colon = strchr(msg, ':');
+    const char *space = strchr(msg, ' ');
+    if (colon && (!space || colon < space))
+        fprintf(stderr, "%s\n", msg);
+    else
+        fprintf(stderr, "pnsim %s: %s\n", cmd, msg);
+    return 1;
+}

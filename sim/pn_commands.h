@@ -1,0 +1,10 @@
+/* pn_commands.h - the pnsim subcommands; each takes its own argv (argv[0] is
+ * the command name) and returns the process exit status. */
+#ifndef PN_COMMANDS_H
+#define PN_COMMANDS_H
+
+int pn_cmd_run(int argc, char **argv);
+int pn_cmd_export(int argc, char **argv);
+int pn_cmd_devices(int argc, char **argv);
+
+#endif

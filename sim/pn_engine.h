@@ -1,0 +1,62 @@
+/* pn_engine.h - maximal-concurrent-step engines: run a frozen net from its
+ * initial marking to the first dead marking, counting steps and idle steps. */
+#ifndef PN_ENGINE_H
+#define PN_ENGINE_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_net.h"
+
+typedef enum pn_engine_kind {
+    PN_ENGINE_LITERAL = 0   /* full random permutation of all enabled transitions */
+} pn_engine_kind_t;
+
+/* Parse "literal"; PN_EINVAL otherwise. */
+pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *err);
+const char *pn_engine_name(pn_engine_kind_t kind);
+
+typedef struct pn_run_opts {
+    uint64_t max_steps;       /* a run still alive after this many steps is an error */
+    int64_t idle_trans;       /* steps in which this transition fires are idle; -1: none */
+    const char *net_name;     /* names the net in error messages; may be NULL */
+    /* Optional observer, called after each step with the marking M reached
+     * and the transitions fired in the step (in firing order). */
+    void (*on_step)(void *ctx, uint64_t step, const pn_tokens_t *m,
+                    const uint32_t *fired, uint32_t n_fired);
+    void *ctx;
+} pn_run_opts_t;
+
+typedef struct pn_run_result {
+    uint64_t seed;
+    uint64_t steps;           /* steps executed until the dead marking */
+    uint64_t idle_steps;      /* steps in which idle_trans fired */
+    uint64_t firings;         /* transition firings over all steps */
+} pn_run_result_t;
+
+/* One run of the literal engine with PCG32 seeded by `seed` (pn_rng_seed).
+ * Each step: the transitions enabled at M (inputs fit, inhibitors empty in M)
+ * are shuffled uniformly; walking that order, each whose inputs still fit in
+ * what is left of M fires; outputs are added after the walk.
+ * Errors: PN_ELIMIT when max_steps steps pass without a dead marking,
+ * PN_ENOMEM. O(steps * (arcs + transitions)) time, O(places + transitions)
+ * memory. */
+pn_status_t pn_engine_literal_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
+                                  pn_run_result_t *res, pn_error_t *err);
+
+/* Dispatch to the engine `kind`. */
+pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
+                          const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err);
+
+/* Run `runs` runs, run i seeded with seed + i, on up to `threads` threads
+ * (0: all online processors). results[i] is run i's result whatever the
+ * number of threads. On error, the error of the lowest failing run index is
+ * reported and results are unspecified. */
+pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
+                               uint32_t runs, unsigned threads, const pn_run_opts_t *o,
+                               pn_run_result_t *results, pn_error_t *err);
+
+/* Number of online processors (>= 1). */
+unsigned pn_engine_cpu_count(void);
+
+#endif

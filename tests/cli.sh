@@ -1,0 +1,130 @@
+#!/bin/sh
+# tests/cli.sh - end-to-end tests of the pnsim command: every bad input in
+# tests/bad/ (exit status, one-line file:line:col message, no output file),
+# golden reports, determinism across -j, export, help and version.
+# Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
+PNSIM=${PNSIM:-build/pnsim}
+RUN="${PN_VG:-} $PNSIM"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+ok()  { echo "ok $1"; }
+bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+
+# ---- bad inputs: first line "# error: LINE:COL: substring" ----------------
+for f in tests/bad/*.yaml; do
+    spec=$(head -n 1 "$f" | sed -n 's/^# error: //p')
+    if [ -z "$spec" ]; then bad "$f" "no '# error:' line"; continue; fi
+    pos=${spec%%: *}
+    want=${spec#*: }
+    rm -f "$TMP/out.json"
+    $RUN run --runs 2 -o "$TMP/out.json" "$f" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    lines=$(wc -l <"$TMP/stderr")
+    msg=$(cat "$TMP/stderr")
+    if [ "$rc" -eq 0 ]; then bad "$f" "exit status 0"; continue; fi
+    if [ "$lines" -ne 1 ]; then bad "$f" "stderr has $lines lines: $msg"; continue; fi
+    if [ -e "$TMP/out.json" ] || ls "$TMP" | grep -q 'out.json.tmp'; then
+        bad "$f" "an output file was written"; continue
+    fi
+    if [ -s "$TMP/stdout" ]; then bad "$f" "something was written on stdout"; continue; fi
+    if [ "$pos" != "0:0" ]; then
+        case "$msg" in
+        "$f:$pos: "*) ;;
+        *) bad "$f" "message does not start with $f:$pos: -- $msg"; continue ;;
+        esac
+    fi
+    case "$msg" in
+    *"$want"*) ok "$f" ;;
+    *) bad "$f" "message lacks '$want' -- $msg" ;;
+    esac
+done
+
+# ---- files that cannot be read ---------------------------------------------
+expect_fail() {  # name, expected substring, command...
+    name=$1; want=$2; shift 2
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    msg=$(cat "$TMP/stderr")
+    if [ "$rc" -eq 0 ]; then bad "$name" "exit status 0"; return; fi
+    if [ "$(wc -l <"$TMP/stderr")" -ne 1 ]; then bad "$name" "not one line: $msg"; return; fi
+    case "$msg" in *"$want"*) ok "$name" ;; *) bad "$name" "got: $msg" ;; esac
+}
+expect_fail missing-file "$TMP/nope.yaml: cannot open" $RUN run "$TMP/nope.yaml"
+expect_fail directory-as-file "$TMP: " $RUN run "$TMP"
+expect_fail bad-runs-option "--runs expects an integer" $RUN run --runs 0 configs/example.yaml
+expect_fail bad-format "unknown format 'xml'" $RUN run --format xml configs/example.yaml
+expect_fail bad-engine "unknown engine 'quick'" $RUN run --engine quick configs/example.yaml
+expect_fail unknown-device-option "unknown device" $RUN run --device nosuch configs/example.yaml
+expect_fail export-bad-format "unknown export format" $RUN export -f pnml configs/example.yaml
+
+# max_steps reached: reported at simulation.max_steps, nothing written
+cat >"$TMP/loop.yaml" <<'YAML'
+kernel:
+  threads: 64
+  counts: {arith: 1000}
+simulation:
+  runs: 2
+  max_steps: 50
+YAML
+rm -f "$TMP/o.json"
+expect_fail max-steps "$TMP/loop.yaml:6:14: net 'loop' (seed 1) reached no dead marking within max_steps = 50 steps" \
+    $RUN run -o "$TMP/o.json" "$TMP/loop.yaml"
+[ -e "$TMP/o.json" ] && bad max-steps-output "output written"
+
+# ---- golden reports --------------------------------------------------------
+for fmt in text json csv; do
+    if $RUN run --runs 3 --format "$fmt" configs/example.yaml >"$TMP/r.$fmt" 2>"$TMP/err"; then
+        if cmp -s "$TMP/r.$fmt" "tests/golden/example.$fmt"; then ok "golden-$fmt"
+        else bad "golden-$fmt" "differs: $(diff "tests/golden/example.$fmt" "$TMP/r.$fmt" | head -5)"; fi
+    else
+        bad "golden-$fmt" "failed: $(cat "$TMP/err")"
+    fi
+done
+
+# ---- same seed, same output, whatever -j ------------------------------------
+$RUN run --runs 6 --seed 11 -j 1 --format json configs/example.yaml >"$TMP/j1" 2>&1
+$RUN run --runs 6 --seed 11 -j 4 --format json configs/example.yaml >"$TMP/j4" 2>&1
+if cmp -s "$TMP/j1" "$TMP/j4" && grep -q '"seed": 16' "$TMP/j1"; then ok jobs-deterministic
+else bad jobs-deterministic "-j 1 and -j 4 differ"; fi
+
+# -o writes the same bytes as stdout, and only that file
+$RUN run --runs 3 --format json -o "$TMP/out.json" configs/example.yaml >"$TMP/stdout" 2>&1
+if cmp -s "$TMP/out.json" tests/golden/example.json && [ ! -s "$TMP/stdout" ]; then ok output-file
+else bad output-file "-o output differs from the golden JSON"; fi
+
+# ---- spec conformance through the command line -----------------------------
+cat >"$TMP/one.yaml" <<'YAML'
+model: {schedulers: 2, latency: {global: 20, shared: 2}}
+kernel:
+  name: one-warp
+  threads: 32
+  counts: {arith: 10, shared: 5, global: 5}
+YAML
+out=$($RUN run --runs 4 --format csv "$TMP/one.yaml" 2>&1 | cut -d, -f6,7 | sort -u)
+if [ "$out" = "$(printf '201,160\nsteps,idle_steps')" ]; then ok cli-conformance
+else bad cli-conformance "got $out"; fi
+
+# ---- export ----------------------------------------------------------------
+if $RUN export --format graphml -o "$TMP/net.graphml" configs/example.yaml 2>"$TMP/err"; then
+    nodes=$(grep -c '<node ' "$TMP/net.graphml")
+    edges=$(grep -c '<edge ' "$TMP/net.graphml")
+    # 8 warps: 18*8+2 places + 15*8+1 transitions; (26+23+6)*8+4 arcs
+    if [ "$nodes" -eq 267 ] && [ "$edges" -eq 444 ]; then ok export-graphml
+    else bad export-graphml "nodes=$nodes edges=$edges"; fi
+else
+    bad export-graphml "$(cat "$TMP/err")"
+fi
+if $RUN export configs/example.yaml | head -n 1 | grep -q '^digraph'; then ok export-dot
+else bad export-dot "no digraph header"; fi
+
+# ---- help, version, usage errors -----------------------------------------
+$RUN --help | grep -q '^usage: pnsim COMMAND' && ok help || bad help "no usage"
+$RUN run --help | grep -q -- '--format FMT' && ok run-help || bad run-help "no options"
+$RUN help export | grep -q 'graphml' && ok help-export || bad help-export "no text"
+$RUN --version | grep -Eq '^pnsim [0-9]+\.[0-9]+\.[0-9]+$' && ok version || bad version "bad version line"
+$RUN frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok unknown-command || bad unknown-command "exit not 2"
+$RUN run >/dev/null 2>&1; [ $? -eq 2 ] && ok run-no-file || bad run-no-file "exit not 2"
+$RUN devices | grep -q '^gtx960m ' && ok devices || bad devices "gtx960m not listed"
+
+[ "$fails" -eq 0 ]

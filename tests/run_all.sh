@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/run_all.sh - run the unit test binaries given as arguments, then the
+# command-line tests (tests/cli.sh); print "N passed, N failed" at the end.
+# Environment: PNSIM (the binary), PN_VALGRIND=1 (run under valgrind memcheck),
+# PN_FULL=1 (longer statistical suites).
+passed=0
+failed=0
+failures=""
+VG=""
+if [ "${PN_VALGRIND:-0}" = 1 ]; then
+    VG="valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
+fi
+for t in "$@"; do
+    name=$(basename "$t")
+    if $VG "$t" >"$t.log" 2>&1; then
+        passed=$((passed + 1))
+        echo "PASS $name"
+    else
+        failed=$((failed + 1))
+        failures="$failures $name"
+        echo "FAIL $name"
+        cat "$t.log"
+    fi
+done
+if PN_VG="$VG" sh tests/cli.sh >"${BUILD:-build}/cli.log" 2>&1; then
+    passed=$((passed + 1))
+    echo "PASS cli ($(grep -c '^ok ' "${BUILD:-build}/cli.log") cases)"
+else
+    failed=$((failed + 1))
+    failures="$failures cli"
+    echo "FAIL cli"
+    grep -v '^ok ' "${BUILD:-build}/cli.log"
+fi
+[ -n "$failures" ] && echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
