@@ -54,6 +54,8 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libpnsim.a
 PNSIM    := $(BUILD)/pnsim
 
+.SECONDARY:
+
 .PHONY: all deps example check check-run check-full bench valgrind install clean
 
 all: $(PNSIM)

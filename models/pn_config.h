@@ -85,10 +85,12 @@ typedef struct pn_config {
 /* Read and check the config at path. Every key is checked: unknown keys,
  * wrong types, out-of-range numbers (threads 0, latency 0, schedulers 0,
  * negative or huge integers), a missing `kernel` or `kernel.threads`, and
- * syntax errors in expressions (parsed here, evaluated later) are errors whose
- * message is "path:line:col: ...". On success cfg owns everything
- * (pn_config_destroy); on error cfg is left empty and needs no destroy (a
- * destroy is harmless). */
+ * syntax errors in expressions (parsed here, evaluated later; their variables
+ * are checked here too, and an expression without variables is evaluated and
+ * range-checked here) are errors whose message is "path:line:col: ...". An
+ * unreadable file is PN_EIO "path: cannot open: <strerror>". On success cfg
+ * owns everything (pn_config_destroy); on error cfg is left empty and needs no
+ * destroy (a destroy is harmless). */
 pn_status_t pn_config_load(pn_config_t *cfg, const char *path, pn_error_t *err);
 
 /* As pn_config_load, from a string in memory; `name` stands for the file in
@@ -103,9 +105,11 @@ void pn_config_destroy(pn_config_t *cfg);
  * ceil(threads / 32)). Variables: every params name (with the value from
  * param_values[i] when param_values is non-NULL, else cfg's), threads, warps,
  * warp (the warp's index). Per-warp overrides replace the kind they name.
- * Values are rounded to the nearest integer; a negative, non-finite or
- * above-PN_SM_MAX_COUNT value, or an unknown variable, is an error at the
- * expression's position. out must hold ceil(threads/32) entries. */
+ * Values are rounded to the nearest integer, halves away from zero (C round():
+ * 2.5 -> 3), and checked after rounding (-0.4 gives 0); a negative, non-finite
+ * or above-PN_SM_MAX_COUNT value, or an unknown variable, is an error at the
+ * expression's position; an override of a warp >= ceil(threads/32) is an error
+ * at the override. out must hold ceil(threads/32) entries. O(warps). */
 pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
                              const double *param_values, pn_warp_counts_t *out,
                              pn_error_t *err);
@@ -120,7 +124,9 @@ typedef struct pn_kernel {
  * and optional param_values (as in pn_config_counts): schedulers and latencies
  * from the model section or else the device, counts evaluated. Errors at the
  * offending key: threads above dev->max_threads_per_block, more warps than
- * dev->max_warps, schedulers or latency of 0. On error k is left empty. */
+ * dev->max_warps, schedulers or latency of 0 (a threads value other than
+ * cfg->threads is blamed on the sweep's threads axis when there is one).
+ * On error k is left empty. */
 pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
                               uint32_t threads, const double *param_values,
                               pn_kernel_t *k, pn_error_t *err);

@@ -33,7 +33,11 @@ const char *pn_device_dir(void);
  * relative to the directory of `from_file` when that is non-NULL. from_file,
  * line and col locate `ref` for error messages (line <= 0: no position).
  * On success dev owns its strings (pn_device_destroy); on error dev is left
- * destroyed-equivalent and err names the file, line and column. */
+ * destroyed-equivalent and err names the file, line and column: an unknown
+ * name lists the built-in names found in pn_device_dir(); an unreadable
+ * profile is PN_EIO "from_file:line:col: cannot read device profile P:
+ * <strerror>" (without a position: "P: cannot read device profile: <strerror>");
+ * a bad profile is reported at P's own line and column. */
 pn_status_t pn_device_load(pn_device_t *dev, const char *ref, const char *from_file,
                            long line, long col, pn_error_t *err);
 

@@ -229,7 +229,8 @@ pn_status_t pn_net_freeze(pn_net_t *net, pn_error_t *err)
     PN_CHECK(check_unique(net->trans_name, net->n_trans, "transition", err));
 
     /* sort by kind, transition, place; merge repeated pairs */
-    qsort(net->recs, net->n_recs, sizeof *net->recs, cmp_rec);
+    if (net->n_recs > 1)
+        qsort(net->recs, net->n_recs, sizeof *net->recs, cmp_rec);
     size_t w = 0;
     for (size_t r = 0; r < net->n_recs; r++) {
         struct pn_net_arc_rec *cur = &net->recs[r];

@@ -115,7 +115,7 @@ if $RUN export --format graphml -o "$TMP/net.graphml" configs/example.yaml 2>"$T
 else
     bad export-graphml "$(cat "$TMP/err")"
 fi
-if $RUN export configs/example.yaml | head -n 1 | grep -q '^digraph'; then ok export-dot
+if $RUN export configs/example.yaml | grep -q '^digraph {$'; then ok export-dot
 else bad export-dot "no digraph header"; fi
 
 # ---- help, version, usage errors -----------------------------------------

@@ -1,0 +1,96 @@
+/* pn_yaml.h - strict reading of small YAML files (configs, device profiles)
+ * through libyaml's document tree: typed getters that check keys, types and
+ * ranges and report errors as "file:line:col: ..." (1-based positions). */
+#ifndef PN_YAML_H
+#define PN_YAML_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <yaml.h>
+
+#include "pn_error.h"
+
+/* One loaded document. `file` names the source in messages (not owned; it
+ * must outlive the pn_yaml_t). */
+typedef struct pn_yaml {
+    yaml_document_t doc;
+    int loaded;
+    const char *file;
+} pn_yaml_t;
+
+/* Read the whole file at path into a NUL-terminated buffer (*text, *len; the
+ * caller frees *text). On failure returns PN_EIO with errno set and nothing
+ * allocated; err is not touched (the caller words the message). */
+pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len);
+
+/* Parse text (len bytes) as exactly one YAML document. A syntax error, or a
+ * second document, is PN_ESYNTAX at its position. On success y owns the
+ * document (pn_yaml_destroy); on error y is left destroyed. */
+pn_status_t pn_yaml_load(pn_yaml_t *y, const char *text, size_t len, const char *file,
+                         pn_error_t *err);
+
+/* Free the document; y may be NULL or zeroed. */
+void pn_yaml_destroy(pn_yaml_t *y);
+
+/* The root node, or NULL for an empty document. */
+yaml_node_t *pn_yaml_root(pn_yaml_t *y);
+
+/* 1-based line and column of a node (0 for NULL). */
+long pn_yaml_line(const yaml_node_t *n);
+long pn_yaml_col(const yaml_node_t *n);
+
+/* Write a printable, single-line, possibly shortened copy of s[0..len) into
+ * buf (size >= 8) for use inside messages; returns buf. */
+char *pn_yaml_snippet(char *buf, size_t size, const char *s, size_t len);
+
+/* 1 when n is a null scalar: empty plain, "~", "null", "Null", "NULL". */
+int pn_yaml_is_null(const yaml_node_t *n);
+
+/* Check that n is a node of the given type; else PN_EINVAL at n:
+ * "<what> must be a mapping, got scalar '5'". */
+pn_status_t pn_yaml_expect(pn_yaml_t *y, yaml_node_t *n, yaml_node_type_t type,
+                           const char *what, pn_error_t *err);
+
+/* PN_EINVAL at n: "<what> must be <expected>, got <what n is>". */
+pn_status_t pn_yaml_type_error(pn_yaml_t *y, yaml_node_t *n, const char *what,
+                               const char *expected, pn_error_t *err);
+
+/* Check the keys of mapping map: each a distinct, non-null scalar and,
+ * when allowed (NULL-terminated) is non-NULL, one of allowed. `what` names
+ * the mapping in messages (NULL at the top level). Errors point at the key.
+ * O(n^2) in the number of keys. */
+pn_status_t pn_yaml_check_keys(pn_yaml_t *y, yaml_node_t *map, const char *what,
+                               const char *const *allowed, pn_error_t *err);
+
+/* The value under key in mapping map, or NULL when absent; *key_node (when
+ * key_node is non-NULL) receives the key node or NULL. */
+yaml_node_t *pn_yaml_get(pn_yaml_t *y, yaml_node_t *map, const char *key,
+                         yaml_node_t **key_node);
+
+/* Node of a sequence item or a mapping pair (NULL when out of range). */
+yaml_node_t *pn_yaml_item(pn_yaml_t *y, yaml_node_t *seq, size_t i);
+size_t pn_yaml_len(const yaml_node_t *n);   /* items, pairs, or 0 for scalars */
+yaml_node_t *pn_yaml_pair_key(pn_yaml_t *y, yaml_node_t *map, size_t i);
+yaml_node_t *pn_yaml_pair_value(pn_yaml_t *y, yaml_node_t *map, size_t i);
+
+/* A plain (unquoted) decimal integer scalar [+-]?[0-9]+ within [min, max];
+ * else PN_EINVAL at n: "<what> must be an integer between min and max, got X". */
+pn_status_t pn_yaml_uint(pn_yaml_t *y, yaml_node_t *n, const char *what, uint64_t min,
+                         uint64_t max, uint64_t *out, pn_error_t *err);
+
+/* A plain scalar that is a finite decimal number (strtod syntax, no
+ * inf/nan); else PN_EINVAL at n. */
+pn_status_t pn_yaml_number(pn_yaml_t *y, yaml_node_t *n, const char *what, double *out,
+                           pn_error_t *err);
+
+/* A non-null, non-empty scalar without control characters (tab allowed),
+ * copied into *out (caller frees); else PN_EINVAL (PN_ENOMEM) at n and *out
+ * untouched. */
+pn_status_t pn_yaml_string(pn_yaml_t *y, yaml_node_t *n, const char *what, char **out,
+                           pn_error_t *err);
+
+/* strdup that returns NULL on NULL input or allocation failure. */
+char *pn_yaml_strdup(const char *s);
+
+#endif
