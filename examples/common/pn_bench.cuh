@@ -1,0 +1,199 @@
+/* pn_bench.cuh - shared helpers of the pnsim example kernels: error checks, a fixed-seed
+ * PRNG, argument lists, per-launch CUDA-event timing and percentile statistics.
+ *
+ * Header-only (each example is one translation unit). Every CUDA call is checked; on any
+ * error the program prints file:line, the call and the CUDA message, and exits with 2.
+ */
+#ifndef PN_BENCH_CUH
+#define PN_BENCH_CUH
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define PN_CK(call)                                                                  \
+    do {                                                                             \
+        cudaError_t pn_e_ = (call);                                                  \
+        if (pn_e_ != cudaSuccess) {                                                  \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,     \
+                    cudaGetErrorString(pn_e_));                                      \
+            exit(2);                                                                 \
+        }                                                                            \
+    } while (0)
+
+/* After every launch: a launch-configuration error shows here, an execution error at the
+ * next synchronising call (also checked). */
+#define PN_CK_LAUNCH() PN_CK(cudaGetLastError())
+
+/* splitmix64: small, fixed-seed, identical on every host. */
+static inline uint64_t pn_rand64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* "64,128,256" -> {64,128,256}; exits on a malformed list. */
+static std::vector<int> pn_parse_list(const char *s)
+{
+    std::vector<int> v;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p) {
+            fprintf(stderr, "bad integer list '%s'\n", s);
+            exit(2);
+        }
+        v.push_back((int)x);
+        p = end;
+        if (*p == ',') p++;
+    }
+    return v;
+}
+
+/* Linear interpolation between order statistics (numpy's default); v must be sorted. */
+static double pn_pct(const std::vector<double> &v, double q)
+{
+    if (v.empty()) return NAN;
+    double pos = q * (double)(v.size() - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = std::min(lo + 1, v.size() - 1);
+    double f = pos - (double)lo;
+    return v[lo] * (1.0 - f) + v[hi] * f;
+}
+
+/* Keeps the GPU busy for about `ns` nanoseconds (one thread spinning on %globaltimer). */
+__global__ void pn_spin(long long ns)
+{
+    long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns);
+}
+
+/* Times `launches` launches after `warmup` untimed ones. Each launch is bracketed by its own
+ * pair of CUDA events on the default stream; prep() runs before the start event (untimed:
+ * resetting inputs, flushing L2), launch() enqueues exactly one kernel. Before the start
+ * event a 20 us spin kernel is enqueued, so that the GPU is still busy when the host
+ * enqueues the event and the launch: the interval then holds the kernel's own time on the
+ * GPU, not the host's launch latency. Returns the per-launch times in microseconds, sorted. */
+template <class Prep, class Launch>
+static std::vector<double> pn_time_launches(int warmup, int launches, Prep prep, Launch launch)
+{
+    cudaEvent_t e0, e1;
+    PN_CK(cudaEventCreate(&e0));
+    PN_CK(cudaEventCreate(&e1));
+    std::vector<double> us;
+    for (int i = 0; i < warmup + launches; i++) {
+        prep();
+        pn_spin<<<1, 1>>>(20000);
+        PN_CK(cudaEventRecord(e0, 0));
+        launch();
+        PN_CK_LAUNCH();
+        PN_CK(cudaEventRecord(e1, 0));
+        PN_CK(cudaEventSynchronize(e1));
+        float ms = 0.f;
+        PN_CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (i >= warmup) us.push_back(1000.0 * (double)ms);
+    }
+    PN_CK(cudaEventDestroy(e0));
+    PN_CK(cudaEventDestroy(e1));
+    std::sort(us.begin(), us.end());
+    return us;
+}
+
+/* One row of times.csv: kernel,threads,params,median_us,p10_us,p90_us,launches */
+static void pn_print_time_row(const char *kernel, int threads, const std::string &params,
+                              const std::vector<double> &us)
+{
+    printf("%s,%d,%s,%.3f,%.3f,%.3f,%zu\n", kernel, threads, params.c_str(), pn_pct(us, 0.5),
+           pn_pct(us, 0.1), pn_pct(us, 0.9), us.size());
+    fflush(stdout);
+}
+
+/* Appends "kernel,threads,params" to the launch log (one line per profiled-able launch, in
+ * launch order) so that ncu's results, numbered in launch order, can be labelled. */
+static void pn_log_launch(FILE *log, const char *kernel, int threads, const std::string &params)
+{
+    if (!log) return;
+    fprintf(log, "%s,%d,%s\n", kernel, threads, params.c_str());
+    fflush(log);
+}
+
+/* Device facts as "# key: value" lines (for the header of times.csv). */
+static void pn_print_devinfo(void)
+{
+    int dev = 0, v = 0;
+    cudaDeviceProp p;
+    PN_CK(cudaGetDevice(&dev));
+    PN_CK(cudaGetDeviceProperties(&p, dev));
+    printf("# device: %s (cc %d.%d)\n", p.name, p.major, p.minor);
+    printf("# multiprocessors: %d\n", p.multiProcessorCount);
+    printf("# l2_bytes: %d\n", p.l2CacheSize);
+    printf("# shared_per_sm_bytes: %zu\n", p.sharedMemPerMultiprocessor);
+    printf("# shared_per_block_optin_bytes: %zu\n", p.sharedMemPerBlockOptin);
+    printf("# regs_per_sm: %d\n", p.regsPerMultiprocessor);
+    printf("# max_threads_per_sm: %d\n", p.maxThreadsPerMultiProcessor);
+    PN_CK(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, dev));
+    printf("# attr_sm_clock_khz: %d\n", v);
+    PN_CK(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, dev));
+    printf("# attr_mem_clock_khz: %d\n", v);
+    PN_CK(cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, dev));
+    printf("# attr_mem_bus_bits: %d\n", v);
+    PN_CK(cudaDriverGetVersion(&v));
+    printf("# cuda_driver_api: %d\n", v);
+    PN_CK(cudaRuntimeGetVersion(&v));
+    printf("# cuda_runtime: %d\n", v);
+}
+
+/* Common command-line options of the example programs. */
+struct pn_opts {
+    std::vector<int> threads;
+    int warmup = 5;
+    int launches = 50;
+    uint64_t seed = 20240607ull;
+    const char *launch_log = nullptr; /* --launch-log FILE */
+    const char *bbv_dir = nullptr;    /* --bbv-dir DIR (PN_BBV builds) */
+    bool info = false;                /* --info: device facts, then exit */
+    bool blocks = false;              /* --blocks: print the block table, then exit */
+    bool counts = false;              /* --counts: print counts.csv, then exit */
+};
+
+/* Parses the common options; an option it does not know is passed to extra(name, value),
+ * which returns false to reject it. */
+template <class Extra>
+static void pn_parse_opts(int argc, char **argv, pn_opts *o, Extra extra)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = (i + 1 < argc) ? argv[i + 1] : nullptr;
+        if (!strcmp(a, "--info")) { o->info = true; continue; }
+        if (!strcmp(a, "--blocks")) { o->blocks = true; continue; }
+        if (!strcmp(a, "--counts")) { o->counts = true; continue; }
+        if (!val) {
+            fprintf(stderr, "%s: option %s needs a value\n", argv[0], a);
+            exit(2);
+        }
+        if (!strcmp(a, "--threads")) o->threads = pn_parse_list(val);
+        else if (!strcmp(a, "--warmup")) o->warmup = atoi(val);
+        else if (!strcmp(a, "--launches")) o->launches = atoi(val);
+        else if (!strcmp(a, "--seed")) o->seed = strtoull(val, nullptr, 10);
+        else if (!strcmp(a, "--launch-log")) o->launch_log = val;
+        else if (!strcmp(a, "--bbv-dir")) o->bbv_dir = val;
+        else if (!extra(a, val)) {
+            fprintf(stderr, "%s: unknown option %s\n", argv[0], a);
+            exit(2);
+        }
+        i++;
+    }
+}
+
+#endif /* PN_BENCH_CUH */
