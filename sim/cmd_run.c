@@ -22,7 +22,8 @@ static const char run_usage[] =
     "  -f, --format FMT      text (default), json or csv\n"
     "  -o, --output FILE     write the report to FILE (written only on success)\n"
     "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n"
-    "  -e, --engine NAME     literal (default; the reference engine)\n"
+    "  -e, --engine NAME     fast (default) or literal (the reference: a full random\n"
+    "                        permutation of all enabled transitions at every step)\n"
     "  -d, --device NAME     device profile, overriding the config's `device`\n"
     "  -t, --threads T       threads per block, overriding kernel.threads\n"
     "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n"
@@ -48,7 +49,7 @@ int pn_cmd_run(int argc, char **argv)
     uint64_t runs = 0, seed = 0, jobs = 0, threads = 0, max_steps = 0;
     int have_runs = 0, have_seed = 0, have_max = 0;
     pn_format_t fmt = PN_FORMAT_TEXT;
-    pn_engine_kind_t engine = PN_ENGINE_LITERAL;
+    pn_engine_kind_t engine = PN_ENGINE_DEFAULT;
     const char *output = NULL, *device = NULL;
     int c;
     optind = 1;

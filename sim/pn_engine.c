@@ -12,13 +12,18 @@ pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *e
         *kind = PN_ENGINE_LITERAL;
         return PN_OK;
     }
-    return pn_error_set(err, PN_EINVAL, "unknown engine '%s' (expected literal)", s);
+    if (strcmp(s, "fast") == 0) {
+        *kind = PN_ENGINE_FAST;
+        return PN_OK;
+    }
+    return pn_error_set(err, PN_EINVAL, "unknown engine '%s' (expected fast or literal)", s);
 }
 
 const char *pn_engine_name(pn_engine_kind_t kind)
 {
     switch (kind) {
     case PN_ENGINE_LITERAL: return "literal";
+    case PN_ENGINE_FAST:    return "fast";
     }
     return "?";
 }
@@ -29,6 +34,8 @@ pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t s
     switch (kind) {
     case PN_ENGINE_LITERAL:
         return pn_engine_literal_run(net, seed, o, res, err);
+    case PN_ENGINE_FAST:
+        return pn_engine_fast_run(net, seed, o, res, err);
     }
     return pn_error_set(err, PN_EINVAL, "unknown engine %d", (int)kind);
 }
@@ -45,6 +52,7 @@ typedef struct batch {
     uint64_t seed;
     uint32_t runs;
     const pn_run_opts_t *opts;
+    const pn_fast_plan_t *plan;   /* the fast engine's plan, shared */
     pn_run_result_t *results;
     pthread_mutex_t lock;
     uint32_t next;            /* next run index to hand out */
@@ -63,8 +71,9 @@ static void *batch_worker(void *arg)
         if (i >= b->runs)
             return NULL;
         pn_error_clear(&err);
-        pn_status_t st = pn_engine_run(b->kind, b->net, b->seed + i, b->opts, &b->results[i],
-                                       &err);
+        pn_status_t st = b->plan
+            ? pn_engine_fast_run_plan(b->plan, b->seed + i, b->opts, &b->results[i], &err)
+            : pn_engine_run(b->kind, b->net, b->seed + i, b->opts, &b->results[i], &err);
         if (st != PN_OK) {
             pthread_mutex_lock(&b->lock);
             if (i < b->first_failed) {
@@ -85,8 +94,11 @@ pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint6
         threads = pn_engine_cpu_count();
     if (threads > runs)
         threads = runs ? runs : 1;
+    pn_fast_plan_t *plan = NULL;
+    if (kind == PN_ENGINE_FAST)
+        PN_CHECK(pn_fast_plan_new(net, &plan, err));
     batch_t b = { .kind = kind, .net = net, .seed = seed, .runs = runs, .opts = o,
-                  .results = results, .next = 0, .first_failed = runs };
+                  .plan = plan, .results = results, .next = 0, .first_failed = runs };
     pn_error_clear(&b.first_err);
     pthread_mutex_init(&b.lock, NULL);
     pthread_t *tid = threads > 1 ? calloc(threads - 1, sizeof *tid) : NULL;
@@ -99,6 +111,7 @@ pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint6
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
     free(tid);
+    pn_fast_plan_free(plan);
     pthread_mutex_destroy(&b.lock);
     if (b.first_failed < runs) {
         if (err)

@@ -9,10 +9,13 @@
 #include "pn_net.h"
 
 typedef enum pn_engine_kind {
-    PN_ENGINE_LITERAL = 0   /* full random permutation of all enabled transitions */
+    PN_ENGINE_LITERAL = 0,  /* full random permutation of all enabled transitions */
+    PN_ENGINE_FAST = 1      /* incremental, conflict components, ticker jumps (default) */
 } pn_engine_kind_t;
 
-/* Parse "literal"; PN_EINVAL otherwise. */
+#define PN_ENGINE_DEFAULT PN_ENGINE_FAST
+
+/* Parse "literal" or "fast"; PN_EINVAL otherwise. */
 pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *err);
 const char *pn_engine_name(pn_engine_kind_t kind);
 
@@ -21,7 +24,9 @@ typedef struct pn_run_opts {
     int64_t idle_trans;       /* steps in which this transition fires are idle; -1: none */
     const char *net_name;     /* names the net in error messages; may be NULL */
     /* Optional observer, called after each step with the marking M reached
-     * and the transitions fired in the step (in firing order). */
+     * and the transitions fired in the step (in firing order). The fast
+     * engine passes m = NULL and is not called for the steps it jumps over
+     * (those in which only tickers and uncontested self-loops fire). */
     void (*on_step)(void *ctx, uint64_t step, const pn_tokens_t *m,
                     const uint32_t *fired, uint32_t n_fired);
     void *ctx;
@@ -43,6 +48,31 @@ typedef struct pn_run_result {
  * memory. */
 pn_status_t pn_engine_literal_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
                                   pn_run_result_t *res, pn_error_t *err);
+
+/* What the fast engine derives from a net once (weight-sorted consumers,
+ * shared places, self-loops, tickers, igraph conflict groups); read-only
+ * while runs use it, so one plan serves many threads. */
+typedef struct pn_fast_plan pn_fast_plan_t;
+
+/* Plan a frozen net; *out is freed with pn_fast_plan_free. O(arcs log arcs). */
+pn_status_t pn_fast_plan_new(const pn_net_t *net, pn_fast_plan_t **out, pn_error_t *err);
+void pn_fast_plan_free(pn_fast_plan_t *pl);
+
+/* Number of structural conflict groups the plan found. */
+uint32_t pn_fast_plan_groups(const pn_fast_plan_t *pl);
+
+/* One run of the fast engine. Same semantics, errors and result
+ * distribution as pn_engine_literal_run (a given seed gives a different run).
+ * Time O(firings of non-ticker transitions + changed-place readers), jumps
+ * over stretches where only tickers and uncontested self-loops fire; memory
+ * O(places + transitions). */
+pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
+                                    const pn_run_opts_t *o, pn_run_result_t *res,
+                                    pn_error_t *err);
+
+/* pn_engine_fast_run_plan with a plan made and freed for this one run. */
+pn_status_t pn_engine_fast_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
+                               pn_run_result_t *res, pn_error_t *err);
 
 /* Dispatch to the engine `kind`. */
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,

@@ -64,11 +64,13 @@ int main(void)
 {
     static const bench_case_t cases[] = {
         { "radix-scale 32w x 30k", 32, 4, 20, 2, { 24000, 2000, 4000 }, 3 },
+        { "64w x 100k l1=400 l2=30", 64, 4, 400, 30, { 80000, 10000, 10000 }, 1 },
     };
     printf("%-28s %-8s %5s %8s %4s %10s %12s %12s %12s\n", "case", "engine", "warps",
            "instr/w", "runs", "s/run", "steps/run", "steps/s", "firings/s");
     int rc = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        rc |= bench(&cases[i], PN_ENGINE_LITERAL);
+        for (int k = PN_ENGINE_FAST; k >= PN_ENGINE_LITERAL; k--)
+            rc |= bench(&cases[i], (pn_engine_kind_t)k);
     return rc;
 }
