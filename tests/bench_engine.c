@@ -1,10 +1,17 @@
-/* bench_engine.c - `make bench`: wall time per run, steps/s and firings/s of
- * the engines on a radix-sort scale net (32 warps, ~30,000 instructions each). */
+/* bench_engine.c - `make bench`: both engines on the cases of issue 5, in one
+ * process: (a) the paper-scale radix config at 1024 threads, (b) 64 warps of
+ * 100,000 instructions with l1 = 400, l2 = 30, (c) the whole radix sweep
+ * (3 implementations x 5 thread counts x 10 runs, on all cores), and the
+ * radix-scale case of issue 2 (32 warps x 30,000 instructions). Prints wall
+ * time, steps/s and firings/s per engine and the fast/literal ratio.
+ * PN_BENCH_QUICK=1 skips the literal engine where it takes minutes. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "pn_config.h"
 #include "pn_engine.h"
 #include "pn_sm.h"
 
@@ -15,62 +22,164 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct bench_case {
-    const char *name;
-    uint32_t warps, schedulers, l1, l2;
-    pn_warp_counts_t counts;
-    uint32_t runs;
-} bench_case_t;
+typedef struct timing {
+    double wall;
+    uint64_t runs, steps, firings;
+} timing_t;
 
-static int bench(const bench_case_t *b, pn_engine_kind_t kind)
+/* Build the net of a config at `threads` threads per block. */
+static int load(const char *path, uint32_t threads, pn_net_t *net, pn_sm_layout_t *lay)
 {
-    pn_warp_counts_t *c = malloc(b->warps * sizeof *c);
-    if (!c)
-        return 1;
-    for (uint32_t w = 0; w < b->warps; w++)
-        c[w] = b->counts;
-    pn_sm_params_t p = { b->schedulers, b->l1, b->l2, b->warps, c };
-    pn_net_t net;
-    pn_sm_layout_t lay;
+    pn_config_t cfg;
+    pn_device_t dev;
+    pn_kernel_t k;
     pn_error_t err;
-    pn_net_init(&net);
-    if (pn_sm_build(&net, &p, &lay, &err) != PN_OK) {
+    memset(&dev, 0, sizeof dev);
+    memset(&k, 0, sizeof k);
+    pn_net_init(net);
+    int ok = pn_config_load(&cfg, path, &err) == PN_OK &&
+             pn_device_load(&dev, cfg.device, cfg.path, 0, 0, &err) == PN_OK &&
+             pn_config_resolve(&cfg, &dev, threads, NULL, &k, &err) == PN_OK &&
+             pn_sm_build(net, &k.sm, lay, &err) == PN_OK;
+    if (!ok)
         fprintf(stderr, "bench: %s\n", err.msg);
-        return 1;
-    }
-    pn_run_opts_t o = { .max_steps = UINT64_MAX, .idle_trans = lay.t0, .net_name = b->name };
-    uint64_t steps = 0, firings = 0;
+    pn_kernel_destroy(&k);
+    pn_device_destroy(&dev);
+    pn_config_destroy(&cfg);
+    return ok;
+}
+
+static int synthetic(uint32_t warps, uint32_t sched, uint32_t l1, uint32_t l2,
+                     pn_warp_counts_t c, pn_net_t *net, pn_sm_layout_t *lay)
+{
+    pn_warp_counts_t *w = malloc(warps * sizeof *w);
+    if (!w)
+        return 0;
+    for (uint32_t i = 0; i < warps; i++)
+        w[i] = c;
+    pn_sm_params_t p = { sched, l1, l2, warps, w };
+    pn_net_init(net);
+    pn_error_t err;
+    int ok = pn_sm_build(net, &p, lay, &err) == PN_OK;
+    if (!ok)
+        fprintf(stderr, "bench: %s\n", err.msg);
+    free(w);
+    return ok;
+}
+
+static int time_runs(pn_engine_kind_t kind, const pn_net_t *net, const pn_sm_layout_t *lay,
+                     uint32_t runs, unsigned jobs, timing_t *tm)
+{
+    pn_run_opts_t o = { .max_steps = UINT64_MAX, .idle_trans = lay->t0, .net_name = "bench" };
+    pn_run_result_t *r = calloc(runs, sizeof *r);
+    pn_error_t err;
+    if (!r)
+        return 0;
     double t0 = now();
-    for (uint32_t r = 0; r < b->runs; r++) {
-        pn_run_result_t res;
-        if (pn_engine_run(kind, &net, 1 + r, &o, &res, &err) != PN_OK) {
-            fprintf(stderr, "bench: %s\n", err.msg);
-            return 1;
-        }
-        steps += res.steps;
-        firings += res.firings;
+    int ok = pn_engine_run_many(kind, net, 1, runs, jobs, &o, r, &err) == PN_OK;
+    tm->wall += now() - t0;
+    if (!ok)
+        fprintf(stderr, "bench: %s\n", err.msg);
+    for (uint32_t i = 0; i < runs && ok; i++) {
+        tm->steps += r[i].steps;
+        tm->firings += r[i].firings;
     }
-    double dt = now() - t0;
-    uint64_t instr = b->counts.arith + b->counts.shared + b->counts.global;
-    printf("%-28s %-8s %5u %8" PRIu64 " %4u %10.3f %12.0f %12.3e %12.3e\n", b->name,
-           pn_engine_name(kind), b->warps, instr, b->runs, dt / b->runs,
-           (double)steps / b->runs, (double)steps / dt, (double)firings / dt);
-    pn_net_destroy(&net);
-    free(c);
+    tm->runs += runs;
+    free(r);
+    return ok;
+}
+
+static void row(const char *name, const char *engine, const timing_t *t)
+{
+    printf("%-34s %-8s %5" PRIu64 " %10.3f %10.4f %12.0f %11.3e %11.3e\n", name, engine, t->runs,
+           t->wall, t->wall / (double)t->runs, (double)t->steps / (double)t->runs,
+           (double)t->steps / t->wall, (double)t->firings / t->wall);
+}
+
+static void ratio(const timing_t *fast, const timing_t *lit)
+{
+    if (lit->runs && fast->runs)
+        printf("%-34s %-8s %.1fx faster per run\n", "", "ratio",
+               (lit->wall / (double)lit->runs) / (fast->wall / (double)fast->runs));
+}
+
+/* One case: both engines on one net, one thread each. */
+static int bench_net(const char *name, const pn_net_t *net, const pn_sm_layout_t *lay,
+                     uint32_t fast_runs, uint32_t lit_runs)
+{
+    timing_t f = { 0 }, l = { 0 };
+    if (!time_runs(PN_ENGINE_FAST, net, lay, fast_runs, 1, &f))
+        return 1;
+    row(name, "fast", &f);
+    if (lit_runs) {
+        if (!time_runs(PN_ENGINE_LITERAL, net, lay, lit_runs, 1, &l))
+            return 1;
+        row(name, "literal", &l);
+        ratio(&f, &l);
+    }
+    return 0;
+}
+
+static const char *const radix[] = { "configs/radix-global.yaml", "configs/radix-tree.yaml",
+                                     "configs/radix-shared.yaml" };
+static const uint32_t sweep_threads[] = { 64, 128, 256, 512, 1024 };
+
+/* (c): every radix config at every thread count, 10 runs each, all cores. */
+static int bench_sweep(pn_engine_kind_t kind, unsigned jobs, timing_t *tm)
+{
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = 0; j < 5; j++) {
+            pn_net_t net;
+            pn_sm_layout_t lay;
+            double t0 = now();
+            if (!load(radix[i], sweep_threads[j], &net, &lay))
+                return 1;
+            tm->wall += now() - t0;   /* building the nets is part of a sweep */
+            int ok = time_runs(kind, &net, &lay, 10, jobs, tm);
+            pn_net_destroy(&net);
+            if (!ok)
+                return 1;
+        }
     return 0;
 }
 
 int main(void)
 {
-    static const bench_case_t cases[] = {
-        { "radix-scale 32w x 30k", 32, 4, 20, 2, { 24000, 2000, 4000 }, 3 },
-        { "64w x 100k l1=400 l2=30", 64, 4, 400, 30, { 80000, 10000, 10000 }, 1 },
-    };
-    printf("%-28s %-8s %5s %8s %4s %10s %12s %12s %12s\n", "case", "engine", "warps",
-           "instr/w", "runs", "s/run", "steps/run", "steps/s", "firings/s");
+    int quick = getenv("PN_BENCH_QUICK") && *getenv("PN_BENCH_QUICK") == '1';
+    unsigned cpus = pn_engine_cpu_count();
+    printf("%-34s %-8s %5s %10s %10s %12s %11s %11s\n", "case", "engine", "runs", "wall s",
+           "s/run", "steps/run", "steps/s", "firings/s");
     int rc = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int k = PN_ENGINE_FAST; k >= PN_ENGINE_LITERAL; k--)
-            rc |= bench(&cases[i], (pn_engine_kind_t)k);
+    pn_net_t net;
+    pn_sm_layout_t lay;
+
+    if (load("configs/radix-global.yaml", 1024, &net, &lay)) {
+        rc |= bench_net("(a) radix-global, 1024 threads", &net, &lay, 5, quick ? 0 : 1);
+        pn_net_destroy(&net);
+    } else {
+        rc = 1;
+    }
+    if (synthetic(64, 4, 400, 30, (pn_warp_counts_t){ 80000, 10000, 10000 }, &net, &lay)) {
+        rc |= bench_net("(b) 64 warps x 100k, l1=400 l2=30", &net, &lay, 1, quick ? 0 : 1);
+        pn_net_destroy(&net);
+    } else {
+        rc = 1;
+    }
+    timing_t f = { 0 }, l = { 0 };
+    rc |= bench_sweep(PN_ENGINE_FAST, cpus, &f);
+    char name[64];
+    snprintf(name, sizeof name, "(c) radix sweep 3x5x10, %u cores", cpus);
+    row(name, "fast", &f);
+    if (!quick) {
+        rc |= bench_sweep(PN_ENGINE_LITERAL, cpus, &l);
+        row(name, "literal", &l);
+        ratio(&f, &l);
+    }
+    if (synthetic(32, 4, 20, 2, (pn_warp_counts_t){ 24000, 2000, 4000 }, &net, &lay)) {
+        rc |= bench_net("radix-scale 32 warps x 30k", &net, &lay, 3, quick ? 0 : 3);
+        pn_net_destroy(&net);
+    } else {
+        rc = 1;
+    }
     return rc;
 }

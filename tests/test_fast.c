@@ -1,0 +1,426 @@
+/* test_fast.c - the fast engine is the same model as the literal one:
+ * identical results where the model is deterministic, the same step
+ * distribution where it is random (two-sample chi-square, fixed seeds), and
+ * both match the exact distribution of a tiny net computed by enumerating
+ * every permutation at every reachable marking. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "pn_engine.h"
+#include "pn_rng.h"
+#include "pn_sm.h"
+
+static void build(pn_net_t *net, pn_sm_layout_t *lay, uint32_t sched, uint32_t l1, uint32_t l2,
+                  uint32_t warps, const pn_warp_counts_t *c)
+{
+    pn_sm_params_t p = { sched, l1, l2, warps, c };
+    pn_net_init(net);
+    assert_int_equal(pn_sm_build(net, &p, lay, NULL), PN_OK);
+}
+
+static pn_run_result_t run(pn_engine_kind_t k, const pn_net_t *net, int64_t idle, uint64_t seed)
+{
+    pn_run_opts_t o = { .max_steps = 100000000, .idle_trans = idle, .net_name = "t" };
+    pn_run_result_t r;
+    pn_error_t err;
+    if (pn_engine_run(k, net, seed, &o, &r, &err) != PN_OK)
+        fail_msg("run: %s", err.msg);
+    return r;
+}
+
+/* One warp, any counts, latencies and schedulers: both engines give the
+ * formula's steps and the very same idle steps and firings. */
+static void test_deterministic_identical(void **state)
+{
+    (void)state;
+    pn_rng_t r;
+    pn_rng_seed(&r, 99);
+    for (int i = 0; i < 200; i++) {
+        pn_warp_counts_t c = { pn_rng_below(&r, 80), pn_rng_below(&r, 30), pn_rng_below(&r, 30) };
+        uint32_t l1 = 1 + pn_rng_below(&r, 500), l2 = 1 + pn_rng_below(&r, 50);
+        uint32_t sched = 1 + pn_rng_below(&r, 4);
+        pn_net_t net;
+        pn_sm_layout_t lay;
+        build(&net, &lay, sched, l1, l2, 1, &c);
+        pn_run_result_t a = run(PN_ENGINE_LITERAL, &net, lay.t0, (uint64_t)i);
+        pn_run_result_t b = run(PN_ENGINE_FAST, &net, lay.t0, (uint64_t)i + 1000);
+        assert_int_equal(a.steps, pn_sm_single_warp_steps(&c, l1, l2));
+        assert_int_equal(b.steps, a.steps);
+        assert_int_equal(b.idle_steps, a.idle_steps);
+        assert_int_equal(b.firings, a.firings);
+        pn_net_destroy(&net);
+    }
+}
+
+/* The spec's conformance values through the fast engine. */
+static void test_conformance_fast(void **state)
+{
+    (void)state;
+    static const struct {
+        pn_warp_counts_t c;
+        uint32_t sched;
+        uint64_t steps, idle;
+    } cases[] = {
+        { { 100, 0, 0 }, 1, 401, 0 }, { { 100, 0, 0 }, 2, 401, 200 },
+        { { 0, 0, 10 }, 2, 251, 230 }, { { 10, 5, 5 }, 1, 201, 110 },
+        { { 10, 5, 5 }, 2, 201, 160 }, { { 10, 5, 5 }, 4, 201, 160 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pn_net_t net;
+        pn_sm_layout_t lay;
+        build(&net, &lay, cases[i].sched, 20, 2, 1, &cases[i].c);
+        pn_run_result_t r = run(PN_ENGINE_FAST, &net, lay.t0, 7);
+        assert_int_equal(r.steps, cases[i].steps);
+        assert_int_equal(r.idle_steps, cases[i].idle);
+        pn_net_destroy(&net);
+    }
+}
+
+/* ---- chi-square tests on step distributions ------------------------------- */
+
+typedef struct hist {
+    uint64_t lo;
+    size_t n;
+    double *count;
+} hist_t;
+
+/* Chi-square p-value of counts a against b: a second sample (b_is_prob 0,
+ * two-sample test of homogeneity) or probabilities (b_is_prob 1, goodness
+ * of fit). Adjacent values are pooled into bins whose expected counts are at
+ * least minexp; what is left at the end joins the last bin. Never NaN. */
+static double chi2_p(const double *a, const double *b, size_t n, int b_is_prob, double minexp)
+{
+    double na = 0, nb = 0;
+    for (size_t i = 0; i < n; i++) {
+        na += a[i];
+        nb += b[i];
+    }
+    enum { MAXBINS = 4096 };
+    static double ba[MAXBINS], bb[MAXBINS];
+    size_t bins = 0;
+    double ca = 0, cb = 0;
+    for (size_t i = 0; i < n; i++) {
+        ca += a[i];
+        cb += b[i];
+        double expect = b_is_prob ? na * cb / nb : (ca + cb) * na / (na + nb);
+        if (expect >= minexp && bins < MAXBINS) {
+            ba[bins] = ca;
+            bb[bins] = cb;
+            bins++;
+            ca = cb = 0;
+        }
+    }
+    if (bins == 0)
+        return 1.0;
+    ba[bins - 1] += ca;
+    bb[bins - 1] += cb;
+    double chi2 = 0;
+    for (size_t k = 0; k < bins; k++) {
+        if (b_is_prob) {
+            double e = na * bb[k] / nb;
+            chi2 += (ba[k] - e) * (ba[k] - e) / e;
+        } else {
+            double ea = (ba[k] + bb[k]) * na / (na + nb), eb = (ba[k] + bb[k]) * nb / (na + nb);
+            chi2 += (ba[k] - ea) * (ba[k] - ea) / ea + (bb[k] - eb) * (bb[k] - eb) / eb;
+        }
+    }
+    double p = bins < 2 ? 1.0 : gsl_cdf_chisq_Q(chi2, (double)bins - 1);
+    assert_false(p != p);       /* a NaN would make every comparison pass */
+    return p;
+}
+
+static void histogram(pn_engine_kind_t k, const pn_net_t *net, int64_t idle, int runs,
+                      uint64_t seed, uint64_t lo, size_t n, double *steps, double *idles)
+{
+    memset(steps, 0, n * sizeof *steps);
+    memset(idles, 0, n * sizeof *idles);
+    for (int i = 0; i < runs; i++) {
+        pn_run_result_t r = run(k, net, idle, seed + (uint64_t)i);
+        assert_true(r.steps >= lo && r.steps - lo < n);
+        steps[r.steps - lo]++;
+        assert_true(r.idle_steps < n);
+        idles[r.idle_steps]++;
+    }
+}
+
+/* Several small nets: the two engines' step and idle distributions agree. */
+static void test_two_sample(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t warps, sched, l1, l2;
+        pn_warp_counts_t c;
+    } nets[] = {
+        { 4, 2, 20, 2, { 50, 5, 10 } },     /* the spec's multi-warp case */
+        { 3, 1, 7, 3, { 20, 3, 5 } },       /* one scheduler, all kinds */
+        { 8, 4, 30, 4, { 12, 4, 6 } },      /* a hub: 8 warps share p0 */
+        { 6, 2, 3, 1, { 0, 10, 10 } },      /* memory only, short latency */
+    };
+    const int runs = 1500;
+    for (size_t k = 0; k < sizeof nets / sizeof nets[0]; k++) {
+        pn_warp_counts_t c[8];
+        for (uint32_t w = 0; w < nets[k].warps; w++)
+            c[w] = nets[k].c;
+        pn_net_t net;
+        pn_sm_layout_t lay;
+        build(&net, &lay, nets[k].sched, nets[k].l1, nets[k].l2, nets[k].warps, c);
+        enum { N = 4096 };
+        static double sa[N], ia[N], sb[N], ib[N];
+        histogram(PN_ENGINE_LITERAL, &net, lay.t0, runs, 1, 0, N, sa, ia);
+        histogram(PN_ENGINE_FAST, &net, lay.t0, runs, 100001, 0, N, sb, ib);
+        double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
+        if (ps < 0.001 || pi < 0.001)
+            fail_msg("net %zu: steps p = %g, idle p = %g", k, ps, pi);
+        if (k == 0) {
+            /* the test has power: one more step of global latency is rejected */
+            pn_net_t other;
+            pn_sm_layout_t lay2;
+            build(&other, &lay2, nets[k].sched, nets[k].l1 + 1, nets[k].l2, nets[k].warps, c);
+            histogram(PN_ENGINE_FAST, &other, lay2.t0, runs, 100001, 0, N, sb, ib);
+            assert_true(chi2_p(sa, sb, N, 0, 10) < 1e-6);
+            pn_net_destroy(&other);
+        }
+        pn_net_destroy(&net);
+    }
+}
+
+/* ---- exact distribution by enumeration ------------------------------------ */
+
+#define EX_MAXP 64
+#define EX_MAXSTEPS 128
+
+typedef struct ex_node {
+    pn_tokens_t m[EX_MAXP];
+    double dist[EX_MAXSTEPS];     /* probability of each number of steps left */
+    struct ex_node *next;
+} ex_node_t;
+
+typedef struct ex {
+    const pn_net_t *net;
+    ex_node_t *table[4099];
+    size_t nodes;
+} ex_t;
+
+static size_t ex_hash(const pn_tokens_t *m, uint32_t np)
+{
+    uint64_t h = 1469598103934665603u;
+    for (uint32_t i = 0; i < np; i++)
+        h = (h ^ m[i]) * 1099511628211u;
+    return (size_t)(h % 4099);
+}
+
+static const double *ex_dist(ex_t *x, const pn_tokens_t *m);
+
+/* Every permutation of the enabled set, each with probability 1/n!. */
+static void ex_permute(ex_t *x, const pn_tokens_t *m, uint32_t *e, uint32_t n, uint32_t k,
+                       double prob, double *dist)
+{
+    const pn_net_t *net = x->net;
+    if (k == n) {
+        pn_tokens_t r[EX_MAXP];
+        memcpy(r, m, net->n_places * sizeof *r);
+        uint32_t fired[EX_MAXP];
+        uint32_t f = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (pn_net_inputs_fit(net, r, e[i])) {
+                pn_net_consume(net, r, e[i]);
+                fired[f++] = e[i];
+            }
+        for (uint32_t i = 0; i < f; i++)
+            pn_net_produce(net, r, fired[i]);
+        const double *d = ex_dist(x, r);
+        for (int s = 0; s + 1 < EX_MAXSTEPS; s++)
+            dist[s + 1] += prob * d[s];
+        return;
+    }
+    for (uint32_t i = k; i < n; i++) {
+        uint32_t t = e[k]; e[k] = e[i]; e[i] = t;
+        ex_permute(x, m, e, n, k + 1, prob / (n - k), dist);
+        t = e[k]; e[k] = e[i]; e[i] = t;
+    }
+}
+
+static const double *ex_dist(ex_t *x, const pn_tokens_t *m)
+{
+    const pn_net_t *net = x->net;
+    size_t h = ex_hash(m, net->n_places);
+    for (ex_node_t *nd = x->table[h]; nd; nd = nd->next)
+        if (memcmp(nd->m, m, net->n_places * sizeof *m) == 0)
+            return nd->dist;
+    ex_node_t *nd = calloc(1, sizeof *nd);
+    assert_non_null(nd);
+    memcpy(nd->m, m, net->n_places * sizeof *m);
+    uint32_t e[EX_MAXP], n = 0;
+    for (uint32_t t = 0; t < net->n_trans; t++)
+        if (pn_net_enabled(net, m, t))
+            e[n++] = t;
+    if (n == 0)
+        nd->dist[0] = 1.0;                       /* dead: no step left */
+    else
+        ex_permute(x, m, e, n, 0, 1.0, nd->dist);
+    nd->next = x->table[h];
+    x->table[h] = nd;
+    x->nodes++;
+    return nd->dist;
+}
+
+static void ex_free(ex_t *x)
+{
+    for (size_t i = 0; i < sizeof x->table / sizeof x->table[0]; i++)
+        for (ex_node_t *nd = x->table[i], *nx; nd; nd = nx) {
+            nx = nd->next;
+            free(nd);
+        }
+}
+
+static void test_exact_distribution(void **state)
+{
+    (void)state;
+    /* two warps, one scheduler: they compete for the SM and for nothing else */
+    pn_warp_counts_t c[2] = { { 2, 1, 1 }, { 1, 1, 1 } };
+    pn_net_t net;
+    pn_sm_layout_t lay;
+    build(&net, &lay, 1, 3, 1, 2, c);
+    assert_true(net.n_places <= EX_MAXP);
+    ex_t x;
+    memset(&x, 0, sizeof x);
+    x.net = &net;
+    const double *exact = ex_dist(&x, net.m0);
+    double total = 0, support = 0;
+    for (int s = 0; s < EX_MAXSTEPS; s++) {
+        total += exact[s];
+        support += exact[s] > 0;
+    }
+    assert_true(total > 1 - 1e-9 && total < 1 + 1e-9);
+    assert_true(support >= 3);                  /* genuinely random */
+    assert_true(x.nodes > 50);
+    const int runs = 4000;
+    static double sa[EX_MAXSTEPS], ia[EX_MAXSTEPS];
+    for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_FAST; k++) {
+        histogram((pn_engine_kind_t)k, &net, lay.t0, runs, 5 + 77777 * (uint64_t)k, 0,
+                  EX_MAXSTEPS, sa, ia);
+        double p = chi2_p(sa, exact, EX_MAXSTEPS, 1, 10);
+        if (p < 0.001)
+            fail_msg("%s engine: p = %g against the exact distribution",
+                     pn_engine_name((pn_engine_kind_t)k), p);
+    }
+    /* and a distribution that is off by one step is rejected */
+    double shifted[EX_MAXSTEPS] = { 0 };
+    for (int s = 0; s + 1 < EX_MAXSTEPS; s++)
+        shifted[s + 1] = exact[s];
+    histogram(PN_ENGINE_FAST, &net, lay.t0, runs, 5, 0, EX_MAXSTEPS, sa, ia);
+    assert_true(chi2_p(sa, shifted, EX_MAXSTEPS, 1, 10) < 1e-6);
+    ex_free(&x);
+    pn_net_destroy(&net);
+}
+
+/* A net that is not an SM net: weighted arcs, an inhibitor, a hub of eight
+ * consumers, a self-loop and a ticker feeding a weighted consumer. */
+static void build_generic(pn_net_t *net, int64_t *idle)
+{
+    pn_net_init(net);
+    uint32_t hub, cnt, done, gate, t;
+    pn_net_add_place(net, "hub", 3, &hub, NULL);
+    pn_net_add_place(net, "count", 0, &cnt, NULL);
+    pn_net_add_place(net, "done", 0, &done, NULL);
+    pn_net_add_place(net, "gate", 0, &gate, NULL);
+    for (int i = 0; i < 8; i++) {
+        char name[32];
+        uint32_t pi;
+        snprintf(name, sizeof name, "src%d", i);
+        pn_net_add_place(net, name, 2 + (uint64_t)(i % 3), &pi, NULL);
+        snprintf(name, sizeof name, "take%d", i);
+        pn_net_add_transition(net, name, &t, NULL);
+        /* take: hub + src_i -> count (x2), hub comes back through release */
+        pn_net_add_arc(net, PN_ARC_INPUT, t, hub, 1 + (uint32_t)(i % 2), NULL);
+        pn_net_add_arc(net, PN_ARC_INPUT, t, pi, 1, NULL);
+        pn_net_add_arc(net, PN_ARC_OUTPUT, t, cnt, 2, NULL);
+        pn_net_add_arc(net, PN_ARC_OUTPUT, t, done, 1 + (uint32_t)(i % 2), NULL);
+    }
+    /* tick: count -> gate one token a step (a ticker) */
+    pn_net_add_transition(net, "tick", &t, NULL);
+    pn_net_add_arc(net, PN_ARC_INPUT, t, cnt, 1, NULL);
+    pn_net_add_arc(net, PN_ARC_OUTPUT, t, gate, 1, NULL);
+    /* release: 3 gate tokens and no count left -> done tokens back to hub */
+    pn_net_add_transition(net, "release", &t, NULL);
+    pn_net_add_arc(net, PN_ARC_INPUT, t, gate, 3, NULL);
+    pn_net_add_arc(net, PN_ARC_INPUT, t, done, 1, NULL);
+    pn_net_add_arc(net, PN_ARC_OUTPUT, t, hub, 1, NULL);
+    pn_net_add_arc(net, PN_ARC_INHIBITOR, t, cnt, 1, NULL);
+    /* wait: a self-loop on the hub while count is being ticked down */
+    uint32_t busy;
+    pn_net_add_place(net, "busy", 1, &busy, NULL);
+    pn_net_add_transition(net, "wait", &t, NULL);
+    pn_net_add_arc(net, PN_ARC_INPUT, t, busy, 1, NULL);
+    pn_net_add_arc(net, PN_ARC_OUTPUT, t, busy, 1, NULL);
+    pn_net_add_arc(net, PN_ARC_INHIBITOR, t, gate, 1, NULL);
+    pn_net_add_arc(net, PN_ARC_INHIBITOR, t, done, 1, NULL);
+    *idle = t;
+    assert_int_equal(pn_net_freeze(net, NULL), PN_OK);
+}
+
+static void test_generic_net(void **state)
+{
+    (void)state;
+    pn_net_t net;
+    int64_t idle;
+    build_generic(&net, &idle);
+    enum { N = 512 };
+    static double sa[N], ia[N], sb[N], ib[N];
+    histogram(PN_ENGINE_LITERAL, &net, idle, 2000, 1, 0, N, sa, ia);
+    histogram(PN_ENGINE_FAST, &net, idle, 2000, 50001, 0, N, sb, ib);
+    double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
+    if (ps < 0.001 || pi < 0.001)
+        fail_msg("generic net: steps p = %g, idle p = %g", ps, pi);
+    /* the net is random: more than one step count occurs */
+    int support = 0;
+    for (int s = 0; s < N; s++)
+        support += sa[s] > 0;
+    assert_true(support >= 2);
+    pn_net_destroy(&net);
+}
+
+/* The fast engine honours max_steps exactly like the literal one, including
+ * when the limit falls inside a jumped-over stretch. */
+static void test_max_steps_fast(void **state)
+{
+    (void)state;
+    pn_warp_counts_t c = { 0, 0, 3 };
+    pn_net_t net;
+    pn_sm_layout_t lay;
+    build(&net, &lay, 2, 100, 2, 1, &c);     /* 3 * 105 + 1 = 316 steps */
+    pn_run_opts_t o = { .max_steps = 200, .idle_trans = lay.t0, .net_name = "k" };
+    pn_run_result_t r;
+    pn_error_t err;
+    assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_string_equal(err.msg, "net 'k' (seed 1) reached no dead marking within "
+                                 "max_steps = 200 steps");
+    o.max_steps = 316;
+    assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_OK);
+    assert_int_equal(r.steps, 316);
+    o.max_steps = 315;
+    assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_int_equal(pn_engine_literal_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    pn_net_destroy(&net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deterministic_identical),
+        cmocka_unit_test(test_conformance_fast),
+        cmocka_unit_test(test_two_sample),
+        cmocka_unit_test(test_exact_distribution),
+        cmocka_unit_test(test_generic_net),
+        cmocka_unit_test(test_max_steps_fast),
+    };
+    return cmocka_run_group_tests_name("fast", tests, NULL, NULL);
+}
