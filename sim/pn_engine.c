@@ -16,7 +16,11 @@ pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *e
         *kind = PN_ENGINE_FAST;
         return PN_OK;
     }
-    return pn_error_set(err, PN_EINVAL, "unknown engine '%s' (expected fast or literal)", s);
+    if (strcmp(s, "sm") == 0) {
+        *kind = PN_ENGINE_SM;
+        return PN_OK;
+    }
+    return pn_error_set(err, PN_EINVAL, "unknown engine '%s' (expected sm, fast or literal)", s);
 }
 
 const char *pn_engine_name(pn_engine_kind_t kind)
@@ -24,6 +28,7 @@ const char *pn_engine_name(pn_engine_kind_t kind)
     switch (kind) {
     case PN_ENGINE_LITERAL: return "literal";
     case PN_ENGINE_FAST:    return "fast";
+    case PN_ENGINE_SM:      return "sm";
     }
     return "?";
 }
@@ -36,6 +41,8 @@ pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t s
         return pn_engine_literal_run(net, seed, o, res, err);
     case PN_ENGINE_FAST:
         return pn_engine_fast_run(net, seed, o, res, err);
+    case PN_ENGINE_SM:
+        return pn_engine_sm_run(net, seed, o, res, err);
     }
     return pn_error_set(err, PN_EINVAL, "unknown engine %d", (int)kind);
 }
@@ -53,6 +60,7 @@ typedef struct batch {
     uint32_t runs;
     const pn_run_opts_t *opts;
     const pn_fast_plan_t *plan;   /* the fast engine's plan, shared */
+    const pn_sm_plan_t *sm_plan;  /* the sm engine's plan, shared */
     pn_run_result_t *results;
     pthread_mutex_t lock;
     uint32_t next;            /* next run index to hand out */
@@ -71,8 +79,10 @@ static void *batch_worker(void *arg)
         if (i >= b->runs)
             return NULL;
         pn_error_clear(&err);
-        pn_status_t st = b->plan
-            ? pn_engine_fast_run_plan(b->plan, b->seed + i, b->opts, &b->results[i], &err)
+        pn_status_t st =
+            b->plan ? pn_engine_fast_run_plan(b->plan, b->seed + i, b->opts, &b->results[i], &err)
+            : b->sm_plan ? pn_engine_sm_run_plan(b->sm_plan, b->seed + i, b->opts,
+                                                 &b->results[i], &err)
             : pn_engine_run(b->kind, b->net, b->seed + i, b->opts, &b->results[i], &err);
         if (st != PN_OK) {
             pthread_mutex_lock(&b->lock);
@@ -95,10 +105,14 @@ pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint6
     if (threads > runs)
         threads = runs ? runs : 1;
     pn_fast_plan_t *plan = NULL;
+    pn_sm_plan_t *sm_plan = NULL;
     if (kind == PN_ENGINE_FAST)
         PN_CHECK(pn_fast_plan_new(net, &plan, err));
+    if (kind == PN_ENGINE_SM)
+        PN_CHECK(pn_sm_plan_new(net, &sm_plan, err));
     batch_t b = { .kind = kind, .net = net, .seed = seed, .runs = runs, .opts = o,
-                  .plan = plan, .results = results, .next = 0, .first_failed = runs };
+                  .plan = plan, .sm_plan = sm_plan, .results = results, .next = 0,
+                  .first_failed = runs };
     pn_error_clear(&b.first_err);
     pthread_mutex_init(&b.lock, NULL);
     pthread_t *tid = threads > 1 ? calloc(threads - 1, sizeof *tid) : NULL;
@@ -112,6 +126,7 @@ pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint6
         pthread_join(tid[i], NULL);
     free(tid);
     pn_fast_plan_free(plan);
+    pn_sm_plan_free(sm_plan);
     pthread_mutex_destroy(&b.lock);
     if (b.first_failed < runs) {
         if (err)

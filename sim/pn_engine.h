@@ -10,12 +10,13 @@
 
 typedef enum pn_engine_kind {
     PN_ENGINE_LITERAL = 0,  /* full random permutation of all enabled transitions */
-    PN_ENGINE_FAST = 1      /* incremental, conflict components, ticker jumps (default) */
+    PN_ENGINE_FAST = 1,     /* any net: incremental, conflict components, ticker jumps */
+    PN_ENGINE_SM = 2        /* SM nets only: compiled event-driven warps (default) */
 } pn_engine_kind_t;
 
-#define PN_ENGINE_DEFAULT PN_ENGINE_FAST
+#define PN_ENGINE_DEFAULT PN_ENGINE_SM
 
-/* Parse "literal" or "fast"; PN_EINVAL otherwise. */
+/* Parse "literal", "fast" or "sm"; PN_EINVAL otherwise. */
 pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *err);
 const char *pn_engine_name(pn_engine_kind_t kind);
 
@@ -73,6 +74,26 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
 /* pn_engine_fast_run_plan with a plan made and freed for this one run. */
 pn_status_t pn_engine_fast_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
                                pn_run_result_t *res, pn_error_t *err);
+
+/* The sm engine's view of a net: the SM parameters it was generated from. */
+typedef struct pn_sm_plan pn_sm_plan_t;
+
+/* Recover the pn_sm_params_t a net was built from and check, by rebuilding
+ * it, that the net is exactly that SM net. Errors: PN_EINVAL naming what
+ * differs (the net is not an SM net), PN_ENOMEM. O(net). */
+pn_status_t pn_sm_plan_new(const pn_net_t *net, pn_sm_plan_t **out, pn_error_t *err);
+void pn_sm_plan_free(pn_sm_plan_t *pl);
+
+/* One run of the sm engine: the same distribution of steps and idle steps
+ * as the literal engine (and the same firings), simulated as events of the
+ * warps' state machines. Time O(selections + issues), independent of the
+ * latencies; memory O(warps). on_step is not called. */
+pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
+                                  pn_run_result_t *res, pn_error_t *err);
+
+/* pn_engine_sm_run_plan with a plan made and freed for this one run. */
+pn_status_t pn_engine_sm_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
+                             pn_run_result_t *res, pn_error_t *err);
 
 /* Dispatch to the engine `kind`. */
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,

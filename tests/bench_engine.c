@@ -96,27 +96,32 @@ static void row(const char *name, const char *engine, const timing_t *t)
            (double)t->steps / t->wall, (double)t->firings / t->wall);
 }
 
-static void ratio(const timing_t *fast, const timing_t *lit)
+static void ratios(const timing_t *t, const timing_t *lit)
 {
-    if (lit->runs && fast->runs)
-        printf("%-34s %-8s %.1fx faster per run\n", "", "ratio",
-               (lit->wall / (double)lit->runs) / (fast->wall / (double)fast->runs));
+    if (!lit->runs)
+        return;
+    double per_lit = lit->wall / (double)lit->runs;
+    printf("%-34s %-8s", "", "vs lit.");
+    for (int k = PN_ENGINE_SM; k >= PN_ENGINE_FAST; k--)
+        if (t[k].runs)
+            printf("  %s %.1fx", pn_engine_name((pn_engine_kind_t)k),
+                   per_lit / (t[k].wall / (double)t[k].runs));
+    printf("  (time per run, literal / engine)\n");
 }
 
-/* One case: both engines on one net, one thread each. */
+/* One case: the engines on one net, one thread; runs[k] runs of engine k. */
 static int bench_net(const char *name, const pn_net_t *net, const pn_sm_layout_t *lay,
-                     uint32_t fast_runs, uint32_t lit_runs)
+                     const uint32_t runs[3])
 {
-    timing_t f = { 0 }, l = { 0 };
-    if (!time_runs(PN_ENGINE_FAST, net, lay, fast_runs, 1, &f))
-        return 1;
-    row(name, "fast", &f);
-    if (lit_runs) {
-        if (!time_runs(PN_ENGINE_LITERAL, net, lay, lit_runs, 1, &l))
+    timing_t t[3] = { { 0 } };
+    for (int k = PN_ENGINE_SM; k >= PN_ENGINE_LITERAL; k--) {
+        if (!runs[k])
+            continue;
+        if (!time_runs((pn_engine_kind_t)k, net, lay, runs[k], 1, &t[k]))
             return 1;
-        row(name, "literal", &l);
-        ratio(&f, &l);
+        row(name, pn_engine_name((pn_engine_kind_t)k), &t[k]);
     }
+    ratios(t, &t[PN_ENGINE_LITERAL]);
     return 0;
 }
 
@@ -154,29 +159,32 @@ int main(void)
     pn_sm_layout_t lay;
 
     if (load("configs/radix-global.yaml", 1024, &net, &lay)) {
-        rc |= bench_net("(a) radix-global, 1024 threads", &net, &lay, 5, quick ? 0 : 1);
+        const uint32_t runs[3] = { quick ? 0 : 1, 3, 10 };
+        rc |= bench_net("(a) radix-global, 1024 threads", &net, &lay, runs);
         pn_net_destroy(&net);
     } else {
         rc = 1;
     }
     if (synthetic(64, 4, 400, 30, (pn_warp_counts_t){ 80000, 10000, 10000 }, &net, &lay)) {
-        rc |= bench_net("(b) 64 warps x 100k, l1=400 l2=30", &net, &lay, 1, quick ? 0 : 1);
+        const uint32_t runs[3] = { quick ? 0 : 1, 1, 5 };
+        rc |= bench_net("(b) 64 warps x 100k, l1=400 l2=30", &net, &lay, runs);
         pn_net_destroy(&net);
     } else {
         rc = 1;
     }
-    timing_t f = { 0 }, l = { 0 };
-    rc |= bench_sweep(PN_ENGINE_FAST, cpus, &f);
+    timing_t t[3] = { { 0 } };
     char name[64];
     snprintf(name, sizeof name, "(c) radix sweep 3x5x10, %u cores", cpus);
-    row(name, "fast", &f);
-    if (!quick) {
-        rc |= bench_sweep(PN_ENGINE_LITERAL, cpus, &l);
-        row(name, "literal", &l);
-        ratio(&f, &l);
+    for (int k = PN_ENGINE_SM; k >= PN_ENGINE_LITERAL; k--) {
+        if (quick && k != PN_ENGINE_SM)
+            continue;
+        rc |= bench_sweep((pn_engine_kind_t)k, cpus, &t[k]);
+        row(name, pn_engine_name((pn_engine_kind_t)k), &t[k]);
     }
+    ratios(t, &t[PN_ENGINE_LITERAL]);
     if (synthetic(32, 4, 20, 2, (pn_warp_counts_t){ 24000, 2000, 4000 }, &net, &lay)) {
-        rc |= bench_net("radix-scale 32 warps x 30k", &net, &lay, 3, quick ? 0 : 3);
+        const uint32_t runs[3] = { quick ? 0 : 3, 3, 10 };
+        rc |= bench_net("radix-scale 32 warps x 30k", &net, &lay, runs);
         pn_net_destroy(&net);
     } else {
         rc = 1;

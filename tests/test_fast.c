@@ -1,4 +1,4 @@
-/* test_fast.c - the fast engine is the same model as the literal one:
+/* test_fast.c - the fast and sm engines are the same model as the literal one:
  * identical results where the model is deterministic, the same step
  * distribution where it is random (two-sample chi-square, fixed seeds), and
  * both match the exact distribution of a tiny net computed by enumerating
@@ -51,11 +51,13 @@ static void test_deterministic_identical(void **state)
         pn_sm_layout_t lay;
         build(&net, &lay, sched, l1, l2, 1, &c);
         pn_run_result_t a = run(PN_ENGINE_LITERAL, &net, lay.t0, (uint64_t)i);
-        pn_run_result_t b = run(PN_ENGINE_FAST, &net, lay.t0, (uint64_t)i + 1000);
         assert_int_equal(a.steps, pn_sm_single_warp_steps(&c, l1, l2));
-        assert_int_equal(b.steps, a.steps);
-        assert_int_equal(b.idle_steps, a.idle_steps);
-        assert_int_equal(b.firings, a.firings);
+        for (int k = PN_ENGINE_FAST; k <= PN_ENGINE_SM; k++) {
+            pn_run_result_t b = run((pn_engine_kind_t)k, &net, lay.t0, (uint64_t)i + 1000);
+            assert_int_equal(b.steps, a.steps);
+            assert_int_equal(b.idle_steps, a.idle_steps);
+            assert_int_equal(b.firings, a.firings);
+        }
         pn_net_destroy(&net);
     }
 }
@@ -77,9 +79,11 @@ static void test_conformance_fast(void **state)
         pn_net_t net;
         pn_sm_layout_t lay;
         build(&net, &lay, cases[i].sched, 20, 2, 1, &cases[i].c);
-        pn_run_result_t r = run(PN_ENGINE_FAST, &net, lay.t0, 7);
-        assert_int_equal(r.steps, cases[i].steps);
-        assert_int_equal(r.idle_steps, cases[i].idle);
+        for (int k = PN_ENGINE_FAST; k <= PN_ENGINE_SM; k++) {
+            pn_run_result_t r = run((pn_engine_kind_t)k, &net, lay.t0, 7);
+            assert_int_equal(r.steps, cases[i].steps);
+            assert_int_equal(r.idle_steps, cases[i].idle);
+        }
         pn_net_destroy(&net);
     }
 }
@@ -175,10 +179,13 @@ static void test_two_sample(void **state)
         enum { N = 4096 };
         static double sa[N], ia[N], sb[N], ib[N];
         histogram(PN_ENGINE_LITERAL, &net, lay.t0, runs, 1, 0, N, sa, ia);
-        histogram(PN_ENGINE_FAST, &net, lay.t0, runs, 100001, 0, N, sb, ib);
-        double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
-        if (ps < 0.001 || pi < 0.001)
-            fail_msg("net %zu: steps p = %g, idle p = %g", k, ps, pi);
+        for (int e = PN_ENGINE_FAST; e <= PN_ENGINE_SM; e++) {
+            histogram((pn_engine_kind_t)e, &net, lay.t0, runs, 100001, 0, N, sb, ib);
+            double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
+            if (ps < 0.001 || pi < 0.001)
+                fail_msg("net %zu, %s engine: steps p = %g, idle p = %g", k,
+                         pn_engine_name((pn_engine_kind_t)e), ps, pi);
+        }
         if (k == 0) {
             /* the test has power: one more step of global latency is rejected */
             pn_net_t other;
@@ -304,7 +311,7 @@ static void test_exact_distribution(void **state)
     assert_true(x.nodes > 50);
     const int runs = 4000;
     static double sa[EX_MAXSTEPS], ia[EX_MAXSTEPS];
-    for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_FAST; k++) {
+    for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_SM; k++) {
         histogram((pn_engine_kind_t)k, &net, lay.t0, runs, 5 + 77777 * (uint64_t)k, 0,
                   EX_MAXSTEPS, sa, ia);
         double p = chi2_p(sa, exact, EX_MAXSTEPS, 1, 10);
@@ -409,6 +416,36 @@ static void test_max_steps_fast(void **state)
     o.max_steps = 315;
     assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_ELIMIT);
     assert_int_equal(pn_engine_literal_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_int_equal(pn_engine_sm_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    o.max_steps = 316;
+    assert_int_equal(pn_engine_sm_run(&net, 1, &o, &r, &err), PN_OK);
+    assert_int_equal(r.steps, 316);
+    pn_net_destroy(&net);
+}
+
+/* The sm engine refuses nets that are not exactly an SM net. */
+static void test_sm_refuses_other_nets(void **state)
+{
+    (void)state;
+    pn_net_t net;
+    int64_t idle;
+    build_generic(&net, &idle);
+    pn_run_opts_t o = { .max_steps = 1000, .idle_trans = idle };
+    pn_run_result_t r;
+    pn_error_t err;
+    assert_int_equal(pn_engine_sm_run(&net, 1, &o, &r, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "use --engine fast"));
+    pn_net_destroy(&net);
+    /* an SM net with one arc weight changed is not an SM net either */
+    pn_warp_counts_t c[2] = { { 3, 1, 1 }, { 2, 2, 2 } };
+    pn_sm_params_t p = { 2, 20, 2, 2, c };
+    pn_net_init(&net);
+    assert_int_equal(pn_sm_build(&net, &p, NULL, NULL), PN_OK);
+    pn_sm_plan_t *pl;
+    assert_int_equal(pn_sm_plan_new(&net, &pl, &err), PN_OK);
+    pn_sm_plan_free(pl);
+    net.in[net.in_off[pn_net_find_transition(&net, "w1.t9")]].weight = 19;
+    assert_int_equal(pn_sm_plan_new(&net, &pl, &err), PN_EINVAL);
     pn_net_destroy(&net);
 }
 
@@ -421,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_exact_distribution),
         cmocka_unit_test(test_generic_net),
         cmocka_unit_test(test_max_steps_fast),
+        cmocka_unit_test(test_sm_refuses_other_nets),
     };
     return cmocka_run_group_tests_name("fast", tests, NULL, NULL);
 }
