@@ -54,7 +54,7 @@ expect_fail missing-file "$TMP/nope.yaml: cannot open" $RUN run "$TMP/nope.yaml"
 expect_fail directory-as-file "$TMP: " $RUN run "$TMP"
 expect_fail bad-runs-option "--runs expects an integer" $RUN run --runs 0 configs/example.yaml
 expect_fail bad-format "unknown format 'xml'" $RUN run --format xml configs/example.yaml
-expect_fail bad-engine "unknown engine 'quick'" $RUN run --engine quick configs/example.yaml
+expect_fail bad-engine "unknown engine 'quick' (expected sm, fast or literal)" $RUN run --engine quick configs/example.yaml
 expect_fail unknown-device-option "unknown device" $RUN run --device nosuch configs/example.yaml
 expect_fail export-bad-format "unknown export format" $RUN export -f pnml configs/example.yaml
 
@@ -80,6 +80,13 @@ for fmt in text json csv; do
     else
         bad "golden-$fmt" "failed: $(cat "$TMP/err")"
     fi
+done
+
+# every engine's report is pinned too (same seeds, different random streams)
+for eng in literal fast; do
+    if $RUN run --runs 3 --engine $eng --format json configs/example.yaml >"$TMP/r.$eng" 2>"$TMP/err" &&
+       cmp -s "$TMP/r.$eng" "tests/golden/example-$eng.json"; then ok "golden-$eng"
+    else bad "golden-$eng" "differs or failed: $(cat "$TMP/err")"; fi
 done
 
 # ---- same seed, same output, whatever -j ------------------------------------
