@@ -22,9 +22,9 @@ static const char run_usage[] =
     "  -f, --format FMT      text (default), json or csv\n"
     "  -o, --output FILE     write the report to FILE (written only on success)\n"
     "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n"
-    "  -e, --engine NAME     sm (default: the SM net compiled into warp events),\n"
-    "                        fast (the incremental engine for any net) or literal\n"
-    "                        (the reference: a full random\n"
+    "  -e, --engine NAME     auto (default: sm for SM nets, else fast), sm (the SM\n"
+    "                        net compiled into warp events), fast (incremental, any\n"
+    "                        net) or literal (the reference: a full random\n"
     "                        permutation of all enabled transitions at every step)\n"
     "  -d, --device NAME     device profile, overriding the config's `device`\n"
     "  -t, --threads T       threads per block, overriding kernel.threads\n"
@@ -121,7 +121,7 @@ int pn_cmd_run(int argc, char **argv)
     rep.transitions = m.net.n_trans;
     rep.arcs = pn_net_n_arcs(&m.net, PN_ARC_INPUT) + pn_net_n_arcs(&m.net, PN_ARC_OUTPUT) +
                pn_net_n_arcs(&m.net, PN_ARC_INHIBITOR);
-    rep.engine = pn_engine_name(engine);
+    rep.engine = pn_engine_name(pn_engine_resolve(engine, &m.net));
     rep.runs = n_runs;
     rep.results = results;
     rep.calibrated = m.dev.calibrated;

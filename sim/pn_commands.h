@@ -6,5 +6,9 @@
 int pn_cmd_run(int argc, char **argv);
 int pn_cmd_export(int argc, char **argv);
 int pn_cmd_devices(int argc, char **argv);
+int pn_cmd_calibrate(int argc, char **argv);
+int pn_cmd_bbv(int argc, char **argv);
+int pn_cmd_sweep(int argc, char **argv);
+int pn_cmd_reorder(int argc, char **argv);
 
 #endif

@@ -20,7 +20,12 @@ pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *e
         *kind = PN_ENGINE_SM;
         return PN_OK;
     }
-    return pn_error_set(err, PN_EINVAL, "unknown engine '%s' (expected sm, fast or literal)", s);
+    if (strcmp(s, "auto") == 0) {
+        *kind = PN_ENGINE_AUTO;
+        return PN_OK;
+    }
+    return pn_error_set(err, PN_EINVAL, "unknown engine '%s' (expected auto, sm, fast or "
+                        "literal)", s);
 }
 
 const char *pn_engine_name(pn_engine_kind_t kind)
@@ -29,6 +34,7 @@ const char *pn_engine_name(pn_engine_kind_t kind)
     case PN_ENGINE_LITERAL: return "literal";
     case PN_ENGINE_FAST:    return "fast";
     case PN_ENGINE_SM:      return "sm";
+    case PN_ENGINE_AUTO:    return "auto";
     }
     return "?";
 }
@@ -43,6 +49,15 @@ pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t s
         return pn_engine_fast_run(net, seed, o, res, err);
     case PN_ENGINE_SM:
         return pn_engine_sm_run(net, seed, o, res, err);
+    case PN_ENGINE_AUTO:
+        break;
+    }
+    if (kind == PN_ENGINE_AUTO) {
+        pn_prepared_t p;
+        PN_CHECK(pn_engine_prepare(&p, kind, net, o, err));
+        pn_status_t st = pn_engine_run_prepared(&p, seed, res, err);
+        pn_engine_release(&p);
+        return st;
     }
     return pn_error_set(err, PN_EINVAL, "unknown engine %d", (int)kind);
 }
@@ -53,18 +68,69 @@ unsigned pn_engine_cpu_count(void)
     return n < 1 ? 1u : (unsigned)n;
 }
 
+pn_status_t pn_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind, const pn_net_t *net,
+                              const pn_run_opts_t *o, pn_error_t *err)
+{
+    memset(p, 0, sizeof *p);
+    p->net = net;
+    p->opts = o;
+    p->kind = kind;
+    if (kind == PN_ENGINE_AUTO) {
+        /* the compiled engine where the net is an SM net, the general one else */
+        if (pn_sm_plan_new(net, &p->sm, NULL) == PN_OK) {
+            p->kind = PN_ENGINE_SM;
+            return PN_OK;
+        }
+        p->kind = PN_ENGINE_FAST;
+    }
+    if (p->kind == PN_ENGINE_FAST)
+        return pn_fast_plan_new(net, &p->fast, err);
+    if (p->kind == PN_ENGINE_SM)
+        return pn_sm_plan_new(net, &p->sm, err);
+    if (!net->frozen)
+        return pn_error_set(err, PN_EINVAL, "cannot simulate a net that is not frozen");
+    return PN_OK;
+}
+
+pn_engine_kind_t pn_engine_resolve(pn_engine_kind_t kind, const pn_net_t *net)
+{
+    if (kind != PN_ENGINE_AUTO)
+        return kind;
+    pn_sm_plan_t *pl;
+    if (pn_sm_plan_new(net, &pl, NULL) != PN_OK)
+        return PN_ENGINE_FAST;
+    pn_sm_plan_free(pl);
+    return PN_ENGINE_SM;
+}
+
+void pn_engine_release(pn_prepared_t *p)
+{
+    if (!p)
+        return;
+    pn_fast_plan_free(p->fast);
+    pn_sm_plan_free(p->sm);
+    memset(p, 0, sizeof *p);
+}
+
+pn_status_t pn_engine_run_prepared(const pn_prepared_t *p, uint64_t seed, pn_run_result_t *res,
+                                   pn_error_t *err)
+{
+    if (p->fast)
+        return pn_engine_fast_run_plan(p->fast, seed, p->opts, res, err);
+    if (p->sm)
+        return pn_engine_sm_run_plan(p->sm, seed, p->opts, res, err);
+    return pn_engine_literal_run(p->net, seed, p->opts, res, err);
+}
+
 typedef struct batch {
-    pn_engine_kind_t kind;
-    const pn_net_t *net;
-    uint64_t seed;
-    uint32_t runs;
-    const pn_run_opts_t *opts;
-    const pn_fast_plan_t *plan;   /* the fast engine's plan, shared */
-    const pn_sm_plan_t *sm_plan;  /* the sm engine's plan, shared */
-    pn_run_result_t *results;
+    const pn_job_t *jobs;
+    size_t n;
+    pn_progress_fn progress;
+    void *ctx;
     pthread_mutex_t lock;
-    uint32_t next;            /* next run index to hand out */
-    uint32_t first_failed;    /* lowest failing run index, runs if none */
+    size_t next;              /* next job to hand out */
+    size_t done;              /* jobs finished */
+    size_t first_failed;      /* lowest failing job index, n if none */
     pn_error_t first_err;
 } batch_t;
 
@@ -74,45 +140,35 @@ static void *batch_worker(void *arg)
     pn_error_t err;
     for (;;) {
         pthread_mutex_lock(&b->lock);
-        uint32_t i = b->next < b->first_failed ? b->next++ : b->runs;
+        size_t i = b->next < b->first_failed ? b->next++ : b->n;
         pthread_mutex_unlock(&b->lock);
-        if (i >= b->runs)
+        if (i >= b->n)
             return NULL;
         pn_error_clear(&err);
-        pn_status_t st =
-            b->plan ? pn_engine_fast_run_plan(b->plan, b->seed + i, b->opts, &b->results[i], &err)
-            : b->sm_plan ? pn_engine_sm_run_plan(b->sm_plan, b->seed + i, b->opts,
-                                                 &b->results[i], &err)
-            : pn_engine_run(b->kind, b->net, b->seed + i, b->opts, &b->results[i], &err);
-        if (st != PN_OK) {
-            pthread_mutex_lock(&b->lock);
-            if (i < b->first_failed) {
-                b->first_failed = i;
-                b->first_err = err;
-                b->first_err.code = st;
-            }
-            pthread_mutex_unlock(&b->lock);
+        const pn_job_t *j = &b->jobs[i];
+        pn_status_t st = pn_engine_run_prepared(j->engine, j->seed, j->result, &err);
+        pthread_mutex_lock(&b->lock);
+        if (st != PN_OK && i < b->first_failed) {
+            b->first_failed = i;
+            b->first_err = err;
+            b->first_err.code = st;
         }
+        b->done++;
+        if (b->progress && st == PN_OK)
+            b->progress(b->ctx, b->done, b->n);
+        pthread_mutex_unlock(&b->lock);
     }
 }
 
-pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
-                               uint32_t runs, unsigned threads, const pn_run_opts_t *o,
-                               pn_run_result_t *results, pn_error_t *err)
+pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
+                               pn_progress_fn progress, void *ctx, pn_error_t *err)
 {
     if (threads == 0)
         threads = pn_engine_cpu_count();
-    if (threads > runs)
-        threads = runs ? runs : 1;
-    pn_fast_plan_t *plan = NULL;
-    pn_sm_plan_t *sm_plan = NULL;
-    if (kind == PN_ENGINE_FAST)
-        PN_CHECK(pn_fast_plan_new(net, &plan, err));
-    if (kind == PN_ENGINE_SM)
-        PN_CHECK(pn_sm_plan_new(net, &sm_plan, err));
-    batch_t b = { .kind = kind, .net = net, .seed = seed, .runs = runs, .opts = o,
-                  .plan = plan, .sm_plan = sm_plan, .results = results, .next = 0,
-                  .first_failed = runs };
+    if (threads > n)
+        threads = n ? (unsigned)n : 1;
+    batch_t b = { .jobs = jobs, .n = n, .progress = progress, .ctx = ctx, .next = 0,
+                  .done = 0, .first_failed = n };
     pn_error_clear(&b.first_err);
     pthread_mutex_init(&b.lock, NULL);
     pthread_t *tid = threads > 1 ? calloc(threads - 1, sizeof *tid) : NULL;
@@ -125,13 +181,30 @@ pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint6
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
     free(tid);
-    pn_fast_plan_free(plan);
-    pn_sm_plan_free(sm_plan);
     pthread_mutex_destroy(&b.lock);
-    if (b.first_failed < runs) {
+    if (b.first_failed < n) {
         if (err)
             *err = b.first_err;
         return b.first_err.code;
     }
     return PN_OK;
+}
+
+pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
+                               uint32_t runs, unsigned threads, const pn_run_opts_t *o,
+                               pn_run_result_t *results, pn_error_t *err)
+{
+    pn_prepared_t prep;
+    pn_status_t st = pn_engine_prepare(&prep, kind, net, o, err);
+    pn_job_t *jobs = st == PN_OK ? calloc(runs ? runs : 1, sizeof *jobs) : NULL;
+    if (st == PN_OK && !jobs)
+        st = pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", runs);
+    if (st == PN_OK) {
+        for (uint32_t i = 0; i < runs; i++)
+            jobs[i] = (pn_job_t){ &prep, seed + i, &results[i] };
+        st = pn_engine_run_jobs(jobs, runs, threads, NULL, NULL, err);
+    }
+    free(jobs);
+    pn_engine_release(&prep);
+    return st;
 }

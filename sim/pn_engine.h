@@ -3,6 +3,7 @@
 #ifndef PN_ENGINE_H
 #define PN_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pn_error.h"
@@ -11,12 +12,13 @@
 typedef enum pn_engine_kind {
     PN_ENGINE_LITERAL = 0,  /* full random permutation of all enabled transitions */
     PN_ENGINE_FAST = 1,     /* any net: incremental, conflict components, ticker jumps */
-    PN_ENGINE_SM = 2        /* SM nets only: compiled event-driven warps (default) */
+    PN_ENGINE_SM = 2,       /* SM nets only: compiled event-driven warps */
+    PN_ENGINE_AUTO = 3      /* sm for SM nets, fast for any other net (default) */
 } pn_engine_kind_t;
 
-#define PN_ENGINE_DEFAULT PN_ENGINE_SM
+#define PN_ENGINE_DEFAULT PN_ENGINE_AUTO
 
-/* Parse "literal", "fast" or "sm"; PN_EINVAL otherwise. */
+/* Parse "auto", "sm", "fast" or "literal"; PN_EINVAL otherwise. */
 pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *err);
 const char *pn_engine_name(pn_engine_kind_t kind);
 
@@ -98,6 +100,49 @@ pn_status_t pn_engine_sm_run(const pn_net_t *net, uint64_t seed, const pn_run_op
 /* Dispatch to the engine `kind`. */
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
                           const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err);
+
+/* An engine made ready for one net: the plan it needs, built once and then
+ * shared read-only by any number of threads. kind is the engine chosen
+ * (never PN_ENGINE_AUTO once prepared). */
+typedef struct pn_prepared {
+    pn_engine_kind_t kind;
+    const pn_net_t *net;
+    const pn_run_opts_t *opts;
+    pn_fast_plan_t *fast;
+    pn_sm_plan_t *sm;
+} pn_prepared_t;
+
+/* Prepare `kind` for net with options o (both borrowed: they must outlive
+ * p). PN_ENGINE_AUTO picks sm when the net is an SM net, else fast. Errors:
+ * as the plans'. Release with pn_engine_release, also after an error. */
+pn_status_t pn_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind, const pn_net_t *net,
+                              const pn_run_opts_t *o, pn_error_t *err);
+void pn_engine_release(pn_prepared_t *p);
+
+/* The engine PN_ENGINE_AUTO would choose for net (any other kind is
+ * returned as it is). O(net). */
+pn_engine_kind_t pn_engine_resolve(pn_engine_kind_t kind, const pn_net_t *net);
+
+/* One run with a prepared engine. Thread-safe for a shared p. */
+pn_status_t pn_engine_run_prepared(const pn_prepared_t *p, uint64_t seed, pn_run_result_t *res,
+                                   pn_error_t *err);
+
+/* A run to do: which prepared engine, which seed, where the result goes. */
+typedef struct pn_job {
+    const pn_prepared_t *engine;
+    uint64_t seed;
+    pn_run_result_t *result;
+} pn_job_t;
+
+/* Called, under a lock, each time a job finishes: done of total. */
+typedef void (*pn_progress_fn)(void *ctx, size_t done, size_t total);
+
+/* Run n jobs on up to `threads` threads (0: all processors). Every job's
+ * result is the same whatever the number of threads. On error the error of
+ * the lowest failing job index is returned; results are then unspecified.
+ * progress (may be NULL) reports finished jobs. */
+pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
+                               pn_progress_fn progress, void *ctx, pn_error_t *err);
 
 /* Run `runs` runs, run i seeded with seed + i, on up to `threads` threads
  * (0: all online processors). results[i] is run i's result whatever the

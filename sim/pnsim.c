@@ -18,8 +18,12 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  run CONFIG.yaml       simulate and report steps and idle steps\n"
+    "  sweep CONFIG.yaml     simulate every point of the config's sweep axes\n"
+    "  reorder CONFIG.yaml   compare instruction orders (what-if reordering)\n"
     "  export CONFIG.yaml    write the generated net as DOT or GraphML\n"
     "  devices               list the built-in device profiles\n"
+    "  calibrate MEAS.csv    fit time = a * steps + b to measured kernel times\n"
+    "  bbv BBV.csv           per-warp counts and metrics from a basic-block vector\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
     "options:\n"
@@ -36,8 +40,12 @@ typedef struct command {
 
 static const command_t commands[] = {
     { "run", pn_cmd_run },
+    { "sweep", pn_cmd_sweep },
+    { "reorder", pn_cmd_reorder },
     { "export", pn_cmd_export },
     { "devices", pn_cmd_devices },
+    { "calibrate", pn_cmd_calibrate },
+    { "bbv", pn_cmd_bbv },
 };
 
 static const command_t *find_command(const char *name)

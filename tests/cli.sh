@@ -54,7 +54,7 @@ expect_fail missing-file "$TMP/nope.yaml: cannot open" $RUN run "$TMP/nope.yaml"
 expect_fail directory-as-file "$TMP: " $RUN run "$TMP"
 expect_fail bad-runs-option "--runs expects an integer" $RUN run --runs 0 configs/example.yaml
 expect_fail bad-format "unknown format 'xml'" $RUN run --format xml configs/example.yaml
-expect_fail bad-engine "unknown engine 'quick' (expected sm, fast or literal)" $RUN run --engine quick configs/example.yaml
+expect_fail bad-engine "unknown engine 'quick' (expected auto, sm, fast or literal)" $RUN run --engine quick configs/example.yaml
 expect_fail unknown-device-option "unknown device" $RUN run --device nosuch configs/example.yaml
 expect_fail export-bad-format "unknown export format" $RUN export -f pnml configs/example.yaml
 
