@@ -125,6 +125,68 @@ fi
 if $RUN export configs/example.yaml | grep -q '^digraph {$'; then ok export-dot
 else bad export-dot "no digraph header"; fi
 
+# ---- sweep -------------------------------------------------------------------
+if $RUN sweep -q configs/example.yaml >"$TMP/sw.text" 2>"$TMP/err" &&
+   cmp -s "$TMP/sw.text" tests/golden/sweep-example.text; then ok sweep-golden
+else bad sweep-golden "$(cat "$TMP/err") $(diff tests/golden/sweep-example.text "$TMP/sw.text" | head -3)"; fi
+$RUN sweep -q -f csv configs/example.yaml >"$TMP/sw.csv" 2>&1
+head -n 1 "$TMP/sw.csv" | grep -q '^threads,warps,.*steps_mean,steps_sd,.*idle_mean.*,best$' &&
+    ok sweep-csv-columns || bad sweep-csv-columns "$(head -n 1 "$TMP/sw.csv")"
+# exactly one best row, and it has the smallest steps_mean
+best=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { if (min == "" || $col["steps_mean"] + 0 < min) { min = $col["steps_mean"] + 0; arg = $1 }
+      if ($col["best"] == 1) { nb++; b = $1 } }
+    END { print (nb == 1 && b == arg) ? b : "bad" }' "$TMP/sw.csv")
+[ "$best" = 256 ] && ok sweep-best-marked || bad sweep-best-marked "best=$best"
+# a point of the sweep equals `run` at that point (same seeds)
+$RUN sweep -q -r 4 -f json configs/example.yaml >"$TMP/sw.json" 2>&1
+$RUN run -r 4 -t 512 -f json configs/example.yaml >"$TMP/run512.json" 2>&1
+if python3 - "$TMP/sw.json" "$TMP/run512.json" <<'PY'
+import json, sys
+sw = json.load(open(sys.argv[1])); run = json.load(open(sys.argv[2]))
+p = [q for q in sw["points"] if q["threads"] == 512][0]
+assert p["steps"] == run["steps"] and p["idle_steps"] == run["idle_steps"], (p, run)
+assert sw["points"][sw["best"]]["best"] is True
+assert sum(q["best"] for q in sw["points"]) == 1
+PY
+then ok sweep-equals-run; else bad sweep-equals-run "point 512 differs from run -t 512"; fi
+# -j 1 and -j 3 give the same bytes
+$RUN sweep -q -j 1 -f json configs/example.yaml >"$TMP/sw1" 2>&1
+$RUN sweep -q -j 3 -f json configs/example.yaml >"$TMP/sw3" 2>&1
+cmp -s "$TMP/sw1" "$TMP/sw3" && ok sweep-jobs-deterministic || bad sweep-jobs-deterministic "differ"
+# several axes, params and schedulers included: counts re-evaluated per point
+cat >"$TMP/axes.yaml" <<'YAML'
+model: {latency: {global: 20, shared: 2}}
+params: {n: 1024}
+kernel:
+  name: axes
+  threads: 64
+  counts: {arith: "n / threads", global: 2}
+simulation: {runs: 2}
+sweep: {n: [1024, 2048], schedulers: [1, 4]}
+YAML
+$RUN sweep -q -f csv "$TMP/axes.yaml" >"$TMP/axes.csv" 2>&1
+# one warp per... 2 warps of 16 or 32 arith + 2 global: 1 scheduler serialises them
+if awk -F, 'NR > 1 { print $3 "," $4 "," $8 }' "$TMP/axes.csv" | tr '\n' ' ' |
+   grep -q '^1024,1,.* 1024,4,.* 2048,1,.* 2048,4,'; then ok sweep-axes
+else bad sweep-axes "$(cat "$TMP/axes.csv")"; fi
+# the plot: an SVG from gnuplot, and bad names refused
+if $RUN sweep -q -p "$TMP/p.svg" configs/example.yaml >/dev/null 2>"$TMP/err" &&
+   grep -q '<svg' "$TMP/p.svg" && grep -q 'best' "$TMP/p.svg"; then ok sweep-plot
+else bad sweep-plot "$(cat "$TMP/err")"; fi
+expect_fail sweep-plot-name "expected a .svg or .png" $RUN sweep -p "$TMP/p.pdf" configs/example.yaml
+# a point outside the device: error at the sweep axis, no output written
+cat >"$TMP/big.yaml" <<'YAML'
+kernel:
+  threads: 64
+  counts: {arith: 10}
+sweep:
+  threads: [64, 2048]
+YAML
+rm -f "$TMP/big.out"
+expect_fail sweep-device-limit "$TMP/big.yaml:5:3: at sweep point threads = 2048: threads must be between 1 and 1024" $RUN sweep -q -o "$TMP/big.out" "$TMP/big.yaml"
+[ -e "$TMP/big.out" ] && bad sweep-no-output "output written"
+
 # ---- help, version, usage errors -----------------------------------------
 $RUN --help | grep -q '^usage: pnsim COMMAND' && ok help || bad help "no usage"
 $RUN run --help | grep -q -- '--format FMT' && ok run-help || bad run-help "no options"

@@ -1,0 +1,57 @@
+/* pn_sweep.h - sweeps: every combination of the values of a config's sweep
+ * axes (threads, schedulers, latencies, params), simulated point by point. */
+#ifndef PN_SWEEP_H
+#define PN_SWEEP_H
+
+#include <stdio.h>
+
+#include "pn_config.h"
+#include "pn_device.h"
+#include "pn_engine.h"
+#include "pn_report.h"
+#include "pn_stats.h"
+
+/* One point of a sweep and what its runs gave. */
+typedef struct pn_sweep_point {
+    double *axis;                 /* one value per sweep axis, in axis order */
+    uint32_t threads, warps, schedulers, l1, l2;
+    pn_engine_kind_t engine;      /* the engine that ran it */
+    pn_run_result_t *results;     /* runs entries */
+    pn_summary_t steps, idle;
+} pn_sweep_point_t;
+
+typedef struct pn_sweep {
+    const pn_config_t *cfg;       /* borrowed */
+    const pn_device_t *dev;       /* borrowed */
+    uint32_t runs;
+    uint64_t seed;                /* run i of every point uses seed + i */
+    uint64_t max_steps;
+    pn_engine_kind_t engine;
+    pn_sweep_point_t *points;
+    size_t n_points;
+    size_t best;                  /* index of the point with the fewest mean steps */
+} pn_sweep_t;
+
+/* Lay out the points of cfg's sweep axes (first axis varies slowest; a
+ * config without axes has the single point of its own values). Nothing is
+ * simulated yet. On error sw is left empty. */
+pn_status_t pn_sweep_init(pn_sweep_t *sw, const pn_config_t *cfg, const pn_device_t *dev,
+                          uint32_t runs, uint64_t seed, uint64_t max_steps,
+                          pn_engine_kind_t engine, pn_error_t *err);
+
+/* Simulate every point: build its net, run its runs; jobs of all points
+ * share `jobs` threads (0: all processors). Results do not depend on jobs.
+ * progress (may be NULL) is told of finished runs out of all. On error (a
+ * point outside the device's limits, max_steps) err names the config file
+ * and the point. O(points * runs * run). */
+pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress, void *ctx,
+                         pn_error_t *err);
+
+/* Free what sw owns. sw may be zeroed. */
+void pn_sweep_destroy(pn_sweep_t *sw);
+
+/* Write the sweep's table (one row per point, the best one marked) in fmt.
+ * Returns PN_EIO when out reports an error. */
+pn_status_t pn_sweep_report(FILE *out, pn_format_t fmt, const pn_sweep_t *sw, pn_error_t *err);
+
+#endif
