@@ -45,6 +45,13 @@ static void write_script(FILE *f, const pn_sweep_t *sw, const char *term, const 
           "set format y '%.1s%c'\nset yrange [0:*]\nset offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", f);
     if (strcmp(xname, "threads") == 0)
         fputs("set logscale x 2\n", f);
+    double lo = sw->points[0].steps.mean, hi = lo;
+    for (size_t i = 1; i < sw->n_points; i++) {
+        lo = sw->points[i].steps.mean < lo ? sw->points[i].steps.mean : lo;
+        hi = sw->points[i].steps.mean > hi ? sw->points[i].steps.mean : hi;
+    }
+    if (lo > 0 && hi / lo > 100)       /* curves decades apart: log scale */
+        fputs("set logscale y 10\nset yrange [*:*]\n", f);
     fputs("set xtics (", f);
     for (size_t v = 0; v < n0; v++)
         fprintf(f, "%s%.10g", v ? ", " : "", has_axis ? cfg->sweep[0].values[v]
