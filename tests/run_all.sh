@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/run_all.sh - run the unit test binaries given as arguments, then the
-# command-line tests (tests/cli.sh); print "N passed, N failed" at the end.
+# command-line test scripts (tests/*.sh); print "N passed, N failed" at the end.
 # Environment: PNSIM (the binary), PN_VALGRIND=1 (run under valgrind memcheck),
 # PN_FULL=1 (longer statistical suites).
 passed=0
@@ -22,15 +22,21 @@ for t in "$@"; do
         cat "$t.log"
     fi
 done
-if PN_VG="$VG" sh tests/cli.sh >"${BUILD:-build}/cli.log" 2>&1; then
-    passed=$((passed + 1))
-    echo "PASS cli ($(grep -c '^ok ' "${BUILD:-build}/cli.log") cases)"
-else
-    failed=$((failed + 1))
-    failures="$failures cli"
-    echo "FAIL cli"
-    grep -v '^ok ' "${BUILD:-build}/cli.log"
-fi
+# every command-line test script: tests/*.sh but this one
+for script in tests/*.sh; do
+    name=$(basename "$script" .sh)
+    [ "$name" = run_all ] && continue
+    log="${BUILD:-build}/$name.log"
+    if PN_VG="$VG" sh "$script" >"$log" 2>&1; then
+        passed=$((passed + 1))
+        echo "PASS $name ($(grep -c '^ok ' "$log") cases)"
+    else
+        failed=$((failed + 1))
+        failures="$failures $name"
+        echo "FAIL $name"
+        grep -v '^ok ' "$log"
+    fi
+done
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
