@@ -128,49 +128,50 @@ not_sm:
 
 enum { EV_P0 = 1, EV_SEL = 2 };     /* a scheduler comes back; the warp selects */
 
-typedef struct sm_event {
-    uint64_t step;
-    uint32_t warp;
-    uint32_t what;
-} sm_event_t;
-
+/* Pending events in a calendar ring: an event is never more than
+ * max(l1, l2) + 4 steps ahead, so with ring >= that, bucket step % ring holds
+ * exactly the events of one step, and a bitmap of non-empty buckets finds
+ * the next event in O(ring / 64). Pushing and popping are O(1). */
 typedef struct sm_run {
-    sm_event_t *heap;
-    size_t n_heap;
+    uint64_t ring;                /* a power of two above every event's delay */
+    int32_t *head;                /* ring buckets: first event, -1 when empty */
+    uint64_t *bits;               /* non-empty buckets */
+    int32_t *next;                /* per event slot (2 per warp): the chain */
+    uint32_t *what;
+    size_t n_events;
     uint32_t *sel, n_sel;         /* warps selecting at this step */
     uint32_t *ready, n_ready;     /* warps holding a selected instruction */
     uint8_t *kind;                /* per warp: the kind it selected */
     pn_warp_counts_t *left;       /* per warp: instructions still to select */
 } sm_run_t;
 
+/* Event slot 2w is warp w's scheduler return, 2w+1 its next selection. */
 static void ev_push(sm_run_t *r, uint64_t step, uint32_t warp, uint32_t what)
 {
-    size_t i = r->n_heap++;
-    while (i > 0 && r->heap[(i - 1) / 2].step > step) {
-        r->heap[i] = r->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    r->heap[i] = (sm_event_t){ step, warp, what };
+    int32_t slot = (int32_t)(2 * warp + (what == EV_SEL));
+    uint64_t b = step & (r->ring - 1);
+    r->what[slot] = what;
+    r->next[slot] = r->head[b];
+    r->head[b] = slot;
+    r->bits[b >> 6] |= UINT64_C(1) << (b & 63);
+    r->n_events++;
 }
 
-static sm_event_t ev_pop(sm_run_t *r)
+/* Steps from s to the next pending event (there is one). */
+static uint64_t ev_next(const sm_run_t *r, uint64_t s)
 {
-    sm_event_t top = r->heap[0], last = r->heap[--r->n_heap];
-    size_t i = 0, n = r->n_heap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && r->heap[c + 1].step < r->heap[c].step)
-            c++;
-        if (r->heap[c].step >= last.step)
-            break;
-        r->heap[i] = r->heap[c];
-        i = c;
+    uint64_t b = s & (r->ring - 1), words = r->ring >> 6;
+    uint64_t w = b >> 6;
+    uint64_t bits = r->bits[w] & (~UINT64_C(0) << (b & 63));
+    for (uint64_t k = 0; k <= words; k++) {
+        if (bits) {
+            uint64_t found = (w << 6) + (uint64_t)__builtin_ctzll(bits);
+            return (found - b) & (r->ring - 1);
+        }
+        w = (w + 1) % words;
+        bits = r->bits[w];
     }
-    if (n)
-        r->heap[i] = last;
-    return top;
+    return 0;
 }
 
 pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
@@ -180,17 +181,25 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
     uint32_t W = p->n_warps;
     sm_run_t r;
     memset(&r, 0, sizeof r);
-    r.heap = malloc(2 * (size_t)W * sizeof *r.heap + sizeof *r.heap);
+    uint64_t delay = 4 + (uint64_t)(p->l1 > p->l2 ? p->l1 : p->l2);
+    for (r.ring = 64; r.ring <= delay; r.ring *= 2)
+        ;
+    r.head = malloc(r.ring * sizeof *r.head);
+    r.bits = calloc(r.ring / 64, sizeof *r.bits);
+    r.next = malloc(2 * (size_t)W * sizeof *r.next);
+    r.what = malloc(2 * (size_t)W * sizeof *r.what);
     r.sel = malloc((size_t)W * sizeof *r.sel);
     r.ready = malloc((size_t)W * sizeof *r.ready);
     r.kind = malloc(W);
     r.left = malloc((size_t)W * sizeof *r.left);
     pn_status_t st = PN_OK;
-    if (!r.heap || !r.sel || !r.ready || !r.kind || !r.left) {
+    if (!r.head || !r.bits || !r.next || !r.what || !r.sel || !r.ready || !r.kind || !r.left) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory for a run");
         goto done;
     }
     memcpy(r.left, p->warps, (size_t)W * sizeof *r.left);
+    for (uint64_t b = 0; b < r.ring; b++)
+        r.head[b] = -1;
     pn_rng_t rng;
     pn_rng_seed(&rng, seed);
     uint64_t s = 0, idle = 0;
@@ -200,20 +209,23 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
         r.sel[r.n_sel++] = w;                    /* p2 and p3 start marked */
 
     while (alive > 0) {
-        while (r.n_heap && r.heap[0].step <= s) {
-            sm_event_t e = ev_pop(&r);
-            if (e.what & EV_P0)
+        uint64_t b = s & (r.ring - 1);
+        for (int32_t e = r.head[b]; e >= 0; e = r.next[e]) {
+            if (r.what[e] & EV_P0)
                 free_sched++;
-            if (e.what & EV_SEL)
-                r.sel[r.n_sel++] = e.warp;
+            if (r.what[e] & EV_SEL)
+                r.sel[r.n_sel++] = (uint32_t)e / 2;
+            r.n_events--;
         }
+        r.head[b] = -1;
+        r.bits[b >> 6] &= ~(UINT64_C(1) << (b & 63));
         if (r.n_sel == 0 && (r.n_ready == 0 || free_sched == 0)) {
             /* nothing but forced moves until the next event */
-            if (r.n_heap == 0 || r.heap[0].step > o->max_steps) {
+            uint64_t k = r.n_events ? ev_next(&r, s) : 0;
+            if (k == 0 || s + k > o->max_steps) {
                 st = PN_ELIMIT;
                 break;
             }
-            uint64_t k = r.heap[0].step - s;
             if (r.n_ready == 0 && free_sched > 0)
                 idle += k;                       /* t0: nobody holds p2 */
             s += k;
@@ -238,9 +250,12 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
             }
         }
         free_sched -= n_issue;
-        if (n_issue && n_issue < r.n_ready)
-            memmove(r.ready, r.ready + n_issue, (r.n_ready - n_issue) * sizeof *r.ready);
-        r.n_ready -= n_issue;
+        /* drop the issued front: the last entries fill their slots, O(issued);
+         * the order of the ready list never matters, the draws are uniform */
+        uint32_t keep = r.n_ready - n_issue;
+        for (uint32_t i = 0; i < n_issue && i < keep; i++)
+            r.ready[i] = r.ready[r.n_ready - 1 - i];
+        r.n_ready = keep;
         /* select: uniform among the kinds left, or terminate */
         for (uint32_t i = 0; i < r.n_sel; i++) {
             uint32_t w = r.sel[i];
@@ -276,7 +291,10 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
         res->firings += 4 * p->warps[w].arith + (5 + (uint64_t)p->l1) * p->warps[w].global +
                         (5 + (uint64_t)p->l2) * p->warps[w].shared + 1;
 done:
-    free(r.heap);
+    free(r.head);
+    free(r.bits);
+    free(r.next);
+    free(r.what);
     free(r.sel);
     free(r.ready);
     free(r.kind);

@@ -148,6 +148,39 @@ static int bench_sweep(pn_engine_kind_t kind, unsigned jobs, timing_t *tm)
     return 0;
 }
 
+/* Time per run against instructions per warp (32 warps) and against warps
+ * (25,000 instructions each), mix 80 % arith / 10 % shared / 10 % global,
+ * l1 = 400, l2 = 30: the per-instruction cost column stays flat when time
+ * grows linearly. */
+static int scaling(void)
+{
+    static const struct { uint32_t warps, instr; } pts[] = {
+        { 32, 12500 }, { 32, 25000 }, { 32, 50000 }, { 32, 100000 },
+        { 8, 25000 }, { 16, 25000 }, { 64, 25000 },
+    };
+    printf("\nscaling (l1=400 l2=30, 4 schedulers)  engine   warps  instr/w      s/run"
+           "   ns per warp-instruction\n");
+    for (int k = PN_ENGINE_SM; k >= PN_ENGINE_FAST; k--)
+        for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+            uint32_t n = pts[i].instr;
+            pn_net_t net;
+            pn_sm_layout_t lay;
+            if (!synthetic(pts[i].warps, 4, 400, 30,
+                           (pn_warp_counts_t){ n * 8 / 10, n / 10, n / 10 }, &net, &lay))
+                return 1;
+            timing_t t = { 0 };
+            uint32_t runs = k == PN_ENGINE_SM ? 5 : 1;
+            int ok = time_runs((pn_engine_kind_t)k, &net, &lay, runs, 1, &t);
+            pn_net_destroy(&net);
+            if (!ok)
+                return 1;
+            double per = t.wall / runs;
+            printf("%-36s %-8s %5u %8u %10.4f %12.2f\n", "", pn_engine_name((pn_engine_kind_t)k),
+                   pts[i].warps, n, per, 1e9 * per / ((double)pts[i].warps * n));
+        }
+    return 0;
+}
+
 int main(void)
 {
     int quick = getenv("PN_BENCH_QUICK") && *getenv("PN_BENCH_QUICK") == '1';
@@ -189,5 +222,6 @@ int main(void)
     } else {
         rc = 1;
     }
+    rc |= scaling();
     return rc;
 }
