@@ -1,6 +1,7 @@
 /* pn_engine.c - engine dispatch and parallel, seed-deterministic batches of runs. */
 #include "pn_engine.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,27 +40,24 @@ const char *pn_engine_name(pn_engine_kind_t kind)
     return "?";
 }
 
+pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_error_t *err)
+{
+    return pn_error_set(err, PN_ELIMIT, "net '%s' (seed %" PRIu64 ") reached no dead marking "
+                        "within max_steps = %" PRIu64 " steps",
+                        o->net_name ? o->net_name : "?", seed, o->max_steps);
+}
+
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
                           const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err)
 {
-    switch (kind) {
-    case PN_ENGINE_LITERAL:
+    if (kind == PN_ENGINE_LITERAL)
         return pn_engine_literal_run(net, seed, o, res, err);
-    case PN_ENGINE_FAST:
-        return pn_engine_fast_run(net, seed, o, res, err);
-    case PN_ENGINE_SM:
-        return pn_engine_sm_run(net, seed, o, res, err);
-    case PN_ENGINE_AUTO:
-        break;
-    }
-    if (kind == PN_ENGINE_AUTO) {
-        pn_prepared_t p;
-        PN_CHECK(pn_engine_prepare(&p, kind, net, o, err));
-        pn_status_t st = pn_engine_run_prepared(&p, seed, res, err);
-        pn_engine_release(&p);
-        return st;
-    }
-    return pn_error_set(err, PN_EINVAL, "unknown engine %d", (int)kind);
+    pn_prepared_t p;
+    pn_status_t st = pn_engine_prepare(&p, kind, net, o, err);
+    if (st == PN_OK)
+        st = pn_engine_run_prepared(&p, seed, res, err);
+    pn_engine_release(&p);
+    return st;
 }
 
 unsigned pn_engine_cpu_count(void)

@@ -73,10 +73,6 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
                                     const pn_run_opts_t *o, pn_run_result_t *res,
                                     pn_error_t *err);
 
-/* pn_engine_fast_run_plan with a plan made and freed for this one run. */
-pn_status_t pn_engine_fast_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
-                               pn_run_result_t *res, pn_error_t *err);
-
 /* The sm engine's view of a net: the SM parameters it was generated from. */
 typedef struct pn_sm_plan pn_sm_plan_t;
 
@@ -93,11 +89,11 @@ void pn_sm_plan_free(pn_sm_plan_t *pl);
 pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
                                   pn_run_result_t *res, pn_error_t *err);
 
-/* pn_engine_sm_run_plan with a plan made and freed for this one run. */
-pn_status_t pn_engine_sm_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
-                             pn_run_result_t *res, pn_error_t *err);
+/* The error every engine reports when a run reaches o->max_steps steps
+ * without a dead marking; returns PN_ELIMIT. */
+pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_error_t *err);
 
-/* Dispatch to the engine `kind`. */
+/* One run of engine `kind` (its plan made and freed for this run). */
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
                           const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err);
 

@@ -29,7 +29,6 @@
  */
 #include "pn_engine.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -762,13 +761,6 @@ static int quiet(fast_t *f, uint32_t *loops, int *idle_on)
 
 /* ---- the run ---------------------------------------------------------------- */
 
-static pn_status_t limit_error(fast_t *f, uint64_t seed, pn_error_t *err)
-{
-    return pn_error_set(err, PN_ELIMIT, "net '%s' (seed %" PRIu64 ") reached no dead "
-                        "marking within max_steps = %" PRIu64 " steps",
-                        f->o->net_name ? f->o->net_name : "?", seed, f->o->max_steps);
-}
-
 pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
                                     const pn_run_opts_t *o, pn_run_result_t *res,
                                     pn_error_t *err)
@@ -824,7 +816,7 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
                 break;                               /* dead marking */
             /* only tickers and uncontested self-loops fire until the next event */
             if (f.n_heap == 0 || f.heap[0].step > o->max_steps) {
-                st = limit_error(&f, seed, err);
+                st = pn_engine_limit_error(o, seed, err);
                 break;
             }
             uint64_t k = f.heap[0].step - f.s;
@@ -834,7 +826,7 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
             continue;
         }
         if (f.s >= o->max_steps) {
-            st = limit_error(&f, seed, err);
+            st = pn_engine_limit_error(o, seed, err);
             break;
         }
         step(&f);
@@ -849,15 +841,5 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
     res->idle_steps = f.idle;
     res->firings = f.firings;
     fast_free(&f);
-    return st;
-}
-
-pn_status_t pn_engine_fast_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
-                               pn_run_result_t *res, pn_error_t *err)
-{
-    pn_fast_plan_t *pl;
-    PN_CHECK(pn_fast_plan_new(net, &pl, err));
-    pn_status_t st = pn_engine_fast_run_plan(pl, seed, o, res, err);
-    pn_fast_plan_free(pl);
     return st;
 }

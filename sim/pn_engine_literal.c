@@ -2,7 +2,6 @@
  * maximal-concurrent step with randomized conflict resolution. */
 #include "pn_engine.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 
 #include "pn_rng.h"
@@ -33,9 +32,7 @@ pn_status_t pn_engine_literal_run(const pn_net_t *net, uint64_t seed, const pn_r
         if (n == 0)
             break;
         if (steps >= o->max_steps) {
-            st = pn_error_set(err, PN_ELIMIT, "net '%s' (seed %" PRIu64 ") reached no dead "
-                              "marking within max_steps = %" PRIu64 " steps",
-                              o->net_name ? o->net_name : "?", seed, o->max_steps);
+            st = pn_engine_limit_error(o, seed, err);
             break;
         }
         pn_rng_shuffle_u32(&rng, enabled, n);

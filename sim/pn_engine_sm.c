@@ -24,7 +24,6 @@
  */
 #include "pn_engine.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,9 +278,7 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
         s++;
     }
     if (st == PN_ELIMIT)
-        pn_error_set(err, PN_ELIMIT, "net '%s' (seed %" PRIu64 ") reached no dead marking "
-                     "within max_steps = %" PRIu64 " steps",
-                     o->net_name ? o->net_name : "?", seed, o->max_steps);
+        pn_engine_limit_error(o, seed, err);
     res->seed = seed;
     res->steps = s;
     res->idle_steps = idle;
@@ -299,15 +296,5 @@ done:
     free(r.ready);
     free(r.kind);
     free(r.left);
-    return st;
-}
-
-pn_status_t pn_engine_sm_run(const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
-                             pn_run_result_t *res, pn_error_t *err)
-{
-    pn_sm_plan_t *pl;
-    PN_CHECK(pn_sm_plan_new(net, &pl, err));
-    pn_status_t st = pn_engine_sm_run_plan(pl, seed, o, res, err);
-    pn_sm_plan_free(pl);
     return st;
 }

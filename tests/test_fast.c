@@ -407,18 +407,18 @@ static void test_max_steps_fast(void **state)
     pn_run_opts_t o = { .max_steps = 200, .idle_trans = lay.t0, .net_name = "k" };
     pn_run_result_t r;
     pn_error_t err;
-    assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, 1, &o, &r, &err), PN_ELIMIT);
     assert_string_equal(err.msg, "net 'k' (seed 1) reached no dead marking within "
                                  "max_steps = 200 steps");
     o.max_steps = 316;
-    assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_OK);
+    assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, 1, &o, &r, &err), PN_OK);
     assert_int_equal(r.steps, 316);
     o.max_steps = 315;
-    assert_int_equal(pn_engine_fast_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, 1, &o, &r, &err), PN_ELIMIT);
     assert_int_equal(pn_engine_literal_run(&net, 1, &o, &r, &err), PN_ELIMIT);
-    assert_int_equal(pn_engine_sm_run(&net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_int_equal(pn_engine_run(PN_ENGINE_SM, &net, 1, &o, &r, &err), PN_ELIMIT);
     o.max_steps = 316;
-    assert_int_equal(pn_engine_sm_run(&net, 1, &o, &r, &err), PN_OK);
+    assert_int_equal(pn_engine_run(PN_ENGINE_SM, &net, 1, &o, &r, &err), PN_OK);
     assert_int_equal(r.steps, 316);
     pn_net_destroy(&net);
 }
@@ -433,7 +433,7 @@ static void test_sm_refuses_other_nets(void **state)
     pn_run_opts_t o = { .max_steps = 1000, .idle_trans = idle };
     pn_run_result_t r;
     pn_error_t err;
-    assert_int_equal(pn_engine_sm_run(&net, 1, &o, &r, &err), PN_EINVAL);
+    assert_int_equal(pn_engine_run(PN_ENGINE_SM, &net, 1, &o, &r, &err), PN_EINVAL);
     assert_non_null(strstr(err.msg, "use --engine fast"));
     pn_net_destroy(&net);
     /* an SM net with one arc weight changed is not an SM net either */
