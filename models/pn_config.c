@@ -34,9 +34,11 @@ static const char *const top_keys[] = {"device", "model", "params", "kernel",
                                        "simulation", "sweep", NULL};
 static const char *const model_keys[] = {"schedulers", "latency", "selection", NULL};
 static const char *const latency_keys[] = {"global", "shared", NULL};
-static const char *const kernel_keys[] = {"name", "threads", "counts", "warps", NULL};
+static const char *const kernel_keys[] = {"name", "threads", "counts", "program", "warps",
+                                           NULL};
 static const char *const counts_keys[] = {"arith", "shared", "global", NULL};
-static const char *const override_keys[] = {"warp", "arith", "shared", "global", NULL};
+static const char *const override_keys[] = {"warp", "arith", "shared", "global", "program", NULL};
+static const char *const segment_keys[] = {"repeat", "body", NULL};
 static const char *const sim_keys[] = {"runs", "seed", "max_steps", NULL};
 static const char *const selections[] = {"paper", NULL};
 
@@ -518,6 +520,93 @@ static pn_status_t read_counts(reader_t *r, yaml_node_t *m, pn_expr_t *count,
     return PN_OK;
 }
 
+/* A program (list of segments {repeat: N, body: [kind, kind*K, ...]}) into p. */
+static pn_status_t read_program(reader_t *r, yaml_node_t *list, yaml_node_t *key,
+                                const char *what, pn_prog_src_t *p)
+{
+    pn_config_t *c = r->c;
+    PN_CHECK(pn_yaml_expect(r->y, list, YAML_SEQUENCE_NODE, what, r->err));
+    size_t n = pn_yaml_len(list);
+    if (n == 0)
+        return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(list), pn_yaml_col(list),
+                           "%s must be a non-empty list of segments {repeat: N, body: "
+                           "[arith, shared, global, ...]}", what);
+    p->segs = calloc(n, sizeof *p->segs);
+    if (!p->segs)
+        return pn_error_at(r->err, PN_ENOMEM, c->path, 0, 0, "out of memory");
+    p->pos = pos_of(key);
+    for (size_t j = 0; j < n; j++) {
+        yaml_node_t *seg = pn_yaml_item(r->y, list, j), *v;
+        pn_prog_segment_src_t *s = &p->segs[j];
+        char swhat[96], iwhat[160];
+        p->n_segs = j + 1;
+        snprintf(swhat, sizeof swhat, "%s[%zu]", what, j);
+        PN_CHECK(pn_yaml_expect(r->y, seg, YAML_MAPPING_NODE, swhat, r->err));
+        PN_CHECK(pn_yaml_check_keys(r->y, seg, swhat, segment_keys, r->err));
+        s->pos = pos_of(seg);
+        if ((v = pn_yaml_get(r->y, seg, "repeat", NULL)) != NULL) {
+            snprintf(iwhat, sizeof iwhat, "%s.repeat", swhat);
+            PN_CHECK(read_expr(r, v, iwhat, &s->repeat));
+            PN_CHECK(expr_check(c, &s->repeat, iwhat, r->err));
+        }
+        yaml_node_t *body = pn_yaml_get(r->y, seg, "body", NULL);
+        if (!body)
+            return pn_error_at(r->err, PN_EINVAL, c->path, s->pos.line, s->pos.col,
+                               "%s: missing key 'body' (a list of instruction kinds: arith, "
+                               "shared, global, each optionally *K)", swhat);
+        snprintf(iwhat, sizeof iwhat, "%s.body", swhat);
+        PN_CHECK(pn_yaml_expect(r->y, body, YAML_SEQUENCE_NODE, iwhat, r->err));
+        size_t nb = pn_yaml_len(body);
+        if (nb == 0)
+            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(body),
+                               pn_yaml_col(body), "%s must be a non-empty list of instruction "
+                               "kinds (arith, shared, global, each optionally *K)", iwhat);
+        if (nb > UINT32_MAX)
+            return pn_error_at(r->err, PN_ELIMIT, c->path, pn_yaml_line(body),
+                               pn_yaml_col(body), "%s is too long", iwhat);
+        s->body = calloc(nb, sizeof *s->body);
+        if (!s->body)
+            return pn_error_at(r->err, PN_ENOMEM, c->path, 0, 0, "out of memory");
+        for (size_t i = 0; i < nb; i++) {
+            yaml_node_t *it = pn_yaml_item(r->y, body, i);
+            char bwhat[192];
+            snprintf(bwhat, sizeof bwhat, "%s[%zu]", iwhat, i);
+            if (it->type != YAML_SCALAR_NODE || pn_yaml_is_null(it) ||
+                it->data.scalar.length == 0)
+                return pn_yaml_type_error(r->y, it, bwhat, "an instruction kind (arith, "
+                                          "shared or global, optionally *K)", r->err);
+            pn_error_t e;
+            if (pn_program_parse_item((const char *)it->data.scalar.value,
+                                      it->data.scalar.length, &s->body[i], &e) != PN_OK)
+                return pn_error_at(r->err, e.code, c->path, pn_yaml_line(it), pn_yaml_col(it),
+                                   "%s: %s", bwhat, e.msg);
+            s->n_body = (uint32_t)(i + 1);
+        }
+    }
+    return PN_OK;
+}
+
+/* Where the instructions are given: the first counts key and the first
+ * program key in the file; both kinds at once is an error at the later. */
+typedef struct mode_key {
+    pn_pos_t pos;
+    char what[64];
+} mode_key_t;
+
+static int pos_before(pn_pos_t a, pn_pos_t b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+static void mode_note(mode_key_t *m, yaml_node_t *key, const char *what)
+{
+    pn_pos_t p = pos_of(key);
+    if (!key || (m->pos.line > 0 && !pos_before(p, m->pos)))
+        return;
+    m->pos = p;
+    snprintf(m->what, sizeof m->what, "%s", what);
+}
+
 static pn_status_t read_overrides(reader_t *r, yaml_node_t *list)
 {
     pn_config_t *c = r->c;
@@ -554,8 +643,50 @@ static pn_status_t read_overrides(reader_t *r, yaml_node_t *list)
                                    "at line %ld", what, w, j, c->overrides[j].pos.line);
         o->warp = w;
         PN_CHECK(read_counts(r, item, o->count, what));
+        yaml_node_t *pk;
+        v = pn_yaml_get(r->y, item, "program", &pk);
+        if (v) {
+            char pwhat[80];
+            snprintf(pwhat, sizeof pwhat, "%s.program", what);
+            PN_CHECK(read_program(r, v, pk, pwhat, &o->program));
+            c->has_program = 1;
+        }
     }
     return PN_OK;
+}
+
+/* counts and program are exclusive, in the kernel and in every override. */
+static pn_status_t check_modes(reader_t *r, yaml_node_t *kernel, yaml_node_t *warps)
+{
+    mode_key_t cm, pm;
+    yaml_node_t *k;
+    char what[64];
+    memset(&cm, 0, sizeof cm);
+    memset(&pm, 0, sizeof pm);
+    if (section(r, kernel, "counts", &k))
+        mode_note(&cm, k, "kernel.counts");
+    if (pn_yaml_get(r->y, kernel, "program", &k))
+        mode_note(&pm, k, "kernel.program");
+    for (size_t i = 0; warps && i < pn_yaml_len(warps); i++) {
+        yaml_node_t *item = pn_yaml_item(r->y, warps, i);
+        for (int kind = 0; kind < PN_KIND_COUNT; kind++)
+            if (pn_yaml_get(r->y, item, pn_kind_names[kind], &k)) {
+                snprintf(what, sizeof what, "kernel.warps[%zu].%s", i, pn_kind_names[kind]);
+                mode_note(&cm, k, what);
+            }
+        if (pn_yaml_get(r->y, item, "program", &k)) {
+            snprintf(what, sizeof what, "kernel.warps[%zu].program", i);
+            mode_note(&pm, k, what);
+        }
+    }
+    if (!cm.pos.line || !pm.pos.line)
+        return PN_OK;
+    const mode_key_t *later = pos_before(cm.pos, pm.pos) ? &pm : &cm;
+    const mode_key_t *first = later == &pm ? &cm : &pm;
+    return pn_error_at(r->err, PN_EINVAL, r->c->path, later->pos.line, later->pos.col,
+                       "%s cannot be given together with %s (line %ld, column %ld): give the "
+                       "instructions either as counts or as a program", later->what,
+                       first->what, first->pos.line, first->pos.col);
 }
 
 static pn_status_t read_kernel(reader_t *r, yaml_node_t *m, yaml_node_t *key)
@@ -583,10 +714,15 @@ static pn_status_t read_kernel(reader_t *r, yaml_node_t *m, yaml_node_t *key)
         PN_CHECK(pn_yaml_check_keys(r->y, counts, "kernel.counts", counts_keys, r->err));
         PN_CHECK(read_counts(r, counts, c->count, "kernel.counts"));
     }
+    yaml_node_t *pk, *prog = pn_yaml_get(r->y, m, "program", &pk);
+    if (prog) {
+        PN_CHECK(read_program(r, prog, pk, "kernel.program", &c->program));
+        c->has_program = 1;
+    }
     yaml_node_t *warps = section(r, m, "warps", NULL);
     if (warps)
         PN_CHECK(read_overrides(r, warps));
-    return PN_OK;
+    return check_modes(r, m, warps);
 }
 
 static pn_status_t read_simulation(reader_t *r, yaml_node_t *m)
@@ -792,6 +928,16 @@ static void expr_free(pn_expr_t *e)
     e->text = NULL;
 }
 
+static void prog_src_free(pn_prog_src_t *p)
+{
+    for (size_t j = 0; j < p->n_segs; j++) {
+        expr_free(&p->segs[j].repeat);
+        free(p->segs[j].body);
+    }
+    free(p->segs);
+    memset(p, 0, sizeof *p);
+}
+
 void pn_config_destroy(pn_config_t *cfg)
 {
     if (!cfg)
@@ -805,9 +951,12 @@ void pn_config_destroy(pn_config_t *cfg)
     free(cfg->kernel_name);
     for (int k = 0; k < PN_KIND_COUNT; k++)
         expr_free(&cfg->count[k]);
-    for (size_t i = 0; i < cfg->n_overrides; i++)
+    prog_src_free(&cfg->program);
+    for (size_t i = 0; i < cfg->n_overrides; i++) {
         for (int k = 0; k < PN_KIND_COUNT; k++)
             expr_free(&cfg->overrides[i].count[k]);
+        prog_src_free(&cfg->overrides[i].program);
+    }
     free(cfg->overrides);
     for (size_t i = 0; i < cfg->n_sweep; i++) {
         free(cfg->sweep[i].name);
@@ -858,22 +1007,15 @@ static pn_status_t eval_range(const pn_config_t *cfg, const pn_expr_t *e, const 
     return st;
 }
 
-pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
-                             const double *param_values, pn_warp_counts_t *out,
-                             pn_error_t *err)
+/* The variables of count expressions: params (param_values, else cfg's),
+ * threads, warps, and warp last (vals[n-1], set per warp). */
+static pn_status_t vars_new(const pn_config_t *cfg, uint32_t threads, const double *param_values,
+                            char ***names_out, double **vals_out, int *n_out, pn_error_t *err)
 {
-    if (!cfg || !out)
-        return pn_error_set(err, PN_EINVAL, "pn_config_counts: NULL argument");
-    if (threads < 1 || threads > MAX_THREADS)
-        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->threads_pos.line,
-                           cfg->threads_pos.col,
-                           "kernel.threads must be between 1 and %u, got %u", MAX_THREADS,
-                           threads);
     uint32_t warps = (threads + WARP_THREADS - 1) / WARP_THREADS;
     int n = (int)cfg->n_params + 3;
     char **names = malloc((size_t)n * sizeof *names);
     double *vals = malloc((size_t)n * sizeof *vals);
-    pn_status_t st = PN_OK;
     if (!names || !vals) {
         free(names);
         free(vals);
@@ -889,6 +1031,122 @@ pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
     vals[n - 2] = (double)warps;
     names[n - 1] = var_warp;
     vals[n - 1] = 0;
+    *names_out = names;
+    *vals_out = vals;
+    *n_out = n;
+    return PN_OK;
+}
+
+static pn_status_t override_missing(const pn_config_t *cfg, size_t i, uint32_t threads,
+                                    uint32_t warps, pn_error_t *err)
+{
+    return pn_error_at(err, PN_EINVAL, cfg->path, cfg->overrides[i].pos.line,
+                       cfg->overrides[i].pos.col,
+                       "kernel.warps[%zu]: warp %u does not exist: %u threads make %u "
+                       "warps (indices 0 to %u)", i, cfg->overrides[i].warp, threads, warps,
+                       warps - 1);
+}
+
+/* Evaluate program src for warps [w0, w1): add each segment to progs[w] (when
+ * progs is non-NULL) and its instructions to out[w], which the caller zeroed.
+ * vals[n-1] is warp. */
+static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src,
+                                const char *prefix, uint32_t w0, uint32_t w1, uint32_t threads,
+                                int n, char **names, double *vals, pn_program_t *progs,
+                                pn_warp_counts_t *out, pn_error_t *err)
+{
+    pn_status_t st = PN_OK;
+    char what[96];
+    for (size_t j = 0; j < src->n_segs && st == PN_OK; j++) {
+        const pn_prog_segment_src_t *seg = &src->segs[j];
+        void *ev = NULL;
+        int per_warp = 0;
+        uint64_t rep = 1, per[PN_KIND_COUNT] = {0, 0, 0};
+        pn_pos_t at = seg->repeat.text ? seg->repeat.pos : seg->pos;
+        snprintf(what, sizeof what, "%s[%zu]%s", prefix, j, seg->repeat.text ? ".repeat" : "");
+        if (seg->repeat.text) {
+            PN_CHECK(expr_compile(cfg, &seg->repeat, what, &ev, err));
+            per_warp = uses_warp(ev);
+        }
+        for (uint32_t i = 0; i < seg->n_body; i++)
+            per[seg->body[i].kind % PN_KIND_COUNT] += seg->body[i].mult;
+        for (uint32_t w = w0; w < w1 && st == PN_OK; w++) {
+            if (ev && (per_warp || w == w0)) {
+                vals[n - 1] = (double)w;
+                st = to_count(cfg, &seg->repeat, what, evaluator_evaluate(ev, n, names, vals),
+                              per_warp ? (long)w : -1, threads, &rep, err);
+                if (st != PN_OK)
+                    break;
+            }
+            uint64_t *sum[PN_KIND_COUNT] = {&out[w].arith, &out[w].shared, &out[w].global};
+            for (int k = 0; k < PN_KIND_COUNT && st == PN_OK; k++) {
+                if (!per[k] || !rep)
+                    continue;
+                if (per[k] > PN_SM_MAX_COUNT / rep ||
+                    *sum[k] + per[k] * rep > PN_SM_MAX_COUNT)
+                    st = pn_error_at(err, PN_ELIMIT, cfg->path, at.line, at.col,
+                                     "%s: repeat %llu makes warp %u run more than %llu %s "
+                                     "instructions", what, (unsigned long long)rep, w,
+                                     (unsigned long long)PN_SM_MAX_COUNT, pn_kind_names[k]);
+                else
+                    *sum[k] += per[k] * rep;
+            }
+            if (st == PN_OK && progs) {
+                st = pn_program_add_segment(&progs[w], rep, seg->body, seg->n_body, err);
+                if (st != PN_OK)
+                    pn_error_prefix(err, cfg->path);
+            }
+        }
+        if (ev)
+            evaluator_destroy(ev);
+    }
+    return st;
+}
+
+/* The programs (progs may be NULL) and their counts (out) of every warp. */
+static pn_status_t eval_programs(const pn_config_t *cfg, uint32_t warps, uint32_t threads,
+                                 int n, char **names, double *vals, pn_program_t *progs,
+                                 pn_warp_counts_t *out, pn_error_t *err)
+{
+    memset(out, 0, (size_t)warps * sizeof *out);
+    PN_CHECK(eval_program(cfg, &cfg->program, "kernel.program", 0, warps, threads, n, names,
+                          vals, progs, out, err));
+    for (size_t i = 0; i < cfg->n_overrides; i++) {
+        const pn_warp_override_t *o = &cfg->overrides[i];
+        char prefix[64];
+        if (o->warp >= warps)
+            return override_missing(cfg, i, threads, warps, err);
+        if (!o->program.segs)
+            continue;
+        memset(&out[o->warp], 0, sizeof out[o->warp]);
+        if (progs) {
+            pn_program_destroy(&progs[o->warp]);
+            pn_program_init(&progs[o->warp]);
+        }
+        snprintf(prefix, sizeof prefix, "kernel.warps[%zu].program", i);
+        PN_CHECK(eval_program(cfg, &o->program, prefix, o->warp, o->warp + 1, threads, n, names,
+                              vals, progs, out, err));
+    }
+    return PN_OK;
+}
+
+pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
+                             const double *param_values, pn_warp_counts_t *out,
+                             pn_error_t *err)
+{
+    if (!cfg || !out)
+        return pn_error_set(err, PN_EINVAL, "pn_config_counts: NULL argument");
+    if (threads < 1 || threads > MAX_THREADS)
+        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->threads_pos.line,
+                           cfg->threads_pos.col,
+                           "kernel.threads must be between 1 and %u, got %u", MAX_THREADS,
+                           threads);
+    uint32_t warps = (threads + WARP_THREADS - 1) / WARP_THREADS;
+    int n;
+    char **names;
+    double *vals;
+    PN_CHECK(vars_new(cfg, threads, param_values, &names, &vals, &n, err));
+    pn_status_t st = PN_OK;
 
     memset(out, 0, (size_t)warps * sizeof *out);
     char what[64];
@@ -902,10 +1160,7 @@ pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
     for (size_t i = 0; i < cfg->n_overrides && st == PN_OK; i++) {
         const pn_warp_override_t *o = &cfg->overrides[i];
         if (o->warp >= warps) {
-            st = pn_error_at(err, PN_EINVAL, cfg->path, o->pos.line, o->pos.col,
-                             "kernel.warps[%zu]: warp %u does not exist: %u threads make %u "
-                             "warps (indices 0 to %u)", i, o->warp, threads, warps,
-                             warps - 1);
+            st = override_missing(cfg, i, threads, warps, err);
             break;
         }
         for (int k = 0; k < PN_KIND_COUNT && st == PN_OK; k++) {
@@ -916,6 +1171,40 @@ pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
                             names, vals, out, err);
         }
     }
+    if (st == PN_OK && cfg->has_program)
+        st = eval_programs(cfg, warps, threads, n, names, vals, NULL, out, err);
+    free(names);
+    free(vals);
+    return st;
+}
+
+pn_status_t pn_config_programs(const pn_config_t *cfg, uint32_t threads,
+                               const double *param_values, pn_program_t *out,
+                               pn_error_t *err)
+{
+    if (!cfg || !out)
+        return pn_error_set(err, PN_EINVAL, "pn_config_programs: NULL argument");
+    if (threads < 1 || threads > MAX_THREADS)
+        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->threads_pos.line,
+                           cfg->threads_pos.col,
+                           "kernel.threads must be between 1 and %u, got %u", MAX_THREADS,
+                           threads);
+    uint32_t warps = (threads + WARP_THREADS - 1) / WARP_THREADS;
+    for (uint32_t w = 0; w < warps; w++)
+        pn_program_init(&out[w]);
+    if (!cfg->has_program)
+        return PN_OK;
+    int n;
+    char **names;
+    double *vals;
+    PN_CHECK(vars_new(cfg, threads, param_values, &names, &vals, &n, err));
+    pn_warp_counts_t *counts = malloc((size_t)warps * sizeof *counts);
+    pn_status_t st = counts ? eval_programs(cfg, warps, threads, n, names, vals, out, counts, err)
+                            : pn_error_set(err, PN_ENOMEM, "out of memory");
+    if (st != PN_OK)
+        for (uint32_t w = 0; w < warps; w++)
+            pn_program_destroy(&out[w]);
+    free(counts);
     free(names);
     free(vals);
     return st;

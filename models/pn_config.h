@@ -9,6 +9,7 @@
 
 #include "pn_device.h"
 #include "pn_error.h"
+#include "pn_program.h"
 #include "pn_sm.h"
 
 /* Where a value stood in the file (1-based; 0 when absent). */
@@ -28,10 +29,26 @@ enum { PN_KIND_ARITH = 0, PN_KIND_SHARED = 1, PN_KIND_GLOBAL = 2, PN_KIND_COUNT 
 /* Names of the kinds as config keys: "arith", "shared", "global". */
 extern const char *const pn_kind_names[PN_KIND_COUNT];
 
+/* One segment of a program as written: {repeat: N, body: [kind, kind*K, ...]}. */
+typedef struct pn_prog_segment_src {
+    pn_expr_t repeat;             /* a count expression; text NULL: absent (1) */
+    pn_program_item_t *body;      /* n_body >= 1 items */
+    uint32_t n_body;
+    pn_pos_t pos;                 /* of the segment */
+} pn_prog_segment_src_t;
+
+/* A program as written (kernel.program or kernel.warps[i].program). */
+typedef struct pn_prog_src {
+    pn_prog_segment_src_t *segs;  /* NULL when the key is absent */
+    size_t n_segs;
+    pn_pos_t pos;                 /* of the `program` key */
+} pn_prog_src_t;
+
 typedef struct pn_warp_override {
     uint32_t warp;                /* warp index */
     pn_pos_t pos;                 /* of the list item */
     pn_expr_t count[PN_KIND_COUNT]; /* text NULL: not overridden */
+    pn_prog_src_t program;        /* segs NULL: not overridden */
 } pn_warp_override_t;
 
 typedef struct pn_param {
@@ -69,6 +86,8 @@ typedef struct pn_config {
     pn_pos_t threads_pos;
     pn_pos_t kernel_pos;
     pn_expr_t count[PN_KIND_COUNT];
+    pn_prog_src_t program;        /* kernel.program; exclusive with count */
+    int has_program;              /* kernel.program or a warp's program is given */
     pn_warp_override_t *overrides;
     size_t n_overrides;
 
@@ -102,7 +121,8 @@ pn_status_t pn_config_load_string(pn_config_t *cfg, const char *text, size_t len
 void pn_config_destroy(pn_config_t *cfg);
 
 /* Evaluate the counts of every warp for a block of `threads` threads (warps =
- * ceil(threads / 32)). Variables: every params name (with the value from
+ * ceil(threads / 32)). With a program (cfg->has_program) a warp's counts are
+ * those its program implies (see pn_config_programs). Variables: every params name (with the value from
  * param_values[i] when param_values is non-NULL, else cfg's), threads, warps,
  * warp (the warp's index). Per-warp overrides replace the kind they name.
  * Values are rounded to the nearest integer, halves away from zero (C round():
@@ -113,6 +133,20 @@ void pn_config_destroy(pn_config_t *cfg);
 pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
                              const double *param_values, pn_warp_counts_t *out,
                              pn_error_t *err);
+
+/* Evaluate the program of every warp (cfg->has_program) into out[0..warps),
+ * which the function initialises: kernel.program, or a warp's
+ * kernel.warps[i].program in its place, or the empty program for a warp that
+ * has neither. Repeats are count expressions evaluated as in
+ * pn_config_counts (same variables, rounding and range); errors at the
+ * repeat's position, also when a warp's implied count of a kind exceeds
+ * PN_SM_MAX_COUNT; an override of a warp >= ceil(threads/32) is an error at
+ * the override. Without a program every warp gets the empty program. On
+ * error out is left destroyed (the caller need not destroy it); on success
+ * the caller destroys each entry (pn_program_destroy). O(warps * segments). */
+pn_status_t pn_config_programs(const pn_config_t *cfg, uint32_t threads,
+                               const double *param_values, pn_program_t *out,
+                               pn_error_t *err);
 
 /* The resolved, checked parameters of one simulation point. */
 typedef struct pn_kernel {
@@ -133,5 +167,15 @@ pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
 
 /* Free what k owns; k may be NULL or zeroed. */
 void pn_kernel_destroy(pn_kernel_t *k);
+
+/* Build into net (freshly initialised) the net of one resolved point k of
+ * cfg: the paper's SM net from k's counts, or, when cfg has a program, the
+ * program-order net of pn_sm_build_program with k's schedulers and
+ * latencies (threads and param_values as for pn_config_resolve). Errors are
+ * prefixed with the config's path when they have no position of their own.
+ * On error net holds a partial net that the caller destroys. */
+pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
+                                const double *param_values, pn_net_t *net,
+                                pn_sm_layout_t *lay, pn_error_t *err);
 
 #endif

@@ -81,47 +81,78 @@ pn_status_t pn_sm_check(const pn_sm_params_t *p, pn_error_t *err)
     return PN_OK;
 }
 
+pn_status_t pn_sm_add_global(pn_net_t *net, uint32_t schedulers, uint32_t n_warps,
+                             pn_sm_layout_t *lay, pn_error_t *err)
+{
+    PN_CHECK(pn_net_add_place(net, "p0", schedulers, &lay->p0, err));
+    PN_CHECK(pn_net_add_place(net, "pw", n_warps, &lay->pw, err));
+    PN_CHECK(pn_net_add_transition(net, "t0", &lay->t0, err));
+    PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, lay->t0, lay->p0, 1, err));
+    PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, lay->t0, lay->pw, 1, err));
+    PN_CHECK(pn_net_add_arc(net, PN_ARC_OUTPUT, lay->t0, lay->p0, 1, err));
+    PN_CHECK(pn_net_add_arc(net, PN_ARC_OUTPUT, lay->t0, lay->pw, 1, err));
+    lay->warp_place0 = net->n_places;
+    lay->warp_trans0 = net->n_trans;
+    return PN_OK;
+}
+
+/* Frame I: p5, p7, p9, t2, t3, t4 and t16's inhibitors. */
+static int in_frame1_place(int k)
+{
+    return k == 5 || k == 7 || k == 9;
+}
+
+static int in_frame1_trans(int k)
+{
+    return k == T2 || k == T3 || k == T4;
+}
+
+pn_status_t pn_sm_add_warp(pn_net_t *net, const pn_sm_layout_t *lay, uint32_t w,
+                           const pn_warp_counts_t *c, uint32_t l1, uint32_t l2,
+                           pn_sm_warp_ids_t *ids, pn_error_t *err)
+{
+    pn_sm_warp_ids_t local;
+    pn_sm_warp_ids_t *id = ids ? ids : &local;
+    char name[64];
+    for (int k = 0; k <= PN_SM_WARP_PLACES; k++)
+        id->p[k] = UINT32_MAX;
+    for (int k = 0; k < PN_SM_WARP_TRANS; k++)
+        id->t[k] = UINT32_MAX;
+    for (int k = 1; k <= PN_SM_WARP_PLACES; k++) {
+        if (!c && in_frame1_place(k))
+            continue;
+        pn_tokens_t m0 = k <= 3 ? 1 : !c ? 0
+                       : k == 5 ? c->arith : k == 7 ? c->shared : k == 9 ? c->global : 0;
+        snprintf(name, sizeof name, "w%u.p%d", w, k);
+        PN_CHECK(pn_net_add_place(net, name, m0, &id->p[k], err));
+    }
+    for (int k = 0; k < PN_SM_WARP_TRANS; k++) {
+        if (!c && in_frame1_trans(k))
+            continue;
+        snprintf(name, sizeof name, "w%u.%s", w, pn_sm_trans_names[k]);
+        PN_CHECK(pn_net_add_transition(net, name, &id->t[k], err));
+    }
+    for (size_t i = 0; i < sizeof wpnm_arcs / sizeof wpnm_arcs[0]; i++) {
+        const wpnm_arc_t *a = &wpnm_arcs[i];
+        if (id->t[a->t] == UINT32_MAX || (a->place > 0 && id->p[a->place] == UINT32_MAX))
+            continue;                               /* frame I, left to the caller */
+        uint32_t place = a->place == P_SM ? lay->p0 : a->place == P_W ? lay->pw
+                       : id->p[a->place];
+        uint32_t weight = a->weight == W_L1 ? l1 : a->weight == W_L2 ? l2 : (uint32_t)a->weight;
+        PN_CHECK(pn_net_add_arc(net, (pn_arc_kind_t)a->kind, id->t[a->t], place, weight, err));
+    }
+    /* t0 waits only while no warp is ready: inhibited by every p2 */
+    return pn_net_add_arc(net, PN_ARC_INHIBITOR, lay->t0, id->p[2], 1, err);
+}
+
 pn_status_t pn_sm_build(pn_net_t *net, const pn_sm_params_t *p, pn_sm_layout_t *layout,
                         pn_error_t *err)
 {
     PN_CHECK(pn_sm_check(p, err));
     pn_sm_layout_t lay;
-    char name[64];
-    PN_CHECK(pn_net_add_place(net, "p0", p->schedulers, &lay.p0, err));
-    PN_CHECK(pn_net_add_place(net, "pw", p->n_warps, &lay.pw, err));
-    PN_CHECK(pn_net_add_transition(net, "t0", &lay.t0, err));
-    PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, lay.t0, lay.p0, 1, err));
-    PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, lay.t0, lay.pw, 1, err));
-    PN_CHECK(pn_net_add_arc(net, PN_ARC_OUTPUT, lay.t0, lay.p0, 1, err));
-    PN_CHECK(pn_net_add_arc(net, PN_ARC_OUTPUT, lay.t0, lay.pw, 1, err));
-    lay.warp_place0 = net->n_places;
-    lay.warp_trans0 = net->n_trans;
-
-    for (uint32_t w = 0; w < p->n_warps; w++) {
-        const pn_warp_counts_t *c = &p->warps[w];
-        uint32_t place0 = net->n_places, trans0 = net->n_trans;
-        for (int k = 1; k <= PN_SM_WARP_PLACES; k++) {
-            pn_tokens_t m0 = (k == 1 || k == 2 || k == 3) ? 1
-                           : k == 5 ? c->arith : k == 7 ? c->shared : k == 9 ? c->global : 0;
-            snprintf(name, sizeof name, "w%u.p%d", w, k);
-            PN_CHECK(pn_net_add_place(net, name, m0, NULL, err));
-        }
-        for (int k = 0; k < PN_SM_WARP_TRANS; k++) {
-            snprintf(name, sizeof name, "w%u.%s", w, pn_sm_trans_names[k]);
-            PN_CHECK(pn_net_add_transition(net, name, NULL, err));
-        }
-        for (size_t i = 0; i < sizeof wpnm_arcs / sizeof wpnm_arcs[0]; i++) {
-            const wpnm_arc_t *a = &wpnm_arcs[i];
-            uint32_t place = a->place == P_SM ? lay.p0
-                           : a->place == P_W ? lay.pw : place0 + (uint32_t)a->place - 1;
-            uint32_t weight = a->weight == W_L1 ? p->l1
-                            : a->weight == W_L2 ? p->l2 : (uint32_t)a->weight;
-            PN_CHECK(pn_net_add_arc(net, (pn_arc_kind_t)a->kind, trans0 + a->t, place, weight,
-                                    err));
-        }
-        /* t0 waits only while no warp is ready: inhibited by every p2 */
-        PN_CHECK(pn_net_add_arc(net, PN_ARC_INHIBITOR, lay.t0, place0 + 1, 1, err));
-    }
+    PN_CHECK(pn_sm_add_global(net, p->schedulers, p->n_warps, &lay, err));
+    for (uint32_t w = 0; w < p->n_warps; w++)
+        PN_CHECK(pn_sm_add_warp(net, &lay, w, &p->warps[w], p->l1, p->l2, NULL, err));
     PN_CHECK(pn_net_freeze(net, err));
     if (layout)
         *layout = lay;

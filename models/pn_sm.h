@@ -44,6 +44,29 @@ typedef struct pn_sm_layout {
 /* The 15 WPNM transition names in layout order: t1..t9, t11, t17, t12, t14, t15, t16. */
 extern const char *const pn_sm_trans_names[PN_SM_WARP_TRANS];
 
+/* Ids of one warp's places pK (index K = 1..18) and transitions (index as in
+ * pn_sm_trans_names); UINT32_MAX for those a warp without frame I lacks. */
+typedef struct pn_sm_warp_ids {
+    uint32_t p[PN_SM_WARP_PLACES + 1];
+    uint32_t t[PN_SM_WARP_TRANS];
+} pn_sm_warp_ids_t;
+
+/* Add the global part of an SM net to net: p0 with `schedulers` tokens, pw
+ * with n_warps, t0 and its arcs to them; lay receives their ids and where
+ * the warps start. O(1). */
+pn_status_t pn_sm_add_global(pn_net_t *net, uint32_t schedulers, uint32_t n_warps,
+                             pn_sm_layout_t *lay, pn_error_t *err);
+
+/* Add warp w's sub-net, named "w<w>.pK" / "w<w>.tK", after pn_sm_add_global
+ * (lay) and t0's inhibitor on its p2. With counts c: the WPNM of the spec,
+ * p5/p7/p9 marked with c. With c NULL: frames II to IV only, for a caller
+ * that supplies its own frame I (the program sequencer of pn_program): no
+ * p5, p7, p9, t2, t3, t4 and no inhibitors on t16. ids (may be NULL)
+ * receives the ids. O(1). */
+pn_status_t pn_sm_add_warp(pn_net_t *net, const pn_sm_layout_t *lay, uint32_t w,
+                           const pn_warp_counts_t *c, uint32_t l1, uint32_t l2,
+                           pn_sm_warp_ids_t *ids, pn_error_t *err);
+
 /* Validate p: returns PN_EINVAL with a message naming the bad field. */
 pn_status_t pn_sm_check(const pn_sm_params_t *p, pn_error_t *err);
 

@@ -30,11 +30,8 @@ pn_status_t pn_cli_model_load(pn_cli_model_t *m, const char *path, const char *d
     }
     if (st == PN_OK)
         st = pn_config_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
-    if (st == PN_OK) {
-        st = pn_sm_build(&m->net, &m->kernel.sm, &m->layout, err);
-        if (st != PN_OK)
-            pn_error_prefix(err, path);
-    }
+    if (st == PN_OK)
+        st = pn_config_build_net(&m->cfg, &m->kernel, NULL, &m->net, &m->layout, err);
     if (st != PN_OK)
         pn_cli_model_destroy(m);
     return st;

@@ -117,6 +117,7 @@ int pn_cmd_run(int argc, char **argv)
     rep.schedulers = m.kernel.sm.schedulers;
     rep.l1 = m.kernel.sm.l1;
     rep.l2 = m.kernel.sm.l2;
+    rep.selection = m.cfg.has_program ? "program" : "paper";
     rep.places = m.net.n_places;
     rep.transitions = m.net.n_trans;
     rep.arcs = pn_net_n_arcs(&m.net, PN_ARC_INPUT) + pn_net_n_arcs(&m.net, PN_ARC_OUTPUT) +

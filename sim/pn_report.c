@@ -45,7 +45,8 @@ static void report_json(FILE *out, const pn_run_report_t *r)
     pn_json_string(out, r->device);
     fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n", r->threads, r->warps);
     fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
-            "\"shared\": %u}, \"selection\": \"paper\"},\n", r->schedulers, r->l1, r->l2);
+            "\"shared\": %u}, \"selection\": \"%s\"},\n", r->schedulers, r->l1, r->l2,
+            r->selection);
     fprintf(out, "  \"net\": {\"places\": %u, \"transitions\": %u, \"arcs\": %zu},\n",
             r->places, r->transitions, r->arcs);
     fprintf(out, "  \"engine\": \"%s\",\n", r->engine);
@@ -89,8 +90,8 @@ static void report_text(FILE *out, const pn_run_report_t *r)
     fprintf(out, "device   %s%s%s%s\n", r->device, r->device_desc ? " (" : "",
             r->device_desc ? r->device_desc : "", r->device_desc ? ")" : "");
     fprintf(out, "block    %u threads = %u warps\n", r->threads, r->warps);
-    fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection paper\n",
-            r->schedulers, r->l1, r->l2);
+    fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
+            r->schedulers, r->l1, r->l2, r->selection);
     fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places, r->transitions,
             r->arcs);
     fprintf(out, "runs     %u (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n\n", r->runs, r->seed,

@@ -21,6 +21,7 @@ typedef struct pn_run_report {
     const char *device_desc;      /* may be NULL */
     uint32_t threads, warps;
     uint32_t schedulers, l1, l2;
+    const char *selection;        /* "paper" (random frame I) or "program" */
     uint32_t places, transitions;
     size_t arcs;
     const char *engine;

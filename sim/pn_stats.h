@@ -1,4 +1,4 @@
-/* pn_stats.h - summary statistics over runs (GSL). */
+/* pn_stats.h - summary statistics over runs: exact, reproducible bit for bit. */
 #ifndef PN_STATS_H
 #define PN_STATS_H
 
@@ -15,8 +15,13 @@ typedef struct pn_summary {
     size_t n;
 } pn_summary_t;
 
-/* Summary of n integral values held as doubles (n == 0 gives all zeros). O(n). */
-void pn_summary_of(const double *values, size_t n, pn_summary_t *s);
+/* Summary of n integer values (n == 0 gives all zeros). The mean is the exact
+ * sum over n and the variance (n*sum(x^2) - sum(x)^2) / (n*(n-1)) from exact
+ * 128-bit integer sums, each rounded once: the same bits on every machine and
+ * under valgrind (whose emulation of x87 long doubles changes accumulations
+ * such as GSL's). Values above 2^40 fall back to a two-pass double
+ * computation. O(n). */
+void pn_summary_of(const uint64_t *values, size_t n, pn_summary_t *s);
 
 /* Summaries of the steps and idle steps of n run results. Returns PN_ENOMEM
  * if a scratch array cannot be allocated. */

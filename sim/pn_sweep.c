@@ -72,6 +72,7 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
 {
     const pn_config_t *cfg = sw->cfg;
     uint32_t threads = cfg->threads;
+    pn_net_init(net);                 /* destroyable whatever fails below */
     int has_sched = 0, has_l1 = 0, has_l2 = 0;
     uint32_t sched = 0, l1 = 0, l2 = 0;
     double *params = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *params);
@@ -101,9 +102,10 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     }
     pn_kernel_t k;
     pn_status_t st = pn_config_resolve(cfg, sw->dev, threads, params, &k, err);
-    free(params);
-    if (st != PN_OK)
+    if (st != PN_OK) {
+        free(params);
         return st;
+    }
     if (has_sched)
         k.sm.schedulers = sched;
     if (has_l1)
@@ -115,10 +117,8 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     pt->schedulers = k.sm.schedulers;
     pt->l1 = k.sm.l1;
     pt->l2 = k.sm.l2;
-    pn_net_init(net);
-    st = pn_sm_build(net, &k.sm, lay, err);
-    if (st != PN_OK)
-        pn_error_prefix(err, cfg->path);
+    st = pn_config_build_net(cfg, &k, params, net, lay, err);
+    free(params);
     pn_kernel_destroy(&k);
     return st;
 }

@@ -187,6 +187,20 @@ rm -f "$TMP/big.out"
 expect_fail sweep-device-limit "$TMP/big.yaml:5:3: at sweep point threads = 2048: threads must be between 1 and 1024" $RUN sweep -q -o "$TMP/big.out" "$TMP/big.yaml"
 [ -e "$TMP/big.out" ] && bad sweep-no-output "output written"
 
+# ---- a program in the config: run, sweep and export use its program-order net
+$RUN run -f json configs/reorder-example.yaml >"$TMP/prog.json" 2>&1
+$RUN reorder -f json configs/reorder-example.yaml >"$TMP/reord.json" 2>&1
+if python3 - "$TMP/prog.json" "$TMP/reord.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1])); reo = json.load(open(sys.argv[2]))
+prog = [o for o in reo["orders"] if o["name"] == "program"][0]
+assert run["engine"] == "fast" and run["model"]["selection"] == "program", run
+assert run["steps"] == prog["steps"] and run["idle_steps"] == prog["idle_steps"], (run, prog)
+PY
+then ok run-program-order; else bad run-program-order "run differs from reorder's program row"; fi
+nodes=$($RUN export -f graphml configs/reorder-example.yaml | grep -c '<node ')
+[ "$nodes" -eq 781 ] && ok export-program-net || bad export-program-net "nodes=$nodes"
+
 # ---- help, version, usage errors -----------------------------------------
 $RUN --help | grep -q '^usage: pnsim COMMAND' && ok help || bad help "no usage"
 $RUN run --help | grep -q -- '--format FMT' && ok run-help || bad run-help "no options"
