@@ -37,6 +37,40 @@ pn_status_t pn_cli_model_load(pn_cli_model_t *m, const char *path, const char *d
     return st;
 }
 
+void pn_cli_sim_opts_init(pn_cli_sim_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = PN_FORMAT_TEXT;
+    o->engine = PN_ENGINE_DEFAULT;
+}
+
+int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t *st,
+                      pn_error_t *err)
+{
+    *st = PN_OK;
+    switch (c) {
+    case 'r':
+        *st = pn_cli_parse_u64("--runs", arg, 1, 1000000, &o->runs, err);
+        o->have_runs = 1;
+        return 1;
+    case 's':
+        *st = pn_cli_parse_u64("--seed", arg, 0, UINT64_MAX, &o->seed, err);
+        o->have_seed = 1;
+        return 1;
+    case 'f': *st = pn_format_parse(arg, &o->format, err); return 1;
+    case 'o': o->output = arg; return 1;
+    case 'j': *st = pn_cli_parse_u64("--jobs", arg, 1, 4096, &o->jobs, err); return 1;
+    case 'e': *st = pn_engine_parse(arg, &o->engine, err); return 1;
+    case 'd': o->device = arg; return 1;
+    case 't': *st = pn_cli_parse_u64("--threads", arg, 1, 1048576, &o->threads, err); return 1;
+    case 'M':
+        *st = pn_cli_parse_u64("--max-steps", arg, 1, UINT64_MAX, &o->max_steps, err);
+        o->have_max = 1;
+        return 1;
+    }
+    return 0;
+}
+
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
                              uint64_t *out, pn_error_t *err)
 {

@@ -8,6 +8,8 @@
 
 #include "pn_config.h"
 #include "pn_device.h"
+#include "pn_engine.h"
+#include "pn_report.h"
 #include "pn_error.h"
 #include "pn_net.h"
 #include "pn_sm.h"
@@ -29,6 +31,56 @@ pn_status_t pn_cli_model_load(pn_cli_model_t *m, const char *path, const char *d
 
 /* Free what m owns; m may be zeroed. */
 void pn_cli_model_destroy(pn_cli_model_t *m);
+
+/* The options shared by the commands that simulate (run, sweep, reorder). */
+typedef struct pn_cli_sim_opts {
+    uint64_t runs, seed, jobs, threads, max_steps;
+    int have_runs, have_seed, have_max;
+    pn_format_t format;
+    pn_engine_kind_t engine;
+    const char *output, *device;
+} pn_cli_sim_opts_t;
+
+/* getopt_long entries and short option letters of the shared options; a
+ * command lists PN_CLI_SIM_LONGOPTS first in its table, then its own. */
+#define PN_CLI_SIM_LONGOPTS                                       \
+    { "runs", required_argument, NULL, 'r' },                     \
+    { "seed", required_argument, NULL, 's' },                     \
+    { "format", required_argument, NULL, 'f' },                   \
+    { "output", required_argument, NULL, 'o' },                   \
+    { "jobs", required_argument, NULL, 'j' },                     \
+    { "engine", required_argument, NULL, 'e' },                   \
+    { "device", required_argument, NULL, 'd' },                   \
+    { "threads", required_argument, NULL, 't' },                  \
+    { "max-steps", required_argument, NULL, 'M' },                \
+    { "help", no_argument, NULL, 'h' }
+#define PN_CLI_SIM_SHORTOPTS "r:s:f:o:j:e:d:t:h"
+
+/* Their lines in a command's usage text. */
+#define PN_CLI_SIM_USAGE                                                              \
+    "  -r, --runs N          runs (default: simulation.runs, else 10)\n"              \
+    "  -s, --seed S          seed of the first run; run i uses S + i\n"               \
+    "                        (default: simulation.seed, else 1)\n"                    \
+    "  -f, --format FMT      text (default), json or csv\n"                           \
+    "  -o, --output FILE     write the report to FILE (written only on success)\n"    \
+    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n" \
+    "  -e, --engine NAME     auto (default: sm for SM nets, else fast), sm (the SM\n"  \
+    "                        net compiled into warp events), fast (incremental, any\n" \
+    "                        net) or literal (the reference: a full random\n"         \
+    "                        permutation of all enabled transitions at every step)\n" \
+    "  -d, --device NAME     device profile, overriding the config's `device`\n"      \
+    "  -t, --threads T       threads per block, overriding kernel.threads\n"          \
+    "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n" \
+    "  -h, --help            this help\n"
+
+/* Set o to the defaults (text, auto engine, nothing given). */
+void pn_cli_sim_opts_init(pn_cli_sim_opts_t *o);
+
+/* If c is one of the shared options, apply it (argument arg) to o and return
+ * 1, with *st the status of parsing its argument (err set on error); else
+ * return 0 and leave o alone. */
+int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t *st,
+                      pn_error_t *err);
 
 /* Parse an unsigned decimal integer in [lo, hi] given to option `opt`. */
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,

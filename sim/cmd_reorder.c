@@ -25,22 +25,15 @@ static const char reorder_usage[] =
     "baseline (program when the config has one, else random), in % of the\n"
     "baseline's mean steps. Orders:\n"
     "  program        kernel.program as written (only when the config has one)\n"
-    "  random         the paper's random choice of the next kind (sm engine)\n"
+    "  random         the paper's random choice of the next kind\n"
     "  memory-first   per warp: all global accesses, then shared, then arithmetic\n"
     "  memory-last    arithmetic, then global, then shared\n"
     "  memory-spread  memory accesses (global first) spread evenly over the arithmetic\n"
-    "Programs run on the fast engine (their nets are sequencers, models/PROGRAM.md).\n"
+    "With the default engine (auto) the random order runs on the sm engine and the\n"
+    "program orders on the fast one (their nets are sequencers, models/PROGRAM.md).\n"
     "\n"
-    "options:\n"
-    "  -r, --runs N          runs per order (default: simulation.runs, else 10)\n"
-    "  -s, --seed S          seed of the first run (default: simulation.seed, else 1)\n"
-    "  -f, --format FMT      text (default), json or csv\n"
-    "  -o, --output FILE     write the report to FILE (written only on success)\n"
-    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n"
-    "  -d, --device NAME     device profile, overriding the config's `device`\n"
-    "  -t, --threads T       threads per block, overriding kernel.threads\n"
-    "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n"
-    "  -h, --help            this help\n";
+    "options (runs and seeds per order):\n"
+    PN_CLI_SIM_USAGE;
 
 /* One order's outcome. */
 typedef struct order_row {
@@ -63,13 +56,14 @@ typedef struct reorder {
     size_t n_rows;
     size_t best, worst, baseline;
     double gain_pct;
+    pn_engine_kind_t engine;      /* as chosen; auto picks per order's net */
 } reorder_t;
 
-/* Run `runs` runs of net on engine into row (summaries). */
-static pn_status_t simulate(reorder_t *r, const pn_net_t *net, uint32_t t0,
-                            pn_engine_kind_t engine, const char *name, pn_run_result_t *results,
-                            pn_error_t *err)
+/* Run `runs` runs of net on the chosen engine into the next row. */
+static pn_status_t simulate(reorder_t *r, const pn_net_t *net, uint32_t t0, const char *name,
+                            pn_run_result_t *results, pn_error_t *err)
 {
+    pn_engine_kind_t engine = pn_engine_resolve(r->engine, net);
     pn_run_opts_t opts = {
         .max_steps = r->max_steps,
         .idle_trans = t0,
@@ -109,7 +103,7 @@ static pn_status_t simulate_programs(reorder_t *r, const pn_program_t *progs, co
     if (st != PN_OK)
         pn_error_prefix(err, r->m.cfg.path);
     else
-        st = simulate(r, &net, lay.t0, PN_ENGINE_FAST, name, results, err);
+        st = simulate(r, &net, lay.t0, name, results, err);
     pn_net_destroy(&net);
     return st;
 }
@@ -126,14 +120,14 @@ static pn_status_t run_orders(reorder_t *r, pn_error_t *err)
     }
     /* the loaded net is the program-order net when the config has a program */
     if (r->m.cfg.has_program)
-        st = simulate(r, &r->m.net, r->m.layout.t0, PN_ENGINE_FAST, "program", results, err);
+        st = simulate(r, &r->m.net, r->m.layout.t0, "program", results, err);
     if (st == PN_OK) {
         pn_net_t wpnm;
         pn_sm_layout_t lay;
         pn_net_init(&wpnm);
         st = pn_sm_build(&wpnm, &r->m.kernel.sm, &lay, err);
         if (st == PN_OK)
-            st = simulate(r, &wpnm, lay.t0, PN_ENGINE_SM, "random", results, err);
+            st = simulate(r, &wpnm, lay.t0, "random", results, err);
         pn_net_destroy(&wpnm);
     }
     for (int o = 0; o < PN_ORDER_COUNT && st == PN_OK; o++) {
@@ -264,42 +258,26 @@ static pn_status_t report(FILE *out, pn_format_t fmt, const reorder_t *r, pn_err
 
 int pn_cmd_reorder(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "runs", required_argument, NULL, 'r' },
-        { "seed", required_argument, NULL, 's' },
-        { "format", required_argument, NULL, 'f' },
-        { "output", required_argument, NULL, 'o' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "device", required_argument, NULL, 'd' },
-        { "threads", required_argument, NULL, 't' },
-        { "max-steps", required_argument, NULL, 'M' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
+    static const struct option longopts[] = { PN_CLI_SIM_LONGOPTS, { NULL, 0, NULL, 0 } };
     pn_error_t err;
     pn_error_clear(&err);
-    uint64_t runs = 0, seed = 0, jobs = 0, threads = 0, max_steps = 0;
-    int have_runs = 0, have_seed = 0, have_max = 0;
-    pn_format_t fmt = PN_FORMAT_TEXT;
-    const char *output = NULL, *device = NULL;
+    pn_cli_sim_opts_t o;
+    pn_cli_sim_opts_init(&o);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "r:s:f:o:j:d:t:h", longopts, NULL)) != -1) {
-        pn_status_t st = PN_OK;
-        switch (c) {
-        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000000, &runs, &err); have_runs = 1; break;
-        case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
-        case 'f': st = pn_format_parse(optarg, &fmt, &err); break;
-        case 'o': output = optarg; break;
-        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 4096, &jobs, &err); break;
-        case 'd': device = optarg; break;
-        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, 1048576, &threads, &err); break;
-        case 'M': st = pn_cli_parse_u64("--max-steps", optarg, 1, UINT64_MAX, &max_steps, &err); have_max = 1; break;
-        case 'h': fputs(reorder_usage, stdout); return 0;
-        default:  fputs(reorder_usage, stderr); return 2;
+    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS, longopts, NULL)) != -1) {
+        pn_status_t st;
+        if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
+            if (st != PN_OK)
+                return pn_cli_fail("reorder", &err);
+            continue;
         }
-        if (st != PN_OK)
-            return pn_cli_fail("reorder", &err);
+        if (c == 'h') {
+            fputs(reorder_usage, stdout);
+            return 0;
+        }
+        fputs(reorder_usage, stderr);
+        return 2;
     }
     if (optind != argc - 1) {
         fprintf(stderr, "pnsim reorder: expected one config file\n%s", reorder_usage);
@@ -310,19 +288,20 @@ int pn_cmd_reorder(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory");
         return pn_cli_fail("reorder", &err);
     }
-    if (pn_cli_model_load(&r->m, argv[optind], device, (uint32_t)threads, &err) != PN_OK) {
+    if (pn_cli_model_load(&r->m, argv[optind], o.device, (uint32_t)o.threads, &err) != PN_OK) {
         free(r);
         return pn_cli_fail("reorder", &err);
     }
-    r->runs = have_runs ? (uint32_t)runs : r->m.cfg.runs;
-    r->seed = have_seed ? seed : r->m.cfg.seed;
-    r->jobs = jobs ? (unsigned)jobs : pn_engine_cpu_count();
-    r->max_steps = have_max ? max_steps : r->m.cfg.max_steps;
-    r->have_max = have_max;
+    r->runs = o.have_runs ? (uint32_t)o.runs : r->m.cfg.runs;
+    r->seed = o.have_seed ? o.seed : r->m.cfg.seed;
+    r->jobs = o.jobs ? (unsigned)o.jobs : pn_engine_cpu_count();
+    r->max_steps = o.have_max ? o.max_steps : r->m.cfg.max_steps;
+    r->have_max = o.have_max;
+    r->engine = o.engine;
     int rc = 0;
     pn_cli_out_t out = { 0 };
-    if (run_orders(r, &err) != PN_OK || pn_cli_out_open(&out, output, &err) != PN_OK ||
-        report(out.f, fmt, r, &err) != PN_OK || pn_cli_out_commit(&out, &err) != PN_OK) {
+    if (run_orders(r, &err) != PN_OK || pn_cli_out_open(&out, o.output, &err) != PN_OK ||
+        report(out.f, o.format, r, &err) != PN_OK || pn_cli_out_commit(&out, &err) != PN_OK) {
         pn_cli_out_abort(&out);
         rc = pn_cli_fail("reorder", &err);
     }

@@ -17,73 +17,42 @@ static const char run_usage[] =
     "(mean, sd, min, max) and each run.\n"
     "\n"
     "options:\n"
-    "  -r, --runs N          number of runs (default: simulation.runs, else 10)\n"
-    "  -s, --seed S          seed of the first run (default: simulation.seed, else 1)\n"
-    "  -f, --format FMT      text (default), json or csv\n"
-    "  -o, --output FILE     write the report to FILE (written only on success)\n"
-    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n"
-    "  -e, --engine NAME     auto (default: sm for SM nets, else fast), sm (the SM\n"
-    "                        net compiled into warp events), fast (incremental, any\n"
-    "                        net) or literal (the reference: a full random\n"
-    "                        permutation of all enabled transitions at every step)\n"
-    "  -d, --device NAME     device profile, overriding the config's `device`\n"
-    "  -t, --threads T       threads per block, overriding kernel.threads\n"
-    "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n"
-    "  -h, --help            this help\n";
+    PN_CLI_SIM_USAGE;
 
 int pn_cmd_run(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "runs", required_argument, NULL, 'r' },
-        { "seed", required_argument, NULL, 's' },
-        { "format", required_argument, NULL, 'f' },
-        { "output", required_argument, NULL, 'o' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "engine", required_argument, NULL, 'e' },
-        { "device", required_argument, NULL, 'd' },
-        { "threads", required_argument, NULL, 't' },
-        { "max-steps", required_argument, NULL, 'M' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
+    static const struct option longopts[] = { PN_CLI_SIM_LONGOPTS, { NULL, 0, NULL, 0 } };
     pn_error_t err;
     pn_error_clear(&err);
-    uint64_t runs = 0, seed = 0, jobs = 0, threads = 0, max_steps = 0;
-    int have_runs = 0, have_seed = 0, have_max = 0;
-    pn_format_t fmt = PN_FORMAT_TEXT;
-    pn_engine_kind_t engine = PN_ENGINE_DEFAULT;
-    const char *output = NULL, *device = NULL;
+    pn_cli_sim_opts_t o;
+    pn_cli_sim_opts_init(&o);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "r:s:f:o:j:e:d:t:h", longopts, NULL)) != -1) {
-        pn_status_t st = PN_OK;
-        switch (c) {
-        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000000, &runs, &err); have_runs = 1; break;
-        case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
-        case 'f': st = pn_format_parse(optarg, &fmt, &err); break;
-        case 'o': output = optarg; break;
-        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 4096, &jobs, &err); break;
-        case 'e': st = pn_engine_parse(optarg, &engine, &err); break;
-        case 'd': device = optarg; break;
-        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, 1048576, &threads, &err); break;
-        case 'M': st = pn_cli_parse_u64("--max-steps", optarg, 1, UINT64_MAX, &max_steps, &err); have_max = 1; break;
-        case 'h': fputs(run_usage, stdout); return 0;
-        default:  fputs(run_usage, stderr); return 2;
+    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS, longopts, NULL)) != -1) {
+        pn_status_t st;
+        if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
+            if (st != PN_OK)
+                return pn_cli_fail("run", &err);
+            continue;
         }
-        if (st != PN_OK)
-            return pn_cli_fail("run", &err);
+        if (c == 'h') {
+            fputs(run_usage, stdout);
+            return 0;
+        }
+        fputs(run_usage, stderr);
+        return 2;
     }
     if (optind != argc - 1) {
         fprintf(stderr, "pnsim run: expected one config file\n%s", run_usage);
         return 2;
     }
     pn_cli_model_t m;
-    if (pn_cli_model_load(&m, argv[optind], device, (uint32_t)threads, &err) != PN_OK)
+    if (pn_cli_model_load(&m, argv[optind], o.device, (uint32_t)o.threads, &err) != PN_OK)
         return pn_cli_fail("run", &err);
 
-    uint32_t n_runs = have_runs ? (uint32_t)runs : m.cfg.runs;
+    uint32_t n_runs = o.have_runs ? (uint32_t)o.runs : m.cfg.runs;
     pn_run_opts_t opts = {
-        .max_steps = have_max ? max_steps : m.cfg.max_steps,
+        .max_steps = o.have_max ? o.max_steps : m.cfg.max_steps,
         .idle_trans = m.layout.t0,
         .net_name = m.cfg.kernel_name,
     };
@@ -95,11 +64,11 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
-    rep.seed = have_seed ? seed : m.cfg.seed;
-    rep.jobs = jobs ? (unsigned)jobs : pn_engine_cpu_count();
-    if (pn_engine_run_many(engine, &m.net, rep.seed, n_runs, rep.jobs, &opts, results,
+    rep.seed = o.have_seed ? o.seed : m.cfg.seed;
+    rep.jobs = o.jobs ? (unsigned)o.jobs : pn_engine_cpu_count();
+    if (pn_engine_run_many(o.engine, &m.net, rep.seed, n_runs, rep.jobs, &opts, results,
                            &err) != PN_OK) {
-        if (!have_max && m.cfg.max_steps_pos.line > 0) {
+        if (!o.have_max && m.cfg.max_steps_pos.line > 0) {
             char msg[PN_ERROR_MSG_MAX];
             memcpy(msg, err.msg, sizeof msg);
             pn_error_at(&err, err.code, m.cfg.path, m.cfg.max_steps_pos.line,
@@ -122,15 +91,15 @@ int pn_cmd_run(int argc, char **argv)
     rep.transitions = m.net.n_trans;
     rep.arcs = pn_net_n_arcs(&m.net, PN_ARC_INPUT) + pn_net_n_arcs(&m.net, PN_ARC_OUTPUT) +
                pn_net_n_arcs(&m.net, PN_ARC_INHIBITOR);
-    rep.engine = pn_engine_name(pn_engine_resolve(engine, &m.net));
+    rep.engine = pn_engine_name(pn_engine_resolve(o.engine, &m.net));
     rep.runs = n_runs;
     rep.results = results;
     rep.calibrated = m.dev.calibrated;
     rep.us_per_step = m.dev.us_per_step;
     rep.us_offset = m.dev.us_offset;
     if (pn_summary_runs(results, n_runs, &rep.steps, &rep.idle, &err) != PN_OK ||
-        pn_cli_out_open(&out, output, &err) != PN_OK ||
-        pn_report_run(out.f, fmt, &rep, &err) != PN_OK ||
+        pn_cli_out_open(&out, o.output, &err) != PN_OK ||
+        pn_report_run(out.f, o.format, &rep, &err) != PN_OK ||
         pn_cli_out_commit(&out, &err) != PN_OK)
         goto fail;
     goto done;

@@ -21,19 +21,12 @@ static const char sweep_usage[] =
     "with that point's values.\n"
     "\n"
     "options:\n"
-    "  -r, --runs N          runs per point (default: simulation.runs, else 10)\n"
-    "  -s, --seed S          seed of the first run (default: simulation.seed, else 1)\n"
-    "  -f, --format FMT      text (default), json or csv\n"
-    "  -o, --output FILE     write the table to FILE (written only on success)\n"
+    PN_CLI_SIM_USAGE
     "  -p, --plot FILE       draw steps against the first axis, with error bars,\n"
     "                        into FILE.svg or FILE.png (needs gnuplot)\n"
-    "  -j, --jobs N          CPU threads for all runs of all points (default: all);\n"
-    "                        results do not depend on it\n"
-    "  -e, --engine NAME     auto (default), sm, fast or literal (see pnsim run -h)\n"
-    "  -d, --device NAME     device profile, overriding the config's `device`\n"
-    "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n"
     "  -q, --quiet           no progress line (it is shown only on a terminal)\n"
-    "  -h, --help            this help\n";
+    "\n"
+    "Runs and seeds are per point; --jobs spreads the runs of all points.\n";
 
 typedef struct progress {
     int on;
@@ -55,46 +48,32 @@ static void show_progress(void *ctx, size_t done, size_t total)
 int pn_cmd_sweep(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        { "runs", required_argument, NULL, 'r' },
-        { "seed", required_argument, NULL, 's' },
-        { "format", required_argument, NULL, 'f' },
-        { "output", required_argument, NULL, 'o' },
+        PN_CLI_SIM_LONGOPTS,
         { "plot", required_argument, NULL, 'p' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "engine", required_argument, NULL, 'e' },
-        { "device", required_argument, NULL, 'd' },
-        { "max-steps", required_argument, NULL, 'M' },
         { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     pn_error_t err;
     pn_error_clear(&err);
-    uint64_t runs = 0, seed = 0, jobs = 0, max_steps = 0;
-    int have_runs = 0, have_seed = 0, have_max = 0, quiet = 0;
-    pn_format_t fmt = PN_FORMAT_TEXT;
-    pn_engine_kind_t engine = PN_ENGINE_DEFAULT;
-    const char *output = NULL, *device = NULL, *plot = NULL;
+    pn_cli_sim_opts_t o;
+    pn_cli_sim_opts_init(&o);
+    const char *plot = NULL;
+    int quiet = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "r:s:f:o:p:j:e:d:qh", longopts, NULL)) != -1) {
-        pn_status_t st = PN_OK;
+    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS "p:q", longopts, NULL)) != -1) {
+        pn_status_t st;
+        if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
+            if (st != PN_OK)
+                return pn_cli_fail("sweep", &err);
+            continue;
+        }
         switch (c) {
-        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000000, &runs, &err); have_runs = 1; break;
-        case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
-        case 'f': st = pn_format_parse(optarg, &fmt, &err); break;
-        case 'o': output = optarg; break;
         case 'p': plot = optarg; break;
-        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 4096, &jobs, &err); break;
-        case 'e': st = pn_engine_parse(optarg, &engine, &err); break;
-        case 'd': device = optarg; break;
-        case 'M': st = pn_cli_parse_u64("--max-steps", optarg, 1, UINT64_MAX, &max_steps, &err); have_max = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(sweep_usage, stdout); return 0;
         default:  fputs(sweep_usage, stderr); return 2;
         }
-        if (st != PN_OK)
-            return pn_cli_fail("sweep", &err);
     }
     if (optind != argc - 1) {
         fprintf(stderr, "pnsim sweep: expected one config file\n%s", sweep_usage);
@@ -112,7 +91,7 @@ int pn_cmd_sweep(int argc, char **argv)
     memset(&dev, 0, sizeof dev);
     if (pn_config_load(&cfg, argv[optind], &err) != PN_OK)
         return pn_cli_fail("sweep", &err);
-    pn_status_t st = device ? pn_device_load(&dev, device, NULL, 0, 0, &err)
+    pn_status_t st = o.device ? pn_device_load(&dev, o.device, NULL, 0, 0, &err)
                             : pn_device_load(&dev, cfg.device, cfg.path, cfg.device_pos.line,
                                              cfg.device_pos.col, &err);
     pn_sweep_t sw;
@@ -120,17 +99,19 @@ int pn_cmd_sweep(int argc, char **argv)
     pn_cli_out_t out = { 0 };
     progress_t prog = { !quiet && isatty(2), (size_t)-1 };
     if (st == PN_OK)
-        st = pn_sweep_init(&sw, &cfg, &dev, have_runs ? (uint32_t)runs : cfg.runs,
-                           have_seed ? seed : cfg.seed, have_max ? max_steps : cfg.max_steps,
-                           engine, &err);
+        st = pn_sweep_init(&sw, &cfg, &dev, o.have_runs ? (uint32_t)o.runs : cfg.runs,
+                           o.have_seed ? o.seed : cfg.seed,
+                           o.have_max ? o.max_steps : cfg.max_steps, o.engine, &err);
+    if (st == PN_OK && o.threads)
+        sw.threads = (uint32_t)o.threads;
     if (st == PN_OK)
-        st = pn_sweep_run(&sw, (unsigned)jobs, show_progress, &prog, &err);
+        st = pn_sweep_run(&sw, (unsigned)o.jobs, show_progress, &prog, &err);
     if (st == PN_OK && plot)
         st = pn_plot_sweep(&sw, plot, &err);
     if (st == PN_OK)
-        st = pn_cli_out_open(&out, output, &err);
+        st = pn_cli_out_open(&out, o.output, &err);
     if (st == PN_OK)
-        st = pn_sweep_report(out.f, fmt, &sw, &err);
+        st = pn_sweep_report(out.f, o.format, &sw, &err);
     if (st == PN_OK)
         st = pn_cli_out_commit(&out, &err);
     int rc = 0;

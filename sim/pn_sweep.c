@@ -33,6 +33,7 @@ pn_status_t pn_sweep_init(pn_sweep_t *sw, const pn_config_t *cfg, const pn_devic
     sw->seed = seed;
     sw->max_steps = max_steps;
     sw->engine = engine;
+    sw->threads = cfg->threads;
     size_t n = 1;
     for (size_t a = 0; a < cfg->n_sweep; a++) {
         if (cfg->sweep[a].n_values == 0)
@@ -71,7 +72,7 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
                                pn_sm_layout_t *lay, pn_error_t *err)
 {
     const pn_config_t *cfg = sw->cfg;
-    uint32_t threads = cfg->threads;
+    uint32_t threads = sw->threads;
     pn_net_init(net);                 /* destroyable whatever fails below */
     int has_sched = 0, has_l1 = 0, has_l2 = 0;
     uint32_t sched = 0, l1 = 0, l2 = 0;

@@ -27,6 +27,7 @@ typedef struct pn_sweep {
     uint64_t seed;                /* run i of every point uses seed + i */
     uint64_t max_steps;
     pn_engine_kind_t engine;
+    uint32_t threads;             /* threads per block where threads is no axis */
     pn_sweep_point_t *points;
     size_t n_points;
     size_t best;                  /* index of the point with the fewest mean steps */
