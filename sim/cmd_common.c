@@ -2,6 +2,7 @@
 #include "cmd_common.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,6 +70,54 @@ int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t 
         return 1;
     }
     return 0;
+}
+
+int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
+                     const pn_cli_extra_t *extra, pn_cli_sim_opts_t *o, const char **file)
+{
+    static const struct option shared[] = { PN_CLI_SIM_LONGOPTS };
+    enum { N_SHARED = sizeof shared / sizeof shared[0], MAX_EXTRA = 16 };
+    struct option longopts[N_SHARED + MAX_EXTRA + 1];
+    char shortopts[64];
+    size_t n = 0;
+    for (; n < N_SHARED; n++)
+        longopts[n] = shared[n];
+    for (size_t i = 0; extra && extra->longopts[i].name && i < MAX_EXTRA; i++)
+        longopts[n++] = extra->longopts[i];
+    memset(&longopts[n], 0, sizeof longopts[n]);
+    snprintf(shortopts, sizeof shortopts, "%s%s", PN_CLI_SIM_SHORTOPTS,
+             extra ? extra->shortopts : "");
+    pn_cli_sim_opts_init(o);
+    pn_error_t err;
+    pn_error_clear(&err);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        pn_status_t st;
+        if (pn_cli_sim_option(o, c, optarg, &st, &err)) {
+            if (st != PN_OK)
+                return pn_cli_fail(cmd, &err);
+            continue;
+        }
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (extra && c != '?' && c != ':') {
+            int bad = extra->handle(extra->ctx, c, optarg, &err);
+            if (bad)
+                return pn_cli_fail(cmd, &err);
+            continue;
+        }
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "pnsim %s: expected one config file\n%s", cmd, usage);
+        return 2;
+    }
+    *file = argv[optind];
+    return -1;
 }
 
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,

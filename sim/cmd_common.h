@@ -3,6 +3,7 @@
 #ifndef PN_CMD_COMMON_H
 #define PN_CMD_COMMON_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -81,6 +82,24 @@ void pn_cli_sim_opts_init(pn_cli_sim_opts_t *o);
  * return 0 and leave o alone. */
 int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t *st,
                       pn_error_t *err);
+
+/* A command's own options besides the shared ones: getopt_long entries
+ * (ending with a zero entry), their short letters, and a handler returning
+ * 0 when it took option c (argument arg), 1 when arg is bad (message in err). */
+typedef struct pn_cli_extra {
+    const struct option *longopts;
+    const char *shortopts;
+    int (*handle)(void *ctx, int c, const char *arg, pn_error_t *err);
+    void *ctx;
+} pn_cli_extra_t;
+
+/* Parse the argv of a simulating command `cmd`: the shared options into o,
+ * extra's (may be NULL) through its handler, and exactly one config file
+ * into *file. Returns -1 when the command should go on, else the exit
+ * status to return: 0 after printing usage for --help, 2 after a usage
+ * error, 1 after a bad option value (one line on stderr). */
+int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
+                     const pn_cli_extra_t *extra, pn_cli_sim_opts_t *o, const char **file);
 
 /* Parse an unsigned decimal integer in [lo, hi] given to option `opt`. */
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,

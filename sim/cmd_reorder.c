@@ -3,7 +3,6 @@
  * program as written, the paper's random selection, memory-first,
  * memory-last, memory-spread) with the same seeds; each order's steps and
  * idle steps, the best/worst band and the best order's gain are reported. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,37 +257,19 @@ static pn_status_t report(FILE *out, pn_format_t fmt, const reorder_t *r, pn_err
 
 int pn_cmd_reorder(int argc, char **argv)
 {
-    static const struct option longopts[] = { PN_CLI_SIM_LONGOPTS, { NULL, 0, NULL, 0 } };
+    pn_cli_sim_opts_t o;
+    const char *file;
+    int rc0 = pn_cli_sim_parse(argc, argv, "reorder", reorder_usage, NULL, &o, &file);
+    if (rc0 >= 0)
+        return rc0;
     pn_error_t err;
     pn_error_clear(&err);
-    pn_cli_sim_opts_t o;
-    pn_cli_sim_opts_init(&o);
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS, longopts, NULL)) != -1) {
-        pn_status_t st;
-        if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
-            if (st != PN_OK)
-                return pn_cli_fail("reorder", &err);
-            continue;
-        }
-        if (c == 'h') {
-            fputs(reorder_usage, stdout);
-            return 0;
-        }
-        fputs(reorder_usage, stderr);
-        return 2;
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim reorder: expected one config file\n%s", reorder_usage);
-        return 2;
-    }
     reorder_t *r = calloc(1, sizeof *r);
     if (!r) {
         pn_error_set(&err, PN_ENOMEM, "out of memory");
         return pn_cli_fail("reorder", &err);
     }
-    if (pn_cli_model_load(&r->m, argv[optind], o.device, (uint32_t)o.threads, &err) != PN_OK) {
+    if (pn_cli_model_load(&r->m, file, o.device, (uint32_t)o.threads, &err) != PN_OK) {
         free(r);
         return pn_cli_fail("reorder", &err);
     }

@@ -1,5 +1,4 @@
 /* cmd_run.c - `pnsim run FILE`: simulate a config's net and report steps. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,33 +20,15 @@ static const char run_usage[] =
 
 int pn_cmd_run(int argc, char **argv)
 {
-    static const struct option longopts[] = { PN_CLI_SIM_LONGOPTS, { NULL, 0, NULL, 0 } };
+    pn_cli_sim_opts_t o;
+    const char *file;
+    int rc0 = pn_cli_sim_parse(argc, argv, "run", run_usage, NULL, &o, &file);
+    if (rc0 >= 0)
+        return rc0;
     pn_error_t err;
     pn_error_clear(&err);
-    pn_cli_sim_opts_t o;
-    pn_cli_sim_opts_init(&o);
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS, longopts, NULL)) != -1) {
-        pn_status_t st;
-        if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
-            if (st != PN_OK)
-                return pn_cli_fail("run", &err);
-            continue;
-        }
-        if (c == 'h') {
-            fputs(run_usage, stdout);
-            return 0;
-        }
-        fputs(run_usage, stderr);
-        return 2;
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim run: expected one config file\n%s", run_usage);
-        return 2;
-    }
     pn_cli_model_t m;
-    if (pn_cli_model_load(&m, argv[optind], o.device, (uint32_t)o.threads, &err) != PN_OK)
+    if (pn_cli_model_load(&m, file, o.device, (uint32_t)o.threads, &err) != PN_OK)
         return pn_cli_fail("run", &err);
 
     uint32_t n_runs = o.have_runs ? (uint32_t)o.runs : m.cfg.runs;

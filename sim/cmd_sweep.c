@@ -45,40 +45,40 @@ static void show_progress(void *ctx, size_t done, size_t total)
     fflush(stderr);
 }
 
+typedef struct sweep_extra {
+    const char *plot;
+    int quiet;
+} sweep_extra_t;
+
+static int sweep_option(void *ctx, int c, const char *arg, pn_error_t *err)
+{
+    sweep_extra_t *x = ctx;
+    (void)err;
+    if (c == 'p')
+        x->plot = arg;
+    else
+        x->quiet = 1;
+    return 0;
+}
+
 int pn_cmd_sweep(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        PN_CLI_SIM_LONGOPTS,
         { "plot", required_argument, NULL, 'p' },
         { "quiet", no_argument, NULL, 'q' },
         { NULL, 0, NULL, 0 }
     };
+    sweep_extra_t x = { NULL, 0 };
+    const pn_cli_extra_t extra = { longopts, "p:q", sweep_option, &x };
+    pn_cli_sim_opts_t o;
+    const char *file;
+    int rc0 = pn_cli_sim_parse(argc, argv, "sweep", sweep_usage, &extra, &o, &file);
+    if (rc0 >= 0)
+        return rc0;
+    const char *plot = x.plot;
+    int quiet = x.quiet;
     pn_error_t err;
     pn_error_clear(&err);
-    pn_cli_sim_opts_t o;
-    pn_cli_sim_opts_init(&o);
-    const char *plot = NULL;
-    int quiet = 0;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS "p:q", longopts, NULL)) != -1) {
-        pn_status_t st;
-        if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
-            if (st != PN_OK)
-                return pn_cli_fail("sweep", &err);
-            continue;
-        }
-        switch (c) {
-        case 'p': plot = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'h': fputs(sweep_usage, stdout); return 0;
-        default:  fputs(sweep_usage, stderr); return 2;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim sweep: expected one config file\n%s", sweep_usage);
-        return 2;
-    }
     if (plot) {
         size_t n = strlen(plot);
         if (n < 5 || (strcmp(plot + n - 4, ".svg") != 0 && strcmp(plot + n - 4, ".png") != 0)) {
@@ -89,7 +89,7 @@ int pn_cmd_sweep(int argc, char **argv)
     pn_config_t cfg;
     pn_device_t dev;
     memset(&dev, 0, sizeof dev);
-    if (pn_config_load(&cfg, argv[optind], &err) != PN_OK)
+    if (pn_config_load(&cfg, file, &err) != PN_OK)
         return pn_cli_fail("sweep", &err);
     pn_status_t st = o.device ? pn_device_load(&dev, o.device, NULL, 0, 0, &err)
                             : pn_device_load(&dev, cfg.device, cfg.path, cfg.device_pos.line,
