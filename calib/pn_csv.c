@@ -1,0 +1,341 @@
+/* pn_csv.c - a strict CSV reader: header row, comments, quotes, positions. */
+#include "pn_csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_yaml.h"
+
+void pn_csv_destroy(pn_csv_t *csv)
+{
+    if (!csv)
+        return;
+    free(csv->path);
+    free(csv->buf);
+    free(csv->rows);
+    free(csv->fields);
+    memset(csv, 0, sizeof *csv);
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Growable arrays used while parsing; rows hold field indices until the end. */
+typedef struct parse {
+    pn_csv_t *csv;
+    pn_csv_field_t *fields;
+    size_t n_fields, cap_fields;
+    pn_csv_row_t *rows;           /* rows[i].f is really an index: see row_first */
+    size_t *row_first;
+    size_t n_rows, cap_rows;
+} parse_t;
+
+static pn_status_t add_field(parse_t *p, const char *text, long col, pn_error_t *err)
+{
+    if (p->n_fields == p->cap_fields) {
+        size_t nc = p->cap_fields ? p->cap_fields * 2 : 64;
+        pn_csv_field_t *nf = realloc(p->fields, nc * sizeof *nf);
+        if (!nf)
+            return pn_error_set(err, PN_ENOMEM, "%s: out of memory", p->csv->path);
+        p->fields = nf;
+        p->cap_fields = nc;
+    }
+    p->fields[p->n_fields].text = text;
+    p->fields[p->n_fields].col = col;
+    p->n_fields++;
+    return PN_OK;
+}
+
+static pn_status_t add_row(parse_t *p, long line, size_t first, size_t n, pn_error_t *err)
+{
+    if (p->n_rows == p->cap_rows) {
+        size_t nc = p->cap_rows ? p->cap_rows * 2 : 64;
+        pn_csv_row_t *nr = realloc(p->rows, nc * sizeof *nr);
+        size_t *nf = nr ? realloc(p->row_first, nc * sizeof *nf) : NULL;
+        if (nr)
+            p->rows = nr;
+        if (!nr || !nf)
+            return pn_error_set(err, PN_ENOMEM, "%s: out of memory", p->csv->path);
+        p->row_first = nf;
+        p->cap_rows = nc;
+    }
+    p->rows[p->n_rows].line = line;
+    p->rows[p->n_rows].n = n;
+    p->rows[p->n_rows].f = NULL;
+    p->row_first[p->n_rows] = first;
+    p->n_rows++;
+    return PN_OK;
+}
+
+/* Cut the fields of one line (NUL-terminated at its end, in the owned buffer)
+ * out in place; *n receives their number. */
+static pn_status_t split_line(parse_t *p, char *line, long lineno, size_t *n, pn_error_t *err)
+{
+    const char *file = p->csv->path;
+    char *s = line;
+    *n = 0;
+    for (;;) {
+        while (is_blank(*s))
+            s++;
+        long col = (long)(s - line) + 1;
+        char *text = s;
+        if (*s == '"') {
+            char *dst = s;
+            text = dst;
+            s++;
+            for (;;) {
+                if (*s == '\0')
+                    return pn_error_at(err, PN_ESYNTAX, file, lineno, col,
+                                       "unterminated quoted field");
+                if (*s == '"') {
+                    if (s[1] == '"') {
+                        *dst++ = '"';
+                        s += 2;
+                        continue;
+                    }
+                    s++;
+                    break;
+                }
+                *dst++ = *s++;
+            }
+            while (is_blank(*s))
+                s++;
+            if (*s != ',' && *s != '\0')
+                return pn_error_at(err, PN_ESYNTAX, file, lineno, (long)(s - line) + 1,
+                                   "unexpected character '%c' after a quoted field", *s);
+            char sep = *s;
+            *dst = '\0';
+            PN_CHECK(add_field(p, text, col, err));
+            (*n)++;
+            if (sep == '\0')
+                return PN_OK;
+            s++;
+            continue;
+        }
+        char *end = s;
+        while (*end != ',' && *end != '\0')
+            end++;
+        char sep = *end;
+        char *t = end;
+        while (t > s && is_blank(t[-1]))
+            t--;
+        *t = '\0';
+        PN_CHECK(add_field(p, text, col, err));
+        (*n)++;
+        if (sep == '\0')
+            return PN_OK;
+        s = end + 1;
+    }
+}
+
+static pn_status_t parse_all(parse_t *p, pn_error_t *err)
+{
+    pn_csv_t *csv = p->csv;
+    char *s = csv->buf;
+    long lineno = 0;
+    int have_header = 0;
+    size_t header_n = 0;
+    while (*s) {
+        char *nl = strchr(s, '\n');
+        char *next = nl ? nl + 1 : s + strlen(s);
+        lineno++;
+        if (nl) {
+            *nl = '\0';
+            if (nl > s && nl[-1] == '\r')
+                nl[-1] = '\0';
+        } else {
+            size_t l = strlen(s);
+            if (l && s[l - 1] == '\r')
+                s[l - 1] = '\0';
+        }
+        char *q = s;
+        while (is_blank(*q))
+            q++;
+        if (*q != '\0' && *q != '#') {
+            size_t first = p->n_fields, n;
+            PN_CHECK(split_line(p, s, lineno, &n, err));
+            if (!have_header) {
+                have_header = 1;
+                header_n = n;
+                csv->header.line = lineno;
+                csv->header.n = n;
+                for (size_t i = 0; i < n; i++) {
+                    const pn_csv_field_t *f = &p->fields[first + i];
+                    if (!f->text[0])
+                        return pn_error_at(err, PN_ESYNTAX, csv->path, lineno, f->col,
+                                           "empty header column %zu", i + 1);
+                    for (size_t j = 0; j < i; j++)
+                        if (!strcmp(p->fields[first + j].text, f->text))
+                            return pn_error_at(err, PN_ESYNTAX, csv->path, lineno, f->col,
+                                               "duplicate header column '%s'", f->text);
+                }
+                PN_CHECK(add_row(p, lineno, first, n, err));
+            } else {
+                if (n != header_n) {
+                    long col = n > header_n ? p->fields[first + header_n].col : 1;
+                    return pn_error_at(err, PN_ESYNTAX, csv->path, lineno, col,
+                                       "row has %zu field%s, the header (line %ld) has %zu",
+                                       n, n == 1 ? "" : "s", csv->header.line, header_n);
+                }
+                PN_CHECK(add_row(p, lineno, first, n, err));
+            }
+        }
+        s = next;
+    }
+    if (!have_header)
+        return pn_error_at(err, PN_ESYNTAX, csv->path, 1, 1,
+                           "empty file, expected a header row");
+    return PN_OK;
+}
+
+pn_status_t pn_csv_parse(pn_csv_t *csv, const char *text, size_t len, const char *name,
+                         pn_error_t *err)
+{
+    if (!csv)
+        return pn_error_set(err, PN_EINVAL, "pn_csv_parse: csv is NULL");
+    memset(csv, 0, sizeof *csv);
+    const char *nm = name ? name : "<csv>";
+    csv->path = strdup(nm);
+    csv->buf = malloc(len + 1);
+    if (!csv->path || !csv->buf) {
+        pn_csv_destroy(csv);
+        return pn_error_set(err, PN_ENOMEM, "%s: out of memory", nm);
+    }
+    memcpy(csv->buf, text, len);
+    csv->buf[len] = '\0';
+    if (memchr(text, '\0', len)) {
+        long line = 1;
+        for (const char *c = text; *c; c++)
+            line += *c == '\n';
+        pn_status_t st = pn_error_at(err, PN_ESYNTAX, nm, line, 0,
+                                     "NUL byte in the file (not a text CSV file)");
+        pn_csv_destroy(csv);
+        return st;
+    }
+    parse_t p = { .csv = csv };
+    pn_status_t st = parse_all(&p, err);
+    if (st != PN_OK) {
+        free(p.fields);
+        free(p.rows);
+        free(p.row_first);
+        pn_csv_destroy(csv);
+        return st;
+    }
+    /* rows[0] is the header */
+    csv->fields = p.fields;
+    csv->header.f = p.fields + p.row_first[0];
+    csv->n_rows = p.n_rows - 1;
+    for (size_t i = 1; i < p.n_rows; i++) {
+        p.rows[i].f = p.fields + p.row_first[i];
+        p.rows[i - 1] = p.rows[i];
+    }
+    csv->rows = p.rows;
+    free(p.row_first);
+    return PN_OK;
+}
+
+pn_status_t pn_csv_read(pn_csv_t *csv, const char *path, pn_error_t *err)
+{
+    char *text;
+    size_t len;
+    if (!csv)
+        return pn_error_set(err, PN_EINVAL, "pn_csv_read: csv is NULL");
+    memset(csv, 0, sizeof *csv);
+    if (pn_yaml_read_file(path, &text, &len) != PN_OK)
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    pn_status_t st = pn_csv_parse(csv, text, len, path, err);
+    free(text);
+    return st;
+}
+
+long pn_csv_column(const pn_csv_t *csv, const char *name)
+{
+    for (size_t i = 0; i < csv->header.n; i++)
+        if (!strcmp(csv->header.f[i].text, name))
+            return (long)i;
+    return -1;
+}
+
+pn_status_t pn_csv_require(const pn_csv_t *csv, const char *name, const char *expected,
+                           long *idx, pn_error_t *err)
+{
+    *idx = pn_csv_column(csv, name);
+    if (*idx < 0)
+        return pn_error_at(err, PN_EINVAL, csv->path, csv->header.line, 1,
+                           "missing column '%s' in the header (expected columns: %s)", name,
+                           expected);
+    return PN_OK;
+}
+
+pn_status_t pn_csv_u64(const pn_csv_t *csv, const pn_csv_row_t *row, size_t col,
+                       const char *what, uint64_t lo, uint64_t hi, uint64_t *out,
+                       pn_error_t *err)
+{
+    const pn_csv_field_t *f = &row->f[col];
+    const char *s = f->text;
+    uint64_t v = 0;
+    int ok = *s != '\0';
+    for (; ok && *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            ok = 0;
+        else
+            v = v * 10 + d;
+    }
+    if (!ok || v < lo || v > hi)
+        return pn_error_at(err, PN_EINVAL, csv->path, row->line, f->col,
+                           "%s: expected an integer between %llu and %llu, got '%s'", what,
+                           (unsigned long long)lo, (unsigned long long)hi, f->text);
+    *out = v;
+    return PN_OK;
+}
+
+pn_status_t pn_csv_double(const pn_csv_t *csv, const pn_csv_row_t *row, size_t col,
+                          const char *what, double above, double *out, pn_error_t *err)
+{
+    const pn_csv_field_t *f = &row->f[col];
+    char *end;
+    errno = 0;
+    double v = f->text[0] ? strtod(f->text, &end) : 0;
+    int ok = f->text[0] && *end == '\0' && isfinite(v) && errno != ERANGE;
+    if (ok && above > -HUGE_VAL && !(v > above))
+        ok = 0;
+    if (!ok) {
+        if (above > -HUGE_VAL)
+            return pn_error_at(err, PN_EINVAL, csv->path, row->line, f->col,
+                               "%s: expected a number greater than %g, got '%s'", what,
+                               above, f->text);
+        return pn_error_at(err, PN_EINVAL, csv->path, row->line, f->col,
+                           "%s: expected a finite number, got '%s'", what, f->text);
+    }
+    *out = v;
+    return PN_OK;
+}
+
+char *pn_csv_resolve_path(const char *path, const char *rel)
+{
+    if (rel[0] == '/')
+        return strdup(rel);
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    if (slash && dlen == 0)
+        dlen = 1;                 /* "/x.csv": the root directory */
+    size_t rlen = strlen(rel);
+    char *p = malloc(dlen + 1 + rlen + 1);
+    if (!p)
+        return NULL;
+    if (!slash) {
+        memcpy(p, rel, rlen + 1);   /* relative to the current directory */
+        return p;
+    }
+    memcpy(p, path, dlen);
+    if (p[dlen - 1] != '/')
+        p[dlen++] = '/';
+    memcpy(p + dlen, rel, rlen + 1);
+    return p;
+}

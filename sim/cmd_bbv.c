@@ -1,0 +1,254 @@
+/* cmd_bbv.c - `pnsim bbv BBV.csv --blocks BLOCKS.csv`: per-warp counts from a
+ * basic-block vector, divergence and memory metrics, and a check of a
+ * config's declared counts against them. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "pn_baseline.h"
+#include "pn_bbv.h"
+#include "pn_commands.h"
+
+static const char bbv_usage[] =
+    "usage: pnsim bbv [options] BBV.csv --blocks BLOCKS.csv\n"
+    "\n"
+    "Derive per-warp instruction counts from a per-thread basic-block vector\n"
+    "(BBV.csv: header thread,bb0,bb1,...; row i is thread i) and a per-block\n"
+    "instruction table (BLOCKS.csv: header block,arith,shared,global) as the\n"
+    "divergence paper does: per warp and block, the largest count over the\n"
+    "warp's 32 threads times the block's instructions of each kind, summed over\n"
+    "the blocks. Write them as a config fragment (kernel.threads, kernel.warps),\n"
+    "headed by comments with the activity factor, the memory intensity and the\n"
+    "BBV-weighted and BBV-weighted-scheduled estimates.\n"
+    "\n"
+    "options:\n"
+    "  -b, --blocks FILE     the per-block instruction table (required)\n"
+    "  -c, --check CONFIG    compare the derived counts with those CONFIG declares,\n"
+    "                        per warp and kind; print the table instead of the\n"
+    "                        fragment; exit 1 when one differs by more than the\n"
+    "                        tolerance\n"
+    "  -t, --threads T       threads per block for --check (default and only\n"
+    "                        accepted value: the BBV's threads)\n"
+    "      --tolerance P     --check: largest accepted difference in percent of\n"
+    "                        the derived count (default 5)\n"
+    "  -d, --device NAME     device profile of the estimates (SMs, resident warps,\n"
+    "                        latencies; default: CONFIG's device with --check,\n"
+    "                        else gtx960m)\n"
+    "  -g, --grid N          blocks in the grid, all with this BBV (default 1, at\n"
+    "                        most 1000000)\n"
+    "  -o, --output FILE     write the fragment to FILE (written only on success)\n"
+    "  -h, --help            this help\n";
+
+static void print_metrics(FILE *out, const char *bbv_path, const char *blocks_path,
+                          const pn_bbv_t *bbv, const pn_bbv_derived_t *d,
+                          const pn_device_t *dev, uint32_t l1, uint32_t l2, uint64_t grid)
+{
+    double block = pn_baseline_bbv_weighted(d->warp, d->warps, l1, l2);
+    uint32_t resident = pn_baseline_resident_blocks(dev->max_warps, d->warps);
+    double *lat = malloc((size_t)grid * sizeof *lat);
+    double stat = -1, sched = -1;
+    if (lat) {
+        for (uint64_t i = 0; i < grid; i++)
+            lat[i] = block;
+        stat = pn_baseline_static(lat, (size_t)grid, dev->sms);
+        sched = pn_baseline_scheduled(lat, (size_t)grid, (size_t)dev->sms * resident);
+        free(lat);
+    }
+    fprintf(out, "# pnsim bbv: %s with %s\n", bbv_path, blocks_path);
+    fprintf(out, "# threads %u, warps %u, blocks %zu (per warp and block: the largest count "
+                 "over the warp's threads x the block's instructions)\n",
+            d->threads, d->warps, bbv->n_blocks);
+    fprintf(out, "# activity factor        %.6f  (instructions of active threads / (32 x warp "
+                 "instructions))\n", d->activity_factor);
+    fprintf(out, "# memory intensity       %.6f  (global / all warp instructions)\n",
+            d->memory_intensity);
+    fprintf(out, "# device %s: %u SMs, %u resident warps per SM -> %u resident blocks of %u "
+                 "warps; latency global %u, shared %u\n",
+            dev->name, dev->sms, dev->max_warps, resident, d->warps, l1, l2);
+    fprintf(out, "# warp latency T_w = 4 arith + (5+l2) shared + (5+l1) global + 1 steps "
+                 "(one warp alone in the net); block = sum of T_w = %.0f steps\n", block);
+    fprintf(out, "# BBV-weighted           %.6g steps  (%llu block%s x %.0f steps / %u SMs)\n",
+            stat, (unsigned long long)grid, grid == 1 ? "" : "s", block, dev->sms);
+    fprintf(out, "# BBV-weighted-scheduled %.6g steps  (dynamic round robin of %llu block%s "
+                 "over %u SMs x %u resident blocks)\n", sched, (unsigned long long)grid,
+            grid == 1 ? "" : "s", dev->sms, resident);
+}
+
+static void print_fragment(FILE *out, const pn_bbv_derived_t *d)
+{
+    fprintf(out, "kernel:\n  threads: %u\n  warps:\n", d->threads);
+    for (uint32_t w = 0; w < d->warps; w++)
+        fprintf(out, "    - {warp: %u, arith: %llu, shared: %llu, global: %llu}\n", w,
+                (unsigned long long)d->warp[w].arith, (unsigned long long)d->warp[w].shared,
+                (unsigned long long)d->warp[w].global);
+}
+
+/* Print the comparison table; returns the number of counts beyond tol. */
+static size_t print_check(FILE *out, const char *cfg_path, const pn_bbv_derived_t *d,
+                          const pn_kernel_t *k, double tol, double *worst, uint32_t *worst_w,
+                          int *worst_kind)
+{
+    static const char *const kinds[3] = {"arith", "shared", "global"};
+    size_t bad = 0;
+    *worst = 0;
+    *worst_w = 0;
+    *worst_kind = 0;
+    fprintf(out, "check %s: %u threads, %u warps, tolerance %g%%\n", cfg_path, d->threads,
+            d->warps, tol);
+    fprintf(out, "%5s  %-6s  %12s  %12s  %9s\n", "warp", "kind", "derived", "declared",
+            "diff%");
+    for (uint32_t w = 0; w < d->warps; w++) {
+        const uint64_t dv[3] = {d->warp[w].arith, d->warp[w].shared, d->warp[w].global};
+        const uint64_t cv[3] = {k->sm.warps[w].arith, k->sm.warps[w].shared,
+                                k->sm.warps[w].global};
+        for (int i = 0; i < 3; i++) {
+            double r = pn_bbv_rel_diff(dv[i], cv[i]);
+            int over = r > tol;
+            bad += over;
+            if (r > *worst) {
+                *worst = r;
+                *worst_w = w;
+                *worst_kind = i;
+            }
+            fprintf(out, "%5u  %-6s  %12llu  %12llu  %9.3f%s\n", w, kinds[i],
+                    (unsigned long long)dv[i], (unsigned long long)cv[i], r,
+                    over ? "  > tolerance" : "");
+        }
+    }
+    return bad;
+}
+
+int pn_cmd_bbv(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "blocks", required_argument, NULL, 'b' },
+        { "check", required_argument, NULL, 'c' },
+        { "threads", required_argument, NULL, 't' },
+        { "tolerance", required_argument, NULL, 'T' },
+        { "device", required_argument, NULL, 'd' },
+        { "grid", required_argument, NULL, 'g' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    pn_error_t err;
+    pn_error_clear(&err);
+    const char *blocks_path = NULL, *check = NULL, *device = NULL, *output = NULL;
+    uint64_t threads = 0, grid = 1;
+    double tol = 5.0;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "b:c:t:d:g:o:h", longopts, NULL)) != -1) {
+        pn_status_t st = PN_OK;
+        switch (c) {
+        case 'b': blocks_path = optarg; break;
+        case 'c': check = optarg; break;
+        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, 1048576, &threads, &err); break;
+        case 'T': {
+            char *end;
+            tol = strtod(optarg, &end);
+            if (!*optarg || *end || !(tol >= 0) || !isfinite(tol))
+                st = pn_error_set(&err, PN_EINVAL,
+                                  "--tolerance expects a percentage >= 0, got '%s'", optarg);
+            break;
+        }
+        case 'd': device = optarg; break;
+        case 'g': st = pn_cli_parse_u64("--grid", optarg, 1, 1000000, &grid, &err); break;
+        case 'o': output = optarg; break;
+        case 'h': fputs(bbv_usage, stdout); return 0;
+        default:  fputs(bbv_usage, stderr); return 2;
+        }
+        if (st != PN_OK)
+            return pn_cli_fail("bbv", &err);
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "pnsim bbv: expected one BBV file\n%s", bbv_usage);
+        return 2;
+    }
+    if (!blocks_path) {
+        fprintf(stderr, "pnsim bbv: --blocks BLOCKS.csv is required\n%s", bbv_usage);
+        return 2;
+    }
+    const char *bbv_path = argv[optind];
+    pn_bbv_t bbv = { 0 };
+    pn_block_table_t tab = { 0 };
+    pn_bbv_derived_t d = { 0 };
+    pn_config_t cfg = { 0 };
+    pn_device_t dev = { 0 };
+    pn_kernel_t k = { 0 };
+    pn_cli_out_t out = { 0 };
+    int rc = 0;
+    if (pn_bbv_load(&bbv, bbv_path, &err) != PN_OK ||
+        pn_block_table_load(&tab, blocks_path, &err) != PN_OK ||
+        pn_bbv_derive(&bbv, &tab, 32, &d, &err) != PN_OK)
+        goto fail;
+    if (check) {
+        if (threads && threads != d.threads) {
+            pn_error_set(&err, PN_EINVAL, "--threads %llu: the BBV %s has %u threads; "
+                         "--check compares blocks of the same size",
+                         (unsigned long long)threads, bbv_path, d.threads);
+            goto fail;
+        }
+        if (pn_config_load(&cfg, check, &err) != PN_OK)
+            goto fail;
+        if ((device ? pn_device_load(&dev, device, NULL, 0, 0, &err)
+                    : pn_device_load(&dev, cfg.device, cfg.path, cfg.device_pos.line,
+                                     cfg.device_pos.col, &err)) != PN_OK)
+            goto fail;
+        if (pn_config_resolve(&cfg, &dev, d.threads, NULL, &k, &err) != PN_OK)
+            goto fail;
+    } else if (pn_device_load(&dev, device ? device : "gtx960m", NULL, 0, 0, &err) != PN_OK) {
+        goto fail;
+    }
+    uint32_t l1 = check ? k.sm.l1 : dev.l1, l2 = check ? k.sm.l2 : dev.l2;
+    if (check) {
+        double worst;
+        uint32_t worst_w;
+        int worst_kind;
+        print_metrics(stdout, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
+        size_t bad = print_check(stdout, check, &d, &k, tol, &worst, &worst_w, &worst_kind);
+        if (bad == 0)
+            printf("check %s: all %u counts within %g%% of the BBV's\n", check, 3 * d.warps,
+                   tol);
+        if (output) {
+            if (pn_cli_out_open(&out, output, &err) != PN_OK)
+                goto fail;
+            print_metrics(out.f, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
+            print_fragment(out.f, &d);
+            if (pn_cli_out_commit(&out, &err) != PN_OK)
+                goto fail;
+        }
+        if (fflush(stdout) != 0) {
+            pn_error_set(&err, PN_EIO, "write error on standard output");
+            goto fail;
+        }
+        if (bad) {
+            static const char *const kinds[3] = {"arith", "shared", "global"};
+            fprintf(stderr, "%s: %zu of %u counts differ from the BBV's by more than %g%% "
+                            "(largest: warp %u %s, %.3f%%)\n", check, bad, 3 * d.warps, tol,
+                    worst_w, kinds[worst_kind], worst);
+            rc = 1;
+        }
+        goto done;
+    }
+    if (pn_cli_out_open(&out, output, &err) != PN_OK)
+        goto fail;
+    print_metrics(out.f, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
+    print_fragment(out.f, &d);
+    if (pn_cli_out_commit(&out, &err) != PN_OK)
+        goto fail;
+    goto done;
+fail:
+    pn_cli_out_abort(&out);
+    rc = pn_cli_fail("bbv", &err);
+done:
+    pn_kernel_destroy(&k);
+    pn_device_destroy(&dev);
+    pn_config_destroy(&cfg);
+    pn_bbv_derived_destroy(&d);
+    pn_block_table_destroy(&tab);
+    pn_bbv_destroy(&bbv);
+    return rc;
+}

@@ -1,0 +1,528 @@
+/* cmd_calibrate.c - `pnsim calibrate --device NAME MEASUREMENTS.csv`: simulate
+ * measured points, fit time = a * steps + b, judge it against two baselines
+ * and write a calibrated device profile. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "pn_baseline.h"
+#include "pn_calib.h"
+#include "pn_commands.h"
+#include "pn_engine.h"
+#include "pn_measure.h"
+#include "pn_points.h"
+#include "pn_profile.h"
+#include "pn_yaml.h"
+
+static const char calibrate_usage[] =
+    "usage: pnsim calibrate --device NAME [options] MEASUREMENTS.csv\n"
+    "\n"
+    "Simulate every measured point of MEASUREMENTS.csv (columns config, threads,\n"
+    "params, median_us; see calib/README.md) on the device profile NAME, fit\n"
+    "time_us = a * steps + b by least squares (GSL), and report R2, RMSE, MAPE\n"
+    "and the geometric-mean error, per kernel the Spearman rank correlation and\n"
+    "the leave-one-kernel-out error, the same for two baselines fitted the same\n"
+    "way (a roofline-style bound and the BBV-weighted metric, in steps), and\n"
+    "every point. With -o, write the profile with a calibration section.\n"
+    "\n"
+    "options:\n"
+    "  -d, --device NAME     the device profile to calibrate (required; a name or a\n"
+    "                        .yaml path); every point is simulated on it\n"
+    "  -o, --output FILE     write the calibrated profile to FILE (only on success)\n"
+    "  -p, --points FILE     write one CSV row per point (measured, steps, predictions)\n"
+    "  -r, --runs N          runs per point (default: each config's simulation.runs)\n"
+    "  -s, --seed S          seed of each point's first run (default: the config's)\n"
+    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n"
+    "  -e, --engine NAME     auto (default: sm for these nets), sm, fast or literal\n"
+    "  -k, --kernels LIST    only the points of these kernels (comma-separated)\n"
+    "      --weight MODE     none (default: ordinary least squares, gsl_fit_linear)\n"
+    "                        or relative (gsl_fit_wlinear with weights 1/median_us^2:\n"
+    "                        least squares of relative errors)\n"
+    "      --search-latency  simulate every pair of a grid of global (l1) and shared\n"
+    "                        (l2) latencies and keep the pair whose fit has the\n"
+    "                        smallest residual sum of squares\n"
+    "      --l1 LIST         the grid's global latencies (default 10,20,40,80,160)\n"
+    "      --l2 LIST         the grid's shared latencies (default 1,2,4,8)\n"
+    "      --source TEXT     calibration.source of the profile (default: a summary)\n"
+    "      --max-steps N     abort a run after N steps (default: the config's)\n"
+    "  -v, --verbose         progress on standard error\n"
+    "  -h, --help            this help\n";
+
+enum { MODEL_PNSIM, MODEL_ROOF, MODEL_BBV, N_MODELS };
+static const char *const model_names[N_MODELS] = {"pnsim steps", "roofline bound",
+                                                  "bbv-weighted"};
+
+/* Parse "10,20,40" into a newly allocated list of latencies. */
+static pn_status_t parse_list(const char *opt, const char *s, uint32_t **out, size_t *n,
+                              pn_error_t *err)
+{
+    size_t cap = 1;
+    for (const char *c = s; *c; c++)
+        cap += *c == ',';
+    uint32_t *v = malloc(cap * sizeof *v);
+    if (!v)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    *n = 0;
+    const char *p = s;
+    for (;;) {
+        char item[32];
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        uint64_t u;
+        if (l >= sizeof item) {
+            free(v);
+            return pn_error_set(err, PN_EINVAL, "%s expects a list of integers between 1 "
+                                "and %u, got '%s'", opt, PN_SM_MAX_LATENCY, s);
+        }
+        memcpy(item, p, l);
+        item[l] = '\0';
+        if (pn_cli_parse_u64(opt, item, 1, PN_SM_MAX_LATENCY, &u, err) != PN_OK) {
+            free(v);
+            return pn_error_set(err, PN_EINVAL, "%s expects a list of integers between 1 "
+                                "and %u, got '%s'", opt, PN_SM_MAX_LATENCY, s);
+        }
+        v[(*n)++] = (uint32_t)u;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    *out = v;
+    return PN_OK;
+}
+
+static const char *num(char *buf, size_t size, const char *fmt, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "n/a");
+    else
+        snprintf(buf, size, fmt, v);
+    return buf;
+}
+
+/* "k=v;k=v" of a point's params (the measured row's overrides). */
+static void params_str(const pn_measure_point_t *m, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < m->n_params && o < size; i++)
+        o += (size_t)snprintf(buf + o, size - o, "%s%s=%g", i ? ";" : "", m->params[i].name,
+                              m->params[i].value);
+}
+
+typedef struct calib_run {
+    const pn_device_t *dev;
+    const pn_measure_t *meas;
+    pn_point_set_t *set;
+    pn_engine_kind_t engine;
+    int weighted, searched;
+    uint32_t l1, l2;              /* chosen latencies (searched) */
+    size_t n_fixed;               /* points whose config fixes a latency */
+    unsigned jobs;
+    double *y, *w;
+    size_t *group;
+    double *x[N_MODELS];
+    pn_model_eval_t ev[N_MODELS];
+} calib_run_t;
+
+static void print_metrics_line(FILE *out, const pn_calib_metrics_t *m)
+{
+    char b[5][32];
+    fprintf(out, "R2 %s  RMSE %s us  MAPE %s%%  geo-mean error %s%%  max error %s%%",
+            num(b[0], 32, "%.5f", m->r2), num(b[1], 32, "%.4g", m->rmse),
+            num(b[2], 32, "%.2f", m->mape), num(b[3], 32, "%.2f", m->geo),
+            num(b[4], 32, "%.1f", m->max_ape));
+    if (m->n_nonpos)
+        fprintf(out, " (%zu predictions <= 0)", m->n_nonpos);
+    fputc('\n', out);
+}
+
+static void print_report(FILE *out, const calib_run_t *r)
+{
+    const pn_point_set_t *s = r->set;
+    const pn_model_eval_t *e = &r->ev[MODEL_PNSIM];
+    char b[8][32];
+    uint32_t runs_min = UINT32_MAX, runs_max = 0;
+    for (size_t i = 0; i < s->n_points; i++) {
+        if (s->points[i].runs < runs_min) runs_min = s->points[i].runs;
+        if (s->points[i].runs > runs_max) runs_max = s->points[i].runs;
+    }
+    fprintf(out, "calibrate  %s (%s) on %s\n", r->dev->name,
+            r->dev->description ? r->dev->description : r->dev->path, r->meas->path);
+    fprintf(out, "points     %zu in %zu kernel%s; runs per point %u", s->n_points, s->n_groups,
+            s->n_groups == 1 ? "" : "s", runs_min);
+    if (runs_max != runs_min)
+        fprintf(out, "..%u", runs_max);
+    fprintf(out, "; engine %s; fit %s\n", pn_engine_name(s->points[0].engine),
+            r->weighted ? "weighted least squares, weights 1/median_us^2"
+                        : "ordinary least squares");
+    fprintf(out, "latency    global %u, shared %u (%s)", r->l1, r->l2,
+            r->searched ? "grid search" : "device profile");
+    if (r->n_fixed)
+        fprintf(out, "; %zu point%s keep the latency their config sets", r->n_fixed,
+                r->n_fixed == 1 ? "" : "s");
+    fputc('\n', out);
+    fprintf(out, "\nfit        time_us = %.6g * steps %c %.6g\n", e->fit.a,
+            e->fit.b < 0 ? '-' : '+', fabs(e->fit.b));
+    fprintf(out, "           ");
+    print_metrics_line(out, &e->all);
+    fprintf(out, "           Spearman %s; leave-one-kernel-out: MAPE %s%%, geo-mean error "
+                 "%s%%\n", num(b[0], 32, "%.4f", e->spearman), num(b[1], 32, "%.2f", e->loo.mape),
+            num(b[2], 32, "%.2f", e->loo.geo));
+
+    fprintf(out, "\nper kernel (pnsim steps unless named; LOO = predicted by the fit on the "
+                 "other kernels)\n");
+    fprintf(out, "%-18s %4s %9s %9s %9s %10s %9s %10s %10s\n", "kernel", "n", "MAPE%", "geo%",
+            "spearman", "LOO MAPE%", "LOO geo%", "roof MAPE%", "bbv MAPE%");
+    for (size_t g = 0; g < s->n_groups; g++) {
+        const pn_group_eval_t *ge = &e->groups[g];
+        fprintf(out, "%-18s %4zu %9s %9s %9s %10s %9s %10s %10s\n", s->groups[g], ge->n,
+                num(b[0], 32, "%.2f", ge->fit.mape), num(b[1], 32, "%.2f", ge->fit.geo),
+                num(b[2], 32, "%.4f", ge->spearman), num(b[3], 32, "%.2f", ge->loo.mape),
+                num(b[4], 32, "%.2f", ge->loo.geo),
+                num(b[5], 32, "%.2f", r->ev[MODEL_ROOF].groups[g].fit.mape),
+                num(b[6], 32, "%.2f", r->ev[MODEL_BBV].groups[g].fit.mape));
+    }
+
+    fprintf(out, "\nmodels (each fitted as time_us = a * x + b on the same points)\n");
+    fprintf(out, "%-15s %12s %10s %9s %10s %8s %8s %9s %10s %9s\n", "model", "a", "b", "R2",
+            "RMSE_us", "MAPE%", "geo%", "spearman", "LOO MAPE%", "LOO geo%");
+    for (int k = 0; k < N_MODELS; k++) {
+        const pn_model_eval_t *m = &r->ev[k];
+        fprintf(out, "%-15s %12.5g %10.4g %9s %10s %8s %8s %9s %10s %9s\n", model_names[k],
+                m->fit.a, m->fit.b, num(b[0], 32, "%.5f", m->all.r2),
+                num(b[1], 32, "%.4g", m->all.rmse), num(b[2], 32, "%.2f", m->all.mape),
+                num(b[3], 32, "%.2f", m->all.geo), num(b[4], 32, "%.4f", m->spearman),
+                num(b[5], 32, "%.2f", m->loo.mape), num(b[6], 32, "%.2f", m->loo.geo));
+    }
+
+    fprintf(out, "\npoints (err%% = (predicted - measured) / measured)\n");
+    fprintf(out, "%5s %-16s %7s %-24s %11s %13s %11s %8s %8s %11s %8s %11s %8s\n", "line",
+            "kernel", "threads", "params", "measured_us", "steps", "pnsim_us", "err%",
+            "LOO%", "roofline_us", "err%", "bbv_us", "err%");
+    for (size_t i = 0; i < s->n_points; i++) {
+        const pn_point_t *p = &s->points[i];
+        char ps[256];
+        params_str(p->m, ps, sizeof ps);
+        double y = r->y[i];
+        fprintf(out, "%5ld %-16s %7u %-24s %11.4g %13.1f %11.4g %8.2f %8s %11.4g %8.2f %11.4g "
+                     "%8.2f\n", p->m->line, s->groups[p->group], p->k.threads,
+                ps[0] ? ps : "-", y, p->steps_mean, r->ev[MODEL_PNSIM].pred[i],
+                (r->ev[MODEL_PNSIM].pred[i] - y) / y * 100,
+                num(b[0], 32, "%.2f", (r->ev[MODEL_PNSIM].loo_pred[i] - y) / y * 100),
+                r->ev[MODEL_ROOF].pred[i], (r->ev[MODEL_ROOF].pred[i] - y) / y * 100,
+                r->ev[MODEL_BBV].pred[i], (r->ev[MODEL_BBV].pred[i] - y) / y * 100);
+    }
+}
+
+static void write_points_csv(FILE *out, const calib_run_t *r)
+{
+    const pn_point_set_t *s = r->set;
+    fprintf(out, "line,kernel,config,threads,params,median_us,l1,l2,runs,steps_mean,steps_sd,"
+                 "idle_mean,pnsim_us,pnsim_err_pct,pnsim_loo_us,roofline_steps,roofline_us,"
+                 "roofline_err_pct,bbv_steps,bbv_us,bbv_err_pct\n");
+    for (size_t i = 0; i < s->n_points; i++) {
+        const pn_point_t *p = &s->points[i];
+        char ps[256];
+        params_str(p->m, ps, sizeof ps);
+        double y = r->y[i];
+        fprintf(out, "%ld,%s,%s,%u,%s,%.10g,%u,%u,%u,%.10g,%.10g,%.10g,%.10g,%.4f,%.10g,"
+                     "%.10g,%.10g,%.4f,%.10g,%.10g,%.4f\n",
+                p->m->line, s->groups[p->group], p->m->config, p->k.threads, ps, y, p->l1,
+                p->l2, p->runs, p->steps_mean, p->steps_sd, p->idle_mean,
+                r->ev[MODEL_PNSIM].pred[i], (r->ev[MODEL_PNSIM].pred[i] - y) / y * 100,
+                r->ev[MODEL_PNSIM].loo_pred[i], r->x[MODEL_ROOF][i], r->ev[MODEL_ROOF].pred[i],
+                (r->ev[MODEL_ROOF].pred[i] - y) / y * 100, r->x[MODEL_BBV][i],
+                r->ev[MODEL_BBV].pred[i], (r->ev[MODEL_BBV].pred[i] - y) / y * 100);
+    }
+}
+
+/* Simulate at every (l1, l2) of the grid and keep the best fit's steps. */
+static pn_status_t search_latency(calib_run_t *r, const uint32_t *l1s, size_t n1,
+                                  const uint32_t *l2s, size_t n2, FILE *progress, FILE *out,
+                                  pn_error_t *err)
+{
+    pn_point_set_t *s = r->set;
+    size_t n = s->n_points;
+    double *best = malloc(n * sizeof *best), *x = malloc(n * sizeof *x);
+    double best_ss = INFINITY;
+    if (!best || !x) {
+        free(best);
+        free(x);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    fprintf(out, "latency search (fit at each pair; kept: the smallest residual sum of "
+                 "squares)\n%6s %6s %13s %11s %9s %10s %9s\n", "l1", "l2", "a", "b", "R2",
+            "RMSE_us", "MAPE%");
+    pn_status_t st = PN_OK;
+    for (size_t i = 0; i < n1 && st == PN_OK; i++)
+        for (size_t k = 0; k < n2 && st == PN_OK; k++) {
+            if (progress)
+                fprintf(progress, "latency l1 %u, l2 %u\n", l1s[i], l2s[k]);
+            st = pn_points_simulate(s, r->engine, l1s[i], l2s[k], r->jobs, progress, err);
+            if (st != PN_OK)
+                break;
+            for (size_t j = 0; j < n; j++)
+                x[j] = s->points[j].steps_mean;
+            pn_fit_t fit;
+            st = pn_calib_fit(x, r->y, r->w, n, &fit, err);
+            if (st != PN_OK)
+                break;
+            double *pred = malloc(n * sizeof *pred);
+            if (!pred) {
+                st = pn_error_set(err, PN_ENOMEM, "out of memory");
+                break;
+            }
+            for (size_t j = 0; j < n; j++)
+                pred[j] = pn_calib_predict(&fit, x[j]);
+            pn_calib_metrics_t m;
+            pn_calib_metrics(r->y, pred, n, &m);
+            free(pred);
+            char b[3][32];
+            fprintf(out, "%6u %6u %13.6g %11.5g %9s %10s %9s\n", l1s[i], l2s[k], fit.a, fit.b,
+                    num(b[0], 32, "%.5f", m.r2), num(b[1], 32, "%.4g", m.rmse),
+                    num(b[2], 32, "%.2f", m.mape));
+            fflush(out);
+            if (fit.sumsq < best_ss) {
+                best_ss = fit.sumsq;
+                r->l1 = l1s[i];
+                r->l2 = l2s[k];
+                memcpy(best, x, n * sizeof *x);
+            }
+        }
+    if (st == PN_OK) {
+        fprintf(out, "kept       l1 %u, l2 %u\n\n", r->l1, r->l2);
+        /* restore the chosen pair's steps and latencies */
+        for (size_t j = 0; j < n; j++) {
+            pn_point_t *p = &s->points[j];
+            p->steps_mean = best[j];
+            p->l1 = p->fixed_l1 ? p->k.sm.l1 : r->l1;
+            p->l2 = p->fixed_l2 ? p->k.sm.l2 : r->l2;
+        }
+    }
+    free(best);
+    free(x);
+    return st;
+}
+
+/* Write the calibrated profile into o (opened on path) and check that it
+ * loads; the caller commits or aborts o. */
+static pn_status_t write_profile(const calib_run_t *r, pn_cli_out_t *o, const char *path,
+                                 const char *source, pn_error_t *err)
+{
+    const pn_model_eval_t *e = &r->ev[MODEL_PNSIM];
+    if (!(e->fit.a > 0))
+        return pn_error_set(err, PN_EINVAL, "the fit gives us_per_step = %g, not > 0: no "
+                            "profile written", e->fit.a);
+    char *text;
+    size_t len;
+    if (pn_yaml_read_file(r->dev->path, &text, &len) != PN_OK)
+        return pn_error_set(err, PN_EIO, "%s: cannot read device profile", r->dev->path);
+    char src[1024], note[256];
+    if (source)
+        snprintf(src, sizeof src, "%s", source);
+    else
+        snprintf(src, sizeof src, "pnsim calibrate on %s: %zu points of %zu kernels, %s fit, "
+                 "engine %s, latency %u/%u; R2 %.4f, MAPE %.1f%%", r->meas->path,
+                 r->set->n_points, r->set->n_groups, r->weighted ? "relative" : "ordinary",
+                 pn_engine_name(r->set->points[0].engine), r->l1, r->l2, e->all.r2,
+                 e->all.mape);
+    snprintf(note, sizeof note, "fitted by pnsim calibrate --search-latency on %s",
+             r->meas->path);
+    pn_calibration_t c = { .us_per_step = e->fit.a, .us_offset = e->fit.b, .source = src,
+                           .set_latency = r->searched, .l1 = r->l1, .l2 = r->l2,
+                           .latency_note = note };
+    pn_status_t st = pn_cli_out_open(o, path, err);
+    if (st == PN_OK)
+        st = pn_profile_write(o->f, text, len, &c, err);
+    free(text);
+    if (st == PN_OK && o->tmp) {
+        /* check that the result loads before it replaces anything */
+        pn_device_t chk;
+        char *p = malloc(strlen(o->tmp) + 3);
+        if (fflush(o->f) != 0 || !p)
+            st = pn_error_set(err, PN_EIO, "%s: cannot write", path);
+        else {
+            sprintf(p, "%s%s", strchr(o->tmp, '/') ? "" : "./", o->tmp);
+            st = pn_device_load(&chk, p, NULL, 0, 0, err);
+            pn_device_destroy(&chk);
+        }
+        free(p);
+    }
+    return st;
+}
+
+int pn_cmd_calibrate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "device", required_argument, NULL, 'd' },
+        { "output", required_argument, NULL, 'o' },
+        { "points", required_argument, NULL, 'p' },
+        { "runs", required_argument, NULL, 'r' },
+        { "seed", required_argument, NULL, 's' },
+        { "jobs", required_argument, NULL, 'j' },
+        { "engine", required_argument, NULL, 'e' },
+        { "kernels", required_argument, NULL, 'k' },
+        { "weight", required_argument, NULL, 'W' },
+        { "search-latency", no_argument, NULL, 'S' },
+        { "l1", required_argument, NULL, '1' },
+        { "l2", required_argument, NULL, '2' },
+        { "source", required_argument, NULL, 'C' },
+        { "max-steps", required_argument, NULL, 'M' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    pn_error_t err;
+    pn_error_clear(&err);
+    const char *device = NULL, *output = NULL, *points_out = NULL, *source = NULL;
+    uint64_t runs = 0, seed = 0, jobs = 0, max_steps = 0;
+    int have_seed = 0, verbose = 0, search = 0, weighted = 0;
+    pn_engine_kind_t engine = PN_ENGINE_DEFAULT;
+    pn_point_opts_t popts = { 0 };
+    static const uint32_t def_l1[] = {10, 20, 40, 80, 160}, def_l2[] = {1, 2, 4, 8};
+    uint32_t *l1s = NULL, *l2s = NULL;
+    size_t n1 = 0, n2 = 0;
+    int rc = 2, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "d:o:p:r:s:j:e:k:vh", longopts, NULL)) != -1) {
+        pn_status_t st = PN_OK;
+        switch (c) {
+        case 'd': device = optarg; break;
+        case 'o': output = optarg; break;
+        case 'p': points_out = optarg; break;
+        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000000, &runs, &err); break;
+        case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
+        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 4096, &jobs, &err); break;
+        case 'e': st = pn_engine_parse(optarg, &engine, &err); break;
+        case 'k': popts.kernels = optarg; break;
+        case 'W':
+            if (!strcmp(optarg, "none"))
+                weighted = 0;
+            else if (!strcmp(optarg, "relative"))
+                weighted = 1;
+            else
+                st = pn_error_set(&err, PN_EINVAL, "unknown --weight '%s' (expected none or "
+                                  "relative)", optarg);
+            break;
+        case 'S': search = 1; break;
+        case '1': free(l1s); l1s = NULL; st = parse_list("--l1", optarg, &l1s, &n1, &err); break;
+        case '2': free(l2s); l2s = NULL; st = parse_list("--l2", optarg, &l2s, &n2, &err); break;
+        case 'C': source = optarg; break;
+        case 'M': st = pn_cli_parse_u64("--max-steps", optarg, 1, UINT64_MAX, &max_steps, &err); break;
+        case 'v': verbose = 1; break;
+        case 'h': fputs(calibrate_usage, stdout); rc = 0; goto out_args;
+        default:  fputs(calibrate_usage, stderr); goto out_args;
+        }
+        if (st != PN_OK) {
+            rc = pn_cli_fail("calibrate", &err);
+            goto out_args;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "pnsim calibrate: expected one measurements file\n%s", calibrate_usage);
+        goto out_args;
+    }
+    if (!device) {
+        fprintf(stderr, "pnsim calibrate: --device NAME is required\n%s", calibrate_usage);
+        goto out_args;
+    }
+    if ((l1s || l2s) && !search) {
+        fprintf(stderr, "pnsim calibrate: --l1 and --l2 need --search-latency\n");
+        goto out_args;
+    }
+    popts.runs = (uint32_t)runs;
+    popts.have_seed = have_seed;
+    popts.seed = seed;
+    popts.max_steps = max_steps;
+
+    pn_device_t dev = { 0 };
+    pn_measure_t meas = { 0 };
+    pn_point_set_t set = { 0 };
+    calib_run_t r = { .dev = &dev, .meas = &meas, .set = &set, .engine = engine,
+                      .weighted = weighted, .searched = search,
+                      .jobs = jobs ? (unsigned)jobs : pn_engine_cpu_count() };
+    pn_cli_out_t pout = { 0 }, prof = { 0 };
+    FILE *progress = verbose ? stderr : NULL;
+    rc = 0;
+    if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
+        pn_measure_load(&meas, argv[optind], &err) != PN_OK ||
+        pn_points_resolve(&set, &meas, &dev, &popts, &err) != PN_OK)
+        goto fail;
+    size_t n = set.n_points;
+    r.y = malloc(n * sizeof *r.y);
+    r.w = weighted ? malloc(n * sizeof *r.w) : NULL;
+    r.group = malloc(n * sizeof *r.group);
+    for (int k = 0; k < N_MODELS; k++)
+        r.x[k] = malloc(n * sizeof *r.x[k]);
+    if (!r.y || (weighted && !r.w) || !r.group || !r.x[0] || !r.x[1] || !r.x[2]) {
+        pn_error_set(&err, PN_ENOMEM, "out of memory for %zu points", n);
+        goto fail;
+    }
+    for (size_t i = 0; i < n; i++) {
+        r.y[i] = set.points[i].m->median_us;
+        if (r.w)
+            r.w[i] = 1.0 / (r.y[i] * r.y[i]);
+        r.group[i] = set.points[i].group;
+        r.n_fixed += set.points[i].fixed_l1 || set.points[i].fixed_l2;
+    }
+    r.l1 = dev.l1;
+    r.l2 = dev.l2;
+    if (search) {
+        if (search_latency(&r, l1s ? l1s : def_l1, l1s ? n1 : 5, l2s ? l2s : def_l2,
+                           l2s ? n2 : 4, progress, stdout, &err) != PN_OK)
+            goto fail;
+    } else if (pn_points_simulate(&set, engine, 0, 0, r.jobs, progress, &err) != PN_OK) {
+        goto fail;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pn_point_t *p = &set.points[i];
+        r.x[MODEL_PNSIM][i] = p->steps_mean;
+        r.x[MODEL_ROOF][i] = pn_baseline_roofline(p->k.sm.warps, p->k.sm.n_warps,
+                                                  p->k.sm.schedulers, p->l1, p->l2);
+        r.x[MODEL_BBV][i] = pn_baseline_bbv_weighted(p->k.sm.warps, p->k.sm.n_warps, p->l1,
+                                                     p->l2);
+    }
+    for (int k = 0; k < N_MODELS; k++)
+        if (pn_calib_evaluate(r.x[k], r.y, r.w, r.group, n, set.n_groups, &r.ev[k], &err) !=
+            PN_OK) {
+            pn_error_prefix(&err, model_names[k]);
+            goto fail;
+        }
+    print_report(stdout, &r);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        pn_error_set(&err, PN_EIO, "write error on standard output");
+        goto fail;
+    }
+    if (points_out) {
+        if (pn_cli_out_open(&pout, points_out, &err) != PN_OK)
+            goto fail;
+        write_points_csv(pout.f, &r);
+    }
+    if (output && write_profile(&r, &prof, output, source, &err) != PN_OK)
+        goto fail;
+    if ((points_out && pn_cli_out_commit(&pout, &err) != PN_OK) ||
+        (output && pn_cli_out_commit(&prof, &err) != PN_OK))
+        goto fail;
+    goto done;
+fail:
+    pn_cli_out_abort(&pout);
+    pn_cli_out_abort(&prof);
+    rc = pn_cli_fail("calibrate", &err);
+done:
+    for (int k = 0; k < N_MODELS; k++) {
+        pn_model_eval_destroy(&r.ev[k]);
+        free(r.x[k]);
+    }
+    free(r.y);
+    free(r.w);
+    free(r.group);
+    pn_points_destroy(&set);
+    pn_measure_destroy(&meas);
+    pn_device_destroy(&dev);
+out_args:
+    free(l1s);
+    free(l2s);
+    return rc;
+}
