@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "pn_pnml.h"
+
 void pn_igraph_setup(void)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
@@ -17,8 +19,11 @@ pn_status_t pn_export_format_parse(const char *s, pn_export_format_t *fmt, pn_er
         *fmt = PN_EXPORT_DOT;
     else if (strcmp(s, "graphml") == 0)
         *fmt = PN_EXPORT_GRAPHML;
+    else if (strcmp(s, "pnml") == 0)
+        *fmt = PN_EXPORT_PNML;
     else
-        return pn_error_set(err, PN_EINVAL, "unknown export format '%s' (expected dot or graphml)", s);
+        return pn_error_set(err, PN_EINVAL, "unknown export format '%s' (expected dot, graphml "
+                            "or pnml)", s);
     return PN_OK;
 }
 
@@ -136,6 +141,8 @@ done:
 pn_status_t pn_net_write(const pn_net_t *net, FILE *out, pn_export_format_t fmt,
                          pn_error_t *err)
 {
+    if (fmt == PN_EXPORT_PNML)
+        return pn_net_write_pnml(net, out, err);
     igraph_t g;
     PN_CHECK(pn_net_to_igraph(net, &g, err));
     pn_status_t st = PN_OK;

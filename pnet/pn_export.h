@@ -11,10 +11,11 @@
 
 typedef enum pn_export_format {
     PN_EXPORT_DOT = 0,
-    PN_EXPORT_GRAPHML = 1
+    PN_EXPORT_GRAPHML = 1,
+    PN_EXPORT_PNML = 2        /* written with libxml2 (pn_pnml.h), not igraph */
 } pn_export_format_t;
 
-/* Parse "dot" or "graphml"; returns PN_EINVAL for anything else. */
+/* Parse "dot", "graphml" or "pnml"; returns PN_EINVAL for anything else. */
 pn_status_t pn_export_format_parse(const char *s, pn_export_format_t *fmt, pn_error_t *err);
 
 /* Build the frozen net as an igraph graph into *g (uninitialised on entry;

@@ -56,7 +56,7 @@ expect_fail bad-runs-option "--runs expects an integer" $RUN run --runs 0 config
 expect_fail bad-format "unknown format 'xml'" $RUN run --format xml configs/example.yaml
 expect_fail bad-engine "unknown engine 'quick' (expected auto, sm, fast or literal)" $RUN run --engine quick configs/example.yaml
 expect_fail unknown-device-option "unknown device" $RUN run --device nosuch configs/example.yaml
-expect_fail export-bad-format "unknown export format" $RUN export -f pnml configs/example.yaml
+expect_fail export-bad-format "unknown export format 'gml' (expected dot, graphml or pnml)" $RUN export -f gml configs/example.yaml
 
 # max_steps reached: reported at simulation.max_steps, nothing written
 cat >"$TMP/loop.yaml" <<'YAML'
@@ -122,6 +122,11 @@ if $RUN export --format graphml -o "$TMP/net.graphml" configs/example.yaml 2>"$T
 else
     bad export-graphml "$(cat "$TMP/err")"
 fi
+if $RUN export -f pnml -o "$TMP/net.pnml" configs/example.yaml 2>"$TMP/err" &&
+   [ "$(grep -c '<place ' "$TMP/net.pnml")" -eq 146 ] &&
+   [ "$(grep -c '<transition ' "$TMP/net.pnml")" -eq 121 ] &&
+   [ "$(grep -c '<type value="inhibitor"/>' "$TMP/net.pnml")" -eq 48 ]; then ok export-pnml
+else bad export-pnml "$(cat "$TMP/err")"; fi
 if $RUN export configs/example.yaml | grep -q '^digraph {$'; then ok export-dot
 else bad export-dot "no digraph header"; fi
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pn_export.h"
+#include "pn_pnml.h"
 #include "pn_sm.h"
 
 static void build(pn_net_t *net, uint32_t warps)
@@ -73,6 +74,47 @@ static void test_graphml_round_trip(void **state)
     }
 }
 
+static void test_pnml_round_trip(void **state)
+{
+    (void)state;
+    for (uint32_t w = 1; w <= 8; w += 7) {
+        pn_net_t net;
+        build(&net, w);
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(pn_net_write(&net, f, PN_EXPORT_PNML, NULL), PN_OK);
+        rewind(f);
+        pn_graph_summary_t s;
+        pn_error_t err;
+        if (pn_pnml_summary(f, &s, &err) != PN_OK)
+            fail_msg("%s", err.msg);
+        fclose(f);
+        assert_int_equal(s.places, 18 * w + 2);
+        assert_int_equal(s.transitions, 15 * w + 1);
+        assert_int_equal(s.inputs, 26 * w + 2);
+        assert_int_equal(s.outputs, 23 * w + 2);
+        assert_int_equal(s.inhibitors, 6 * w);
+        double tokens = 4 + w;
+        for (uint32_t i = 0; i < w; i++)
+            tokens += 3 + (10 + i) + 2 + 3;
+        assert_true(s.tokens == tokens);
+        pn_net_destroy(&net);
+    }
+    /* not PNML at all, and XML that is no P/T net */
+    pn_graph_summary_t s;
+    pn_error_t err;
+    FILE *f = tmpfile();
+    fputs("<pnml", f);
+    rewind(f);
+    assert_int_equal(pn_pnml_summary(f, &s, &err), PN_ESYNTAX);
+    fclose(f);
+    f = tmpfile();
+    fputs("<graph/>", f);
+    rewind(f);
+    assert_int_equal(pn_pnml_summary(f, &s, &err), PN_ESYNTAX);
+    fclose(f);
+}
+
 static void test_dot(void **state)
 {
     (void)state;
@@ -98,8 +140,10 @@ static void test_errors(void **state)
     pn_error_t err;
     assert_int_equal(pn_export_format_parse("graphml", &fmt, &err), PN_OK);
     assert_int_equal(fmt, PN_EXPORT_GRAPHML);
-    assert_int_equal(pn_export_format_parse("pnml", &fmt, &err), PN_EINVAL);
-    assert_string_equal(err.msg, "unknown export format 'pnml' (expected dot or graphml)");
+    assert_int_equal(pn_export_format_parse("pnml", &fmt, &err), PN_OK);
+    assert_int_equal(fmt, PN_EXPORT_PNML);
+    assert_int_equal(pn_export_format_parse("gml", &fmt, &err), PN_EINVAL);
+    assert_string_equal(err.msg, "unknown export format 'gml' (expected dot, graphml or pnml)");
     pn_net_t net;
     pn_net_init(&net);
     igraph_t g;
@@ -117,6 +161,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_igraph_graph),
         cmocka_unit_test(test_graphml_round_trip),
+        cmocka_unit_test(test_pnml_round_trip),
         cmocka_unit_test(test_dot),
         cmocka_unit_test(test_errors),
     };
