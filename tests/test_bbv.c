@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pn_test.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,36 +22,12 @@
 #include "pn_bbv.h"
 #include "pn_config.h"
 
-#ifndef PN_DEVICE_DIR_DEFAULT
-#define PN_DEVICE_DIR_DEFAULT "models/devices"
-#endif
-
 #define EPS 1e-12
-
-static void expect_msg(const pn_error_t *err, const char *prefix, const char *sub)
-{
-    if (strncmp(err->msg, prefix, strlen(prefix)) || (sub && !strstr(err->msg, sub))) {
-        print_error("message: %s\nexpected prefix: %s\nand substring: %s\n", err->msg, prefix,
-                    sub ? sub : "");
-        fail();
-    }
-    assert_null(strchr(err->msg, '\n'));
-}
 
 static int setup(void **state)
 {
     (void)state;
-    unsetenv("PNSIM_DEVICE_DIR");
-    if (access("tests/calib", R_OK) == 0)
-        return 0;
-    char root[4096];
-    const char *d = PN_DEVICE_DIR_DEFAULT;
-    size_t n = strlen(d), m = strlen("/models/devices");
-    if (n <= m || n - m >= sizeof root || strcmp(d + n - m, "/models/devices"))
-        return -1;
-    memcpy(root, d, n - m);
-    root[n - m] = '\0';
-    return chdir(root) == 0 && access("tests/calib", R_OK) == 0 ? 0 : -1;
+    return pn_test_chdir_root("tests/calib");
 }
 
 /* Write text to a fresh temporary file; returns its path (static buffer). */
@@ -156,7 +134,7 @@ static void test_partial_warp(void **state)
     t.cost[0].arith = 4000000000u;
     pn_error_t err;
     assert_int_equal(pn_bbv_derive(&b, &t, 32, &d, &err), PN_ELIMIT);
-    expect_msg(&err, p, "warp 0: a derived count exceeds 4294967295 (block 'b' runs 2 times)");
+    pn_test_expect_msg(&err, p, "warp 0: a derived count exceeds 4294967295 (block 'b' runs 2 times)");
     assert_null(d.warp);
     pn_block_table_destroy(&t);
     pn_bbv_destroy(&b);
@@ -263,7 +241,7 @@ static void check_bad_fixtures(const char *prefix,
             print_error("%s: accepted\n", path);
             fail();
         }
-        expect_msg(&err, want, first + used);
+        pn_test_expect_msg(&err, want, first + used);
         seen++;
     }
     closedir(dir);
@@ -307,12 +285,12 @@ static void test_bad_files(void **state)
     char want[128];
     assert_int_equal(load_bbv(p, &err), PN_ESYNTAX);
     snprintf(want, sizeof want, "%s:1:1: empty file, expected a header row", p);
-    expect_msg(&err, want, NULL);
+    pn_test_expect_msg(&err, want, NULL);
     assert_int_equal(load_blocks(p, &err), PN_ESYNTAX);
-    expect_msg(&err, want, NULL);
+    pn_test_expect_msg(&err, want, NULL);
     unlink(p);
     assert_int_equal(load_bbv("tests/calib/nope.csv", &err), PN_EIO);
-    expect_msg(&err, "tests/calib/nope.csv: cannot open: No such file or directory", NULL);
+    pn_test_expect_msg(&err, "tests/calib/nope.csv: cannot open: No such file or directory", NULL);
 }
 
 int main(void)

@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pn_test.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,38 +25,14 @@
 #include "pn_points.h"
 #include "pn_profile.h"
 
-#ifndef PN_DEVICE_DIR_DEFAULT
-#define PN_DEVICE_DIR_DEFAULT "models/devices"
-#endif
-
 #define EPS 1e-9
-
-static void expect_msg(const pn_error_t *err, const char *prefix, const char *sub)
-{
-    if (strncmp(err->msg, prefix, strlen(prefix)) || (sub && !strstr(err->msg, sub))) {
-        print_error("message: %s\nexpected prefix: %s\nand substring: %s\n", err->msg, prefix,
-                    sub ? sub : "");
-        fail();
-    }
-    assert_null(strchr(err->msg, '\n'));
-}
 
 /* Run from the repository root (make check does; else find it from the
  * built-in device directory). */
 static int setup(void **state)
 {
     (void)state;
-    unsetenv("PNSIM_DEVICE_DIR");
-    if (access("tests/calib", R_OK) == 0)
-        return 0;
-    char root[4096];
-    const char *d = PN_DEVICE_DIR_DEFAULT;
-    size_t n = strlen(d), m = strlen("/models/devices");
-    if (n <= m || n - m >= sizeof root || strcmp(d + n - m, "/models/devices"))
-        return -1;
-    memcpy(root, d, n - m);
-    root[n - m] = '\0';
-    return chdir(root) == 0 && access("tests/calib", R_OK) == 0 ? 0 : -1;
+    return pn_test_chdir_root("tests/calib");
 }
 
 /* ---- fit ------------------------------------------------------------------ */
@@ -101,16 +79,16 @@ static void test_fit_errors(void **state)
     pn_fit_t f;
     const double x[] = {5, 5, 5}, y[] = {1, 2, 3}, x2[] = {1, NAN}, w[] = {1, 0, 1};
     assert_int_equal(pn_calib_fit(x, y, NULL, 1, &f, &err), PN_EINVAL);
-    expect_msg(&err, "fit: need at least 2 points with different x, got 1 point with 1 "
+    pn_test_expect_msg(&err, "fit: need at least 2 points with different x, got 1 point with 1 "
                      "distinct x", NULL);
     assert_int_equal(pn_calib_fit(x, y, NULL, 3, &f, &err), PN_EINVAL);
-    expect_msg(&err, "fit: need at least 2 points with different x, got 3 points with 1 "
+    pn_test_expect_msg(&err, "fit: need at least 2 points with different x, got 3 points with 1 "
                      "distinct x", NULL);
     assert_int_equal(pn_calib_fit(x2, y, NULL, 2, &f, &err), PN_EINVAL);
-    expect_msg(&err, "fit: point 1 is not finite", NULL);
+    pn_test_expect_msg(&err, "fit: point 1 is not finite", NULL);
     const double x3[] = {1, 2, 3};
     assert_int_equal(pn_calib_fit(x3, y, w, 3, &f, &err), PN_EINVAL);
-    expect_msg(&err, "fit: point 1 is not finite", "weight <= 0");
+    pn_test_expect_msg(&err, "fit: point 1 is not finite", "weight <= 0");
 }
 
 /* ---- metrics --------------------------------------------------------------- */
@@ -208,7 +186,7 @@ static void test_loo_by_hand(void **state)
     pn_error_t err;
     const size_t g3[] = {0, 0, 5, 1};
     assert_int_equal(pn_calib_loo(x2, y2, NULL, g3, 4, 2, pred, &err), PN_EINVAL);
-    expect_msg(&err, "loo: point 2 has group 5 of 2", NULL);
+    pn_test_expect_msg(&err, "loo: point 2 has group 5 of 2", NULL);
 }
 
 /* ---- baselines ---------------------------------------------------------- */
@@ -261,10 +239,10 @@ static void test_csv_parse(void **state)
 
     pn_error_t err;
     assert_int_equal(pn_csv_parse(&c, "a,b\n1\0", 6, "nul.csv", &err), PN_ESYNTAX);
-    expect_msg(&err, "nul.csv:2: NUL byte", NULL);
+    pn_test_expect_msg(&err, "nul.csv:2: NUL byte", NULL);
     assert_null(c.buf);
     assert_int_equal(pn_csv_parse(&c, "", 0, "e.csv", &err), PN_ESYNTAX);
-    expect_msg(&err, "e.csv:1:1: empty file, expected a header row", NULL);
+    pn_test_expect_msg(&err, "e.csv:1:1: empty file, expected a header row", NULL);
 
     char *p = pn_csv_resolve_path("a/b/m.csv", "c.yaml");
     assert_string_equal(p, "a/b/c.yaml");
@@ -318,7 +296,7 @@ static void test_measure_good(void **state)
     assert_int_equal(pn_measure_params_parse("", "f", 1, 1, &ps, &n, &err), PN_OK);
     assert_int_equal(n, 0);
     assert_int_equal(pn_measure_params_parse("a=inf", "f", 2, 3, &ps, &n, &err), PN_EINVAL);
-    expect_msg(&err, "f:2:5: params: value of 'a' must be a finite number, got 'inf'", NULL);
+    pn_test_expect_msg(&err, "f:2:5: params: value of 'a' must be a finite number, got 'inf'", NULL);
 }
 
 /* Check every tests/calib/<prefix>-bad-*.csv: its first line "# error: L:C: text"
@@ -360,7 +338,7 @@ static void check_bad_fixtures(const char *prefix,
             print_error("%s: accepted\n", path);
             fail();
         }
-        expect_msg(&err, want, first + used);
+        pn_test_expect_msg(&err, want, first + used);
         seen++;
     }
     closedir(d);
@@ -406,13 +384,13 @@ static void test_measure_bad(void **state)
     char want[128];
     assert_int_equal(load_meas(path, &err), PN_ESYNTAX);
     snprintf(want, sizeof want, "%s:1:1: empty file, expected a header row", path);
-    expect_msg(&err, want, NULL);
+    pn_test_expect_msg(&err, want, NULL);
     unlink(path);
     assert_int_equal(load_meas(path, &err), PN_EIO);
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
-    expect_msg(&err, want, NULL);
+    pn_test_expect_msg(&err, want, NULL);
     assert_int_equal(load_meas("tests/calib", &err), PN_EIO);
-    expect_msg(&err, "tests/calib: cannot open: Is a directory", NULL);
+    pn_test_expect_msg(&err, "tests/calib: cannot open: Is a directory", NULL);
 }
 
 /* ---- points --------------------------------------------------------------- */
@@ -463,7 +441,7 @@ static void test_points(void **state)
     pn_points_destroy(&s);
     o.kernels = "k_arith,nosuch";
     assert_int_equal(pn_points_resolve(&s, &m, &dev, &o, &err), PN_EINVAL);
-    expect_msg(&err, "--kernels: no point of tests/calib/meas-good.csv has kernel 'nosuch'",
+    pn_test_expect_msg(&err, "--kernels: no point of tests/calib/meas-good.csv has kernel 'nosuch'",
                NULL);
 
     /* max_steps reached: blamed on the point's line */
@@ -472,7 +450,7 @@ static void test_points(void **state)
     assert_int_equal(pn_points_resolve(&s, &m, &dev, &o, &err), PN_OK);
     assert_int_equal(pn_points_simulate(&s, PN_ENGINE_DEFAULT, 0, 0, 1, NULL, &err),
                      PN_ELIMIT);
-    expect_msg(&err, "tests/calib/meas-good.csv:", "max_steps = 50");
+    pn_test_expect_msg(&err, "tests/calib/meas-good.csv:", "max_steps = 50");
     pn_points_destroy(&s);
     pn_measure_destroy(&m);
     pn_device_destroy(&dev);
@@ -522,10 +500,10 @@ static void test_profile_write(void **state)
     f = open_memstream(&buf, &len);
     c.us_per_step = 0;
     assert_int_equal(pn_profile_write(f, in, sizeof in - 1, &c, &err), PN_EINVAL);
-    expect_msg(&err, "calibration: us_per_step must be a finite number > 0", NULL);
+    pn_test_expect_msg(&err, "calibration: us_per_step must be a finite number > 0", NULL);
     c.us_per_step = 1;
     assert_int_equal(pn_profile_write(f, "name: x\n", 8, &c, &err), PN_EINVAL);
-    expect_msg(&err, "device profile has no top-level 'latency:' key to replace", NULL);
+    pn_test_expect_msg(&err, "device profile has no top-level 'latency:' key to replace", NULL);
     fclose(f);
     free(buf);
 }

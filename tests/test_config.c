@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pn_test.h"
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,22 +18,7 @@
 #include "pn_config.h"
 #include "pn_device.h"
 
-#ifndef PN_DEVICE_DIR_DEFAULT
-#define PN_DEVICE_DIR_DEFAULT "models/devices"
-#endif
-
 /* Fail unless err's message starts with prefix and contains sub. */
-static void expect_msg(const pn_error_t *err, const char *prefix, const char *sub)
-{
-    if (strncmp(err->msg, prefix, strlen(prefix)) || (sub && !strstr(err->msg, sub))) {
-        print_error("message: %s\nexpected prefix: %s\nand substring: %s\n", err->msg, prefix,
-                    sub ? sub : "");
-        fail();
-    }
-    /* one line */
-    assert_null(strchr(err->msg, '\n'));
-}
-
 /* Load text as file "t.yaml"; return the status, cfg filled on success. */
 static pn_status_t load(pn_config_t *cfg, const char *text, pn_error_t *err)
 {
@@ -47,7 +34,7 @@ static void load_fails(const char *text, const char *where, const char *sub)
     char prefix[64];
     snprintf(prefix, sizeof prefix, "t.yaml:%s", where);
     assert_int_not_equal(load(&cfg, text, &err), PN_OK);
-    expect_msg(&err, prefix, sub);
+    pn_test_expect_msg(&err, prefix, sub);
     /* left empty */
     assert_null(cfg.path);
     assert_null(cfg.device);
@@ -58,18 +45,7 @@ static void load_fails(const char *text, const char *where, const char *sub)
 static int setup_cwd(void **state)
 {
     (void)state;
-    unsetenv("PNSIM_DEVICE_DIR");
-    if (access("tests/bad", R_OK) == 0)
-        return 0;
-    /* the Makefile's PN_DEVICE_DIR_DEFAULT is <repo>/models/devices */
-    char root[4096];
-    const char *d = PN_DEVICE_DIR_DEFAULT;
-    size_t n = strlen(d), m = strlen("/models/devices");
-    if (n <= m || n - m >= sizeof root || strcmp(d + n - m, "/models/devices"))
-        return -1;
-    memcpy(root, d, n - m);
-    root[n - m] = '\0';
-    return chdir(root) == 0 && access("tests/bad", R_OK) == 0 ? 0 : -1;
+    return pn_test_chdir_root("tests/bad");
 }
 
 /* ---- good configs ------------------------------------------------------- */
@@ -273,7 +249,7 @@ static void test_device_relative_and_calibrated(void **state)
     pn_kernel_destroy(&k);
     /* above the device's 256 threads per block */
     assert_int_equal(pn_config_resolve(&c, &d, 512, NULL, &k, &err), PN_ELIMIT);
-    expect_msg(&err, "tests/good/calibrated.yaml:5:12: ",
+    pn_test_expect_msg(&err, "tests/good/calibrated.yaml:5:12: ",
                "threads must be between 1 and 256 for device testgpu, got 512");
     assert_null(k.sm.warps);
     pn_device_destroy(&d);
@@ -366,31 +342,31 @@ static void test_count_errors(void **state)
                           &err), PN_OK);
     /* warp 10 of 32: 10 - 11 < 0 */
     assert_int_equal(pn_config_counts(&c, 1024, NULL, w, &err), PN_EINVAL);
-    expect_msg(&err, "t.yaml:4:19: ",
+    pn_test_expect_msg(&err, "t.yaml:4:19: ",
                "kernel.counts.arith: count 'n - warp' evaluates to -1 for warp 11 "
                "(threads 1024)");
     /* 1 / 0 */
     assert_int_equal(pn_config_counts(&c, 64, NULL, w, &err), PN_EINVAL);
-    expect_msg(&err, "t.yaml:4:39: ", "count '1 / (threads - 64)' evaluates to inf");
+    pn_test_expect_msg(&err, "t.yaml:4:39: ", "count '1 / (threads - 64)' evaluates to inf");
     /* the override's warp does not exist in a 4-warp block */
     assert_int_equal(pn_config_counts(&c, 128, NULL, w, &err), PN_EINVAL);
-    expect_msg(&err, "t.yaml:6:7: ", "kernel.warps[0]: warp 5 does not exist: 128 threads "
+    pn_test_expect_msg(&err, "t.yaml:6:7: ", "kernel.warps[0]: warp 5 does not exist: 128 threads "
                                     "make 4 warps (indices 0 to 3)");
     assert_int_equal(pn_config_counts(&c, 0, NULL, w, &err), PN_EINVAL);
-    expect_msg(&err, "t.yaml:3:12: ", "got 0");
+    pn_test_expect_msg(&err, "t.yaml:3:12: ", "got 0");
     /* huge param */
     double big = 1e300;
     assert_int_equal(pn_config_counts(&c, 256, &big, w, &err), PN_ELIMIT);
-    expect_msg(&err, "t.yaml:4:19: ", "evaluates to 1e+300 for warp 0");
+    pn_test_expect_msg(&err, "t.yaml:4:19: ", "evaluates to 1e+300 for warp 0");
     /* a swept threads value above the device limit points at the sweep axis */
     assert_int_equal(pn_device_load(&d, "gtx960m", NULL, 0, 0, &err), PN_OK);
     assert_int_equal(pn_config_resolve(&c, &d, 2048, NULL, &k, &err), PN_ELIMIT);
-    expect_msg(&err, "t.yaml:7:9: ", "threads must be between 1 and 1024 for device gtx960m, "
+    pn_test_expect_msg(&err, "t.yaml:7:9: ", "threads must be between 1 and 1024 for device gtx960m, "
                                     "got 2048");
     assert_null(k.sm.warps);
     /* count errors come back from resolve too */
     assert_int_equal(pn_config_resolve(&c, &d, 64, NULL, &k, &err), PN_EINVAL);
-    expect_msg(&err, "t.yaml:4:39: ", "inf");
+    pn_test_expect_msg(&err, "t.yaml:4:39: ", "inf");
     assert_null(k.sm.warps);
     pn_device_destroy(&d);
     pn_config_destroy(&c);
@@ -474,7 +450,7 @@ static void test_bad_files(void **state)
             snprintf(prefix, sizeof prefix, "%s:%ld:%ld: ", path, l, col);
         else
             snprintf(prefix, sizeof prefix, "%s: ", path);
-        expect_msg(&err, prefix, line + off);
+        pn_test_expect_msg(&err, prefix, line + off);
         checked++;
     }
     closedir(dir);

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pn_test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +16,7 @@
 
 #include "pn_device.h"
 
-#ifndef PN_DEVICE_DIR_DEFAULT
-#define PN_DEVICE_DIR_DEFAULT "models/devices"
-#endif
-
 static char tmpdir[64];
-
-static void expect_msg(const pn_error_t *err, const char *prefix, const char *sub)
-{
-    if (strncmp(err->msg, prefix, strlen(prefix)) || (sub && !strstr(err->msg, sub))) {
-        print_error("message: %s\nexpected prefix: %s\nand substring: %s\n", err->msg, prefix,
-                    sub ? sub : "");
-        fail();
-    }
-    assert_null(strchr(err->msg, '\n'));
-}
 
 /* Write text to <tmpdir>/<name>; returns the path in a static buffer. */
 static const char *write_tmp(const char *name, const char *text)
@@ -45,20 +33,10 @@ static const char *write_tmp(const char *name, const char *text)
 static int setup(void **state)
 {
     (void)state;
-    unsetenv("PNSIM_DEVICE_DIR");
     snprintf(tmpdir, sizeof tmpdir, "/tmp/pnsim-test-device-XXXXXX");
     if (!mkdtemp(tmpdir))
         return -1;
-    if (access("tests/bad", R_OK) == 0)
-        return 0;
-    char root[4096];
-    const char *d = PN_DEVICE_DIR_DEFAULT;
-    size_t n = strlen(d), m = strlen("/models/devices");
-    if (n <= m || n - m >= sizeof root || strcmp(d + n - m, "/models/devices"))
-        return -1;
-    memcpy(root, d, n - m);
-    root[n - m] = '\0';
-    return chdir(root) == 0 && access("tests/bad", R_OK) == 0 ? 0 : -1;
+    return pn_test_chdir_root("tests/bad");
 }
 
 static const char *const tmp_files[] = {"a.yaml", "b-2.yaml", "not a name.yaml", "c.txt",
@@ -203,12 +181,12 @@ static void test_unknown(void **state)
                                  "name: gtx480, gtx960m, h100; or a path to a .yaml profile)");
     assert_null(d.name);
     assert_int_equal(pn_device_load(&d, "gtx 960", "cfg.yaml", 3, 4, &err), PN_EINVAL);
-    expect_msg(&err, "cfg.yaml:3:4: ", "unknown device 'gtx 960'");
+    pn_test_expect_msg(&err, "cfg.yaml:3:4: ", "unknown device 'gtx 960'");
     assert_int_equal(pn_device_load(&d, "", "cfg.yaml", 3, 4, &err), PN_EINVAL);
-    expect_msg(&err, "cfg.yaml:3:4: ", "got an empty string");
+    pn_test_expect_msg(&err, "cfg.yaml:3:4: ", "got an empty string");
     /* no position */
     assert_int_equal(pn_device_load(&d, "nope", NULL, 0, 0, &err), PN_EINVAL);
-    expect_msg(&err, "unknown device 'nope'", NULL);
+    pn_test_expect_msg(&err, "unknown device 'nope'", NULL);
     /* the built-ins come from PNSIM_DEVICE_DIR */
     write_tmp("a.yaml", "x");
     write_tmp("b-2.yaml", "x");
@@ -216,10 +194,10 @@ static void test_unknown(void **state)
     write_tmp("c.txt", "x");
     setenv("PNSIM_DEVICE_DIR", tmpdir, 1);
     assert_int_equal(pn_device_load(&d, "gtx960m", "cfg.yaml", 2, 9, &err), PN_EINVAL);
-    expect_msg(&err, "cfg.yaml:2:9: ", "(expected a built-in name: a, b-2; or a path");
+    pn_test_expect_msg(&err, "cfg.yaml:2:9: ", "(expected a built-in name: a, b-2; or a path");
     setenv("PNSIM_DEVICE_DIR", "/no/such/dir", 1);
     assert_int_equal(pn_device_load(&d, "gtx960m", "cfg.yaml", 2, 9, &err), PN_EINVAL);
-    expect_msg(&err, "cfg.yaml:2:9: ", "none: cannot open /no/such/dir: No such file");
+    pn_test_expect_msg(&err, "cfg.yaml:2:9: ", "none: cannot open /no/such/dir: No such file");
     unsetenv("PNSIM_DEVICE_DIR");
 }
 
@@ -247,7 +225,7 @@ static void profile_fails(const char *body, const char *where, const char *sub)
     const char *path = write_tmp("p.yaml", body);
     snprintf(prefix, sizeof prefix, "%s:%s", path, where);
     assert_int_not_equal(pn_device_load(&d, path, NULL, 0, 0, &err), PN_OK);
-    expect_msg(&err, prefix, sub);
+    pn_test_expect_msg(&err, prefix, sub);
     assert_null(d.name);
     assert_null(d.path);
 }
