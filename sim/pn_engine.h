@@ -61,9 +61,6 @@ typedef struct pn_fast_plan pn_fast_plan_t;
 pn_status_t pn_fast_plan_new(const pn_net_t *net, pn_fast_plan_t **out, pn_error_t *err);
 void pn_fast_plan_free(pn_fast_plan_t *pl);
 
-/* Number of structural conflict groups the plan found. */
-uint32_t pn_fast_plan_groups(const pn_fast_plan_t *pl);
-
 /* One run of the fast engine. Same semantics, errors and result
  * distribution as pn_engine_literal_run (a given seed gives a different run).
  * Time O(firings of non-ticker transitions + changed-place readers), jumps

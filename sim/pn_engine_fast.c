@@ -182,11 +182,6 @@ nomem:
                         "transitions", np, nt);
 }
 
-uint32_t pn_fast_plan_groups(const pn_fast_plan_t *pl)
-{
-    return pl->n_groups;
-}
-
 /* ---- run state ------------------------------------------------------------- */
 
 typedef struct event {
