@@ -18,6 +18,13 @@
 #include "pn_rng.h"
 #include "pn_sm.h"
 
+/* Runs per sample: ten times more under `make check-full` (PN_FULL=1). */
+static int scaled(int runs)
+{
+    const char *full = getenv("PN_FULL");
+    return full && *full == '1' ? 10 * runs : runs;
+}
+
 static void build(pn_net_t *net, pn_sm_layout_t *lay, uint32_t sched, uint32_t l1, uint32_t l2,
                   uint32_t warps, const pn_warp_counts_t *c)
 {
@@ -168,7 +175,7 @@ static void test_two_sample(void **state)
         { 8, 4, 30, 4, { 12, 4, 6 } },      /* a hub: 8 warps share p0 */
         { 6, 2, 3, 1, { 0, 10, 10 } },      /* memory only, short latency */
     };
-    const int runs = 1500;
+    const int runs = scaled(1500);
     for (size_t k = 0; k < sizeof nets / sizeof nets[0]; k++) {
         pn_warp_counts_t c[8];
         for (uint32_t w = 0; w < nets[k].warps; w++)
@@ -309,7 +316,7 @@ static void test_exact_distribution(void **state)
     assert_true(total > 1 - 1e-9 && total < 1 + 1e-9);
     assert_true(support >= 3);                  /* genuinely random */
     assert_true(x.nodes > 50);
-    const int runs = 4000;
+    const int runs = scaled(4000);
     static double sa[EX_MAXSTEPS], ia[EX_MAXSTEPS];
     for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_SM; k++) {
         histogram((pn_engine_kind_t)k, &net, lay.t0, runs, 5 + 77777 * (uint64_t)k, 0,
@@ -382,8 +389,8 @@ static void test_generic_net(void **state)
     build_generic(&net, &idle);
     enum { N = 512 };
     static double sa[N], ia[N], sb[N], ib[N];
-    histogram(PN_ENGINE_LITERAL, &net, idle, 2000, 1, 0, N, sa, ia);
-    histogram(PN_ENGINE_FAST, &net, idle, 2000, 50001, 0, N, sb, ib);
+    histogram(PN_ENGINE_LITERAL, &net, idle, scaled(2000), 1, 0, N, sa, ia);
+    histogram(PN_ENGINE_FAST, &net, idle, scaled(2000), 500001, 0, N, sb, ib);
     double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
     if (ps < 0.001 || pi < 0.001)
         fail_msg("generic net: steps p = %g, idle p = %g", ps, pi);
