@@ -11,7 +11,6 @@
 
 #include "pn_test.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,46 +207,6 @@ static void test_schedule(void **state)
     assert_int_equal(pn_baseline_resident_blocks(48, 64), 1);
 }
 
-/* Check every tests/calib/<prefix>-bad-*.csv (first line "# error: L:C: text"). */
-static void check_bad_fixtures(const char *prefix,
-                               pn_status_t (*load)(const char *path, pn_error_t *err))
-{
-    DIR *dir = opendir("tests/calib");
-    assert_non_null(dir);
-    struct dirent *e;
-    int seen = 0;
-    char pre[64];
-    snprintf(pre, sizeof pre, "%s-bad-", prefix);
-    while ((e = readdir(dir)) != NULL) {
-        if (strncmp(e->d_name, pre, strlen(pre)) != 0)
-            continue;
-        char path[512], first[512], want[600];
-        snprintf(path, sizeof path, "tests/calib/%s", e->d_name);
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        assert_non_null(fgets(first, sizeof first, f));
-        fclose(f);
-        first[strcspn(first, "\n")] = '\0';
-        long line = 0, col = 0;
-        int used = 0;
-        if (sscanf(first, "# error: %ld:%ld: %n", &line, &col, &used) != 2 || !used) {
-            print_error("%s: no '# error: L:C: text' line\n", path);
-            fail();
-        }
-        snprintf(want, sizeof want, "%s:%ld:%ld: ", path, line, col);
-        pn_error_t err;
-        pn_error_clear(&err);
-        if (load(path, &err) == PN_OK) {
-            print_error("%s: accepted\n", path);
-            fail();
-        }
-        pn_test_expect_msg(&err, want, first + used);
-        seen++;
-    }
-    closedir(dir);
-    assert_true(seen >= 2);
-}
-
 /* Load a BBV and derive it with tests/calib/blocks.csv. */
 static pn_status_t load_bbv(const char *path, pn_error_t *err)
 {
@@ -278,8 +237,8 @@ static pn_status_t load_blocks(const char *path, pn_error_t *err)
 static void test_bad_files(void **state)
 {
     (void)state;
-    check_bad_fixtures("bbv", load_bbv);
-    check_bad_fixtures("blocks", load_blocks);
+    assert_true(pn_test_bad_fixtures("tests/calib", "bbv-bad-", ".csv", load_bbv) >= 2);
+    assert_true(pn_test_bad_fixtures("tests/calib", "blocks-bad-", ".csv", load_blocks) >= 2);
     pn_error_t err;
     const char *p = write_tmp("");
     char want[128];

@@ -11,7 +11,6 @@
 
 #include "pn_test.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,52 +298,6 @@ static void test_measure_good(void **state)
     pn_test_expect_msg(&err, "f:2:5: params: value of 'a' must be a finite number, got 'inf'", NULL);
 }
 
-/* Check every tests/calib/<prefix>-bad-*.csv: its first line "# error: L:C: text"
- * gives the expected position (C = 0: line only) and a substring. */
-static void check_bad_fixtures(const char *prefix,
-                               pn_status_t (*load)(const char *path, pn_error_t *err))
-{
-    DIR *d = opendir("tests/calib");
-    assert_non_null(d);
-    struct dirent *e;
-    int seen = 0;
-    char pre[64];
-    snprintf(pre, sizeof pre, "%s-bad-", prefix);
-    while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, pre, strlen(pre)) != 0)
-            continue;
-        char path[512], first[512];
-        snprintf(path, sizeof path, "tests/calib/%s", e->d_name);
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        assert_non_null(fgets(first, sizeof first, f));
-        fclose(f);
-        first[strcspn(first, "\n")] = '\0';
-        long line = 0, col = 0;
-        int used = 0;
-        if (sscanf(first, "# error: %ld:%ld: %n", &line, &col, &used) != 2 || !used) {
-            print_error("%s: no '# error: L:C: text' line\n", path);
-            fail();
-        }
-        char want[600];
-        if (col > 0)
-            snprintf(want, sizeof want, "%s:%ld:%ld: ", path, line, col);
-        else
-            snprintf(want, sizeof want, "%s:%ld: ", path, line);
-        pn_error_t err;
-        pn_error_clear(&err);
-        pn_status_t st = load(path, &err);
-        if (st == PN_OK) {
-            print_error("%s: accepted\n", path);
-            fail();
-        }
-        pn_test_expect_msg(&err, want, first + used);
-        seen++;
-    }
-    closedir(d);
-    assert_true(seen >= 2);
-}
-
 static pn_status_t load_meas(const char *path, pn_error_t *err)
 {
     pn_measure_t m;
@@ -372,8 +325,8 @@ static pn_status_t load_points(const char *path, pn_error_t *err)
 static void test_measure_bad(void **state)
 {
     (void)state;
-    check_bad_fixtures("meas", load_meas);
-    check_bad_fixtures("points", load_points);
+    assert_true(pn_test_bad_fixtures("tests/calib", "meas-bad-", ".csv", load_meas) >= 2);
+    assert_true(pn_test_bad_fixtures("tests/calib", "points-bad-", ".csv", load_points) >= 2);
 
     /* an empty file and a missing file */
     char path[] = "/tmp/pnsim-test-calib-XXXXXX";

@@ -9,7 +9,6 @@
 
 #include "pn_test.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,42 +418,7 @@ static pn_status_t run_pipeline(const char *path, pn_error_t *err)
 static void test_bad_files(void **state)
 {
     (void)state;
-    DIR *dir = opendir("tests/bad");
-    struct dirent *e;
-    int checked = 0;
-    assert_non_null(dir);
-    while ((e = readdir(dir)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".yaml"))
-            continue;
-        char path[512], line[512], prefix[600];
-        long l, col;
-        int off = 0;
-        pn_error_t err;
-        snprintf(path, sizeof path, "tests/bad/%s", e->d_name);
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        assert_non_null(fgets(line, sizeof line, f));
-        fclose(f);
-        line[strcspn(line, "\n")] = '\0';
-        if (sscanf(line, "# error: %ld:%ld: %n", &l, &col, &off) != 2 || off == 0) {
-            print_error("%s: first line is not '# error: LINE:COL: text'\n", path);
-            fail();
-        }
-        pn_error_clear(&err);
-        if (run_pipeline(path, &err) == PN_OK) {
-            print_error("%s: accepted, expected an error\n", path);
-            fail();
-        }
-        if (l > 0)
-            snprintf(prefix, sizeof prefix, "%s:%ld:%ld: ", path, l, col);
-        else
-            snprintf(prefix, sizeof prefix, "%s: ", path);
-        pn_test_expect_msg(&err, prefix, line + off);
-        checked++;
-    }
-    closedir(dir);
-    assert_true(checked >= 40);
+    assert_true(pn_test_bad_fixtures("tests/bad", "", ".yaml", run_pipeline) >= 40);
 }
 
 static void test_inline_errors(void **state)
