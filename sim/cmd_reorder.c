@@ -70,13 +70,10 @@ static pn_status_t simulate(reorder_t *r, const pn_net_t *net, uint32_t t0, cons
     };
     order_row_t *row = &r->rows[r->n_rows];
     if (pn_engine_run_many(engine, net, r->seed, r->runs, r->jobs, &opts, results, err) != PN_OK) {
-        char msg[PN_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "order %s: %.960s", name, err->msg);
-        if (!r->have_max && r->m.cfg.max_steps_pos.line > 0)
-            pn_error_at(err, err->code, r->m.cfg.path, r->m.cfg.max_steps_pos.line,
-                        r->m.cfg.max_steps_pos.col, "%s", msg);
-        else
-            pn_error_at(err, err->code, r->m.cfg.path, 0, 0, "%s", msg);
+        char what[64];
+        snprintf(what, sizeof what, "order %s", name);
+        pn_error_prefix(err, what);
+        pn_cli_locate_run_error(&r->m.cfg, r->have_max, err);
         return err->code;
     }
     row->name = name;

@@ -49,13 +49,7 @@ int pn_cmd_run(int argc, char **argv)
     rep.jobs = o.jobs ? (unsigned)o.jobs : pn_engine_cpu_count();
     if (pn_engine_run_many(o.engine, &m.net, rep.seed, n_runs, rep.jobs, &opts, results,
                            &err) != PN_OK) {
-        if (!o.have_max && m.cfg.max_steps_pos.line > 0) {
-            char msg[PN_ERROR_MSG_MAX];
-            memcpy(msg, err.msg, sizeof msg);
-            pn_error_at(&err, err.code, m.cfg.path, m.cfg.max_steps_pos.line,
-                        m.cfg.max_steps_pos.col, "%s", msg);
-        } else
-            pn_error_prefix(&err, m.cfg.path);
+        pn_cli_locate_run_error(&m.cfg, o.have_max, &err);
         goto fail;
     }
     rep.kernel = m.cfg.kernel_name;
