@@ -124,17 +124,24 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     return st;
 }
 
+/* " threads = 256, schedulers = 2": the point's value on every axis. */
+static void axis_values(const pn_sweep_t *sw, const pn_sweep_point_t *pt, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < sw->cfg->n_sweep && n < size; a++)
+        n += (size_t)snprintf(buf + n, size - n, "%s %s = %g", a ? "," : "",
+                              sw->cfg->sweep[a].name, pt->axis[a]);
+}
+
 /* Name the point in err's message: "at threads = 256, schedulers = 2: ...". */
 static void point_context(const pn_sweep_t *sw, const pn_sweep_point_t *pt, pn_error_t *err)
 {
     if (!err || sw->cfg->n_sweep == 0)
         return;
-    char ctx[256];
-    size_t n = 0;
-    n += (size_t)snprintf(ctx + n, sizeof ctx - n, "at sweep point");
-    for (size_t a = 0; a < sw->cfg->n_sweep && n < sizeof ctx; a++)
-        n += (size_t)snprintf(ctx + n, sizeof ctx - n, "%s %s = %g", a ? "," : "",
-                              sw->cfg->sweep[a].name, pt->axis[a]);
+    char values[224], ctx[256];
+    axis_values(sw, pt, values, sizeof values);
+    snprintf(ctx, sizeof ctx, "at sweep point%s", values);
     char msg[PN_ERROR_MSG_MAX];
     memcpy(msg, err->msg, sizeof msg);
     /* keep a leading "file:line:col: " in front */
@@ -151,13 +158,15 @@ static void point_context(const pn_sweep_t *sw, const pn_sweep_point_t *pt, pn_e
     err->msg[sizeof err->msg - 1] = '\0';
 }
 
-/* "kernel at threads = 256, schedulers = 2" */
+/* "kernel at threads = 256, schedulers = 2" (the kernel alone without axes) */
 static void point_name(const pn_sweep_t *sw, const pn_sweep_point_t *pt, char *buf, size_t size)
 {
-    size_t n = (size_t)snprintf(buf, size, "%s", sw->cfg->kernel_name);
-    for (size_t a = 0; a < sw->cfg->n_sweep && n < size; a++)
-        n += (size_t)snprintf(buf + n, size - n, "%s %s = %g", a ? "," : " at",
-                              sw->cfg->sweep[a].name, pt->axis[a]);
+    char values[224];
+    axis_values(sw, pt, values, sizeof values);
+    int n = snprintf(buf, size, "%s%s%s", sw->cfg->kernel_name, sw->cfg->n_sweep ? " at" : "",
+                     values);
+    if (n < 0 || (size_t)n >= size)     /* a long name is cut; it only labels errors */
+        buf[size - 1] = '\0';
 }
 
 pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress, void *ctx,
