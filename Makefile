@@ -31,7 +31,16 @@ DATADIR ?= $(CURDIR)/models/devices
 
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
-INCLUDES := -Ipnet -Imodels -Isim -Icalib
+# Each folder sees only the headers of the layers at or below it
+# (pnet < sim < models < calib, study < cli), so a forbidden include fails.
+INC_pnet   := -Ipnet
+INC_sim    := $(INC_pnet) -Isim -Imodels
+INC_models := -Ipnet -Isim -Imodels
+INC_calib  := $(INC_models) -Icalib
+INC_study  := $(INC_models) -Istudy
+INC_cli    := $(INC_models) -Icalib -Istudy -Icli
+INC_tests  := $(INC_cli) -Itests
+INCLUDES    = $(INC_$(firstword $(subst /, ,$<)))
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm -lpthread
 TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKG))
@@ -41,9 +50,9 @@ ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(INCLUDES) \
              $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC  := $(wildcard pnet/*.c) $(wildcard models/*.c) \
-            $(filter-out sim/pnsim.c sim/cmd_%.c,$(wildcard sim/*.c)) $(wildcard calib/*.c)
-CLI_SRC  := sim/pnsim.c $(wildcard sim/cmd_*.c)
+LIB_SRC  := $(wildcard pnet/*.c) $(wildcard sim/*.c) $(wildcard models/*.c) \
+            $(wildcard calib/*.c) $(wildcard study/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 BENCH_SRC := $(wildcard tests/bench_*.c)
 
@@ -98,7 +107,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@mkdir -p $(@D)
