@@ -34,8 +34,8 @@ WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 # Each folder sees only the headers of the layers at or below it
 # (pnet < sim < models < calib, study < cli), so a forbidden include fails.
 INC_pnet   := -Ipnet
-INC_sim    := $(INC_pnet) -Isim -Imodels
-INC_models := -Ipnet -Isim -Imodels
+INC_sim    := $(INC_pnet) -Isim
+INC_models := $(INC_sim) -Imodels
 INC_calib  := $(INC_models) -Icalib
 INC_study  := $(INC_models) -Istudy
 INC_cli    := $(INC_models) -Icalib -Istudy -Icli

@@ -8,15 +8,16 @@
 #include <string.h>
 
 #include "pn_baseline.h"
-#include "pn_sm.h"
 #include "pn_stats.h"
 
 void pn_points_destroy(pn_point_set_t *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->n_points; i++)
+    for (size_t i = 0; i < s->n_points; i++) {
         pn_kernel_destroy(&s->points[i].k);
+        free(s->points[i].params);
+    }
     free(s->points);
     for (size_t i = 0; i < s->n_configs; i++)
         pn_config_destroy(&s->configs[i]);
@@ -137,11 +138,11 @@ static pn_status_t resolve_all(pn_point_set_t *s, const pn_measure_t *m, const p
         pn_point_t *p = &s->points[s->n_points];
         p->m = mp;
         p->cfg = ci;
-        double *pv;
-        PN_CHECK(param_values(cfg, m, mp, &pv, err));
-        pn_status_t st = pn_config_resolve(cfg, dev, mp->threads, pv, &p->k, err);
-        free(pv);
+        PN_CHECK(param_values(cfg, m, mp, &p->params, err));
+        pn_status_t st = pn_config_resolve(cfg, dev, mp->threads, p->params, &p->k, err);
         if (st != PN_OK) {
+            free(p->params);
+            p->params = NULL;
             prefix_at(err, m->path, mp->line, 0);
             return st;
         }
@@ -200,28 +201,33 @@ typedef struct sim {
     pthread_mutex_t lock;
 } sim_t;
 
+/* Simulate point p exactly as `pnsim run` simulates its config at the row's
+ * threads and params: the config's own net (pn_config_build_net: the SM net
+ * of the counts, or the program-order net) on the engine the model picks. */
 static pn_status_t sim_point(sim_t *j, pn_point_t *p, pn_error_t *err)
 {
-    pn_sm_params_t sm = p->k.sm;
+    const pn_config_t *cfg = &j->s->configs[p->cfg];
+    pn_kernel_t k = p->k;                 /* shallow: the counts stay p's */
     if (j->l1 && !p->fixed_l1)
-        sm.l1 = j->l1;
+        k.sm.l1 = j->l1;
     if (j->l2 && !p->fixed_l2)
-        sm.l2 = j->l2;
+        k.sm.l2 = j->l2;
+    pn_sm_params_t sm = k.sm;
     pn_net_t net;
-    pn_sm_layout_t lay;
+    pn_sm_layout_t lay = { 0 };
     pn_net_init(&net);
+    pn_prepared_t prep = { 0 };
+    pn_run_opts_t o = { .max_steps = p->max_steps, .net_name = j->s->groups[p->group] };
     pn_run_result_t *res = calloc(p->runs, sizeof *res);
-    pn_status_t st = res ? pn_sm_build(&net, &sm, &lay, err)
+    pn_status_t st = res ? pn_config_build_net(cfg, &k, p->params, &net, &lay, err)
                          : pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", p->runs);
-    if (st == PN_OK) {
-        pn_run_opts_t o = {
-            .max_steps = p->max_steps,
-            .idle_trans = lay.t0,
-            .net_name = j->s->groups[p->group],
-        };
-        p->engine = pn_engine_resolve(j->kind, &net);
-        st = pn_engine_run_many(j->kind, &net, p->seed, p->runs, j->inner, &o, res, err);
-    }
+    o.idle_trans = lay.t0;
+    if (st == PN_OK)
+        st = pn_config_prepare_engine(&prep, j->kind, cfg, &k, &net, &o, err);
+    p->engine = pn_engine_prepared_name(&prep);
+    if (st == PN_OK)
+        st = pn_engine_run_batch(&prep, p->seed, p->runs, j->inner, res, err);
+    pn_engine_release(&prep);
     if (st == PN_OK) {
         pn_summary_t steps, idle;
         st = pn_summary_runs(res, p->runs, &steps, &idle, err);

@@ -20,13 +20,14 @@ typedef struct pn_point {
     size_t cfg;                   /* index into set->configs */
     size_t group;                 /* index into set->groups */
     pn_kernel_t k;                /* threads, counts, schedulers, l1, l2 (owned) */
+    double *params;               /* the config's params with the row's values (owned) */
     int fixed_l1, fixed_l2;       /* the config's model section sets the latency */
     uint32_t runs;
     uint64_t seed;
     uint64_t max_steps;
     /* filled by pn_points_simulate: */
     uint32_t l1, l2;              /* latencies of the last simulation */
-    pn_engine_kind_t engine;      /* the engine that ran it (auto resolved) */
+    const char *engine;           /* the engine that ran it (a static name) */
     double steps_mean, steps_sd, idle_mean;
 } pn_point_t;
 

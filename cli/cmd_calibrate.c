@@ -154,7 +154,7 @@ static void print_report(FILE *out, const calib_run_t *r)
             s->n_groups == 1 ? "" : "s", runs_min);
     if (runs_max != runs_min)
         fprintf(out, "..%u", runs_max);
-    fprintf(out, "; engine %s; fit %s\n", pn_engine_name(s->points[0].engine),
+    fprintf(out, "; engine %s; fit %s\n", s->points[0].engine,
             r->weighted ? "weighted least squares, weights 1/median_us^2"
                         : "ordinary least squares");
     fprintf(out, "latency    global %u, shared %u (%s)", r->l1, r->l2,
@@ -326,7 +326,7 @@ static pn_status_t write_profile(const calib_run_t *r, pn_cli_out_t *o, const ch
         snprintf(src, sizeof src, "pnsim calibrate on %s: %zu points of %zu kernels, %s fit, "
                  "engine %s, latency %u/%u; R2 %.4f, MAPE %.1f%%", r->meas->path,
                  r->set->n_points, r->set->n_groups, r->weighted ? "relative" : "ordinary",
-                 pn_engine_name(r->set->points[0].engine), r->l1, r->l2, e->all.r2,
+                 r->set->points[0].engine, r->l1, r->l2, e->all.r2,
                  e->all.mape);
     snprintf(note, sizeof note, "fitted by pnsim calibrate --search-latency on %s",
              r->meas->path);

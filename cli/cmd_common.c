@@ -198,18 +198,6 @@ void pn_cli_out_abort(pn_cli_out_t *o)
     memset(o, 0, sizeof *o);
 }
 
-void pn_cli_locate_run_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)
-{
-    if (limit_given || cfg->max_steps_pos.line <= 0) {
-        pn_error_prefix(err, cfg->path);
-        return;
-    }
-    char msg[PN_ERROR_MSG_MAX];
-    memcpy(msg, err->msg, sizeof msg);
-    pn_error_at(err, err->code, cfg->path, cfg->max_steps_pos.line, cfg->max_steps_pos.col,
-                "%s", msg);
-}
-
 int pn_cli_fail(const char *cmd, const pn_error_t *err)
 {
     const char *msg = err->msg[0] ? err->msg : pn_status_str(err->code);

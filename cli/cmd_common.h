@@ -123,11 +123,6 @@ pn_status_t pn_cli_out_commit(pn_cli_out_t *o, pn_error_t *err);
 /* Discard the output (removes the temporary file). Safe after commit. */
 void pn_cli_out_abort(pn_cli_out_t *o);
 
-/* Place a run error (such as reaching max_steps) in the config cfg: at its
- * simulation.max_steps when the limit came from there (limit_given 0 and
- * the key present), else after "path: ". */
-void pn_cli_locate_run_error(const pn_config_t *cfg, int limit_given, pn_error_t *err);
-
 /* Print err's message as one line on stderr, prefixed by "pnsim CMD: " unless
  * it already names a file position. Returns the process exit status (1). */
 int pn_cli_fail(const char *cmd, const pn_error_t *err);

@@ -10,6 +10,7 @@
 #include "cmd_common.h"
 #include "pn_commands.h"
 #include "pn_engine.h"
+#include "pn_engine_sm.h"
 #include "pn_program.h"
 #include "pn_report.h"
 #include "pn_stats.h"
@@ -37,7 +38,7 @@ static const char reorder_usage[] =
 /* One order's outcome. */
 typedef struct order_row {
     const char *name;
-    pn_engine_kind_t engine;
+    const char *engine;           /* the engine that ran it (a static name) */
     uint32_t places, transitions;
     pn_summary_t steps, idle;
 } order_row_t;
@@ -58,29 +59,36 @@ typedef struct reorder {
     pn_engine_kind_t engine;      /* as chosen; auto picks per order's net */
 } reorder_t;
 
-/* Run `runs` runs of net on the chosen engine into the next row. */
-static pn_status_t simulate(reorder_t *r, const pn_net_t *net, uint32_t t0, const char *name,
+/* Run `runs` runs of net on the chosen engine into the next row: net is the
+ * SM net pn_sm_build made of sm, or a program-order net when sm is NULL. */
+static pn_status_t simulate(reorder_t *r, const pn_net_t *net, uint32_t t0,
+                            const pn_sm_params_t *sm, const char *name,
                             pn_run_result_t *results, pn_error_t *err)
 {
-    pn_engine_kind_t engine = pn_engine_resolve(r->engine, net);
     pn_run_opts_t opts = {
         .max_steps = r->max_steps,
         .idle_trans = t0,
         .net_name = r->m.cfg.kernel_name,
     };
     order_row_t *row = &r->rows[r->n_rows];
-    if (pn_engine_run_many(engine, net, r->seed, r->runs, r->jobs, &opts, results, err) != PN_OK) {
+    pn_prepared_t prep;
+    pn_status_t st = sm ? pn_sm_engine_prepare(&prep, r->engine, sm, net, &opts, err)
+                        : pn_program_engine_prepare(&prep, r->engine, net, &opts, err);
+    if (st == PN_OK)
+        st = pn_engine_run_batch(&prep, r->seed, r->runs, r->jobs, results, err);
+    row->engine = pn_engine_prepared_name(&prep);
+    pn_engine_release(&prep);
+    if (st != PN_OK) {
         char what[64];
         snprintf(what, sizeof what, "order %s", name);
         pn_error_prefix(err, what);
-        pn_cli_locate_run_error(&r->m.cfg, r->have_max, err);
+        pn_config_locate_run_error(&r->m.cfg, r->have_max, err);
         return err->code;
     }
     row->name = name;
-    row->engine = engine;
     row->places = net->n_places;
     row->transitions = net->n_trans;
-    pn_status_t st = pn_summary_runs(results, r->runs, &row->steps, &row->idle, err);
+    st = pn_summary_runs(results, r->runs, &row->steps, &row->idle, err);
     if (st == PN_OK)
         r->n_rows++;
     return st;
@@ -99,7 +107,7 @@ static pn_status_t simulate_programs(reorder_t *r, const pn_program_t *progs, co
     if (st != PN_OK)
         pn_error_prefix(err, r->m.cfg.path);
     else
-        st = simulate(r, &net, lay.t0, name, results, err);
+        st = simulate(r, &net, lay.t0, NULL, name, results, err);
     pn_net_destroy(&net);
     return st;
 }
@@ -116,14 +124,14 @@ static pn_status_t run_orders(reorder_t *r, pn_error_t *err)
     }
     /* the loaded net is the program-order net when the config has a program */
     if (r->m.cfg.has_program)
-        st = simulate(r, &r->m.net, r->m.layout.t0, "program", results, err);
+        st = simulate(r, &r->m.net, r->m.layout.t0, NULL, "program", results, err);
     if (st == PN_OK) {
         pn_net_t wpnm;
         pn_sm_layout_t lay;
         pn_net_init(&wpnm);
         st = pn_sm_build(&wpnm, &r->m.kernel.sm, &lay, err);
         if (st == PN_OK)
-            st = simulate(r, &wpnm, lay.t0, "random", results, err);
+            st = simulate(r, &wpnm, lay.t0, &r->m.kernel.sm, "random", results, err);
         pn_net_destroy(&wpnm);
     }
     for (int o = 0; o < PN_ORDER_COUNT && st == PN_OK; o++) {
@@ -175,7 +183,7 @@ static void report_json(FILE *out, const reorder_t *r)
     for (size_t i = 0; i < r->n_rows; i++) {
         const order_row_t *o = &r->rows[i];
         fprintf(out, "%s\n    {\"name\": \"%s\", \"engine\": \"%s\", \"net\": {\"places\": %u, "
-                "\"transitions\": %u}, ", i ? "," : "", o->name, pn_engine_name(o->engine),
+                "\"transitions\": %u}, ", i ? "," : "", o->name, o->engine,
                 o->places, o->transitions);
         json_summary(out, "steps", &o->steps, ", ");
         json_summary(out, "idle_steps", &o->idle, ", ");
@@ -200,7 +208,7 @@ static void report_csv(FILE *out, const reorder_t *r)
         double gain = base > 0 ? 100.0 * (base - o->steps.mean) / base : 0.0;
         fprintf(out, "%s,%u,%u,%s,%s,%u,%u,%u,%.10g,%.10g,%" PRIu64 ",%" PRIu64 ",%.10g,%.10g,"
                 "%" PRIu64 ",%" PRIu64 ",%d,%d,%.10g\n", m->cfg.kernel_name, m->kernel.threads,
-                m->kernel.sm.n_warps, o->name, pn_engine_name(o->engine), o->places,
+                m->kernel.sm.n_warps, o->name, o->engine, o->places,
                 o->transitions, r->runs, o->steps.mean, o->steps.sd, o->steps.min, o->steps.max,
                 o->idle.mean, o->idle.sd, o->idle.min, o->idle.max, i == r->best,
                 i == r->baseline, gain);
@@ -226,7 +234,7 @@ static void report_text(FILE *out, const reorder_t *r)
         const order_row_t *o = &r->rows[i];
         fprintf(out, "%c %-14s %-6s %6u %6u  %10.1f %8.1f %8" PRIu64 " %8" PRIu64 "  %10.1f %8.1f %8"
                 PRIu64 " %8" PRIu64 "\n", i == r->best ? '*' : ' ', o->name,
-                pn_engine_name(o->engine), o->places, o->transitions, o->steps.mean, o->steps.sd,
+                o->engine, o->places, o->transitions, o->steps.mean, o->steps.sd,
                 o->steps.min, o->steps.max, o->idle.mean, o->idle.sd, o->idle.min, o->idle.max);
     }
     const order_row_t *b = &r->rows[r->best], *w = &r->rows[r->worst];

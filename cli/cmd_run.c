@@ -41,15 +41,20 @@ int pn_cmd_run(int argc, char **argv)
     int rc = 0;
     pn_cli_out_t out = { 0 };
     pn_run_report_t rep = { 0 };
+    pn_prepared_t prep = { 0 };
     if (!results) {
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
     rep.seed = o.have_seed ? o.seed : m.cfg.seed;
     rep.jobs = o.jobs ? (unsigned)o.jobs : pn_engine_cpu_count();
-    if (pn_engine_run_many(o.engine, &m.net, rep.seed, n_runs, rep.jobs, &opts, results,
-                           &err) != PN_OK) {
-        pn_cli_locate_run_error(&m.cfg, o.have_max, &err);
+    if (pn_config_prepare_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
+                                 &err) != PN_OK) {
+        pn_error_prefix(&err, m.cfg.path);
+        goto fail;
+    }
+    if (pn_engine_run_batch(&prep, rep.seed, n_runs, rep.jobs, results, &err) != PN_OK) {
+        pn_config_locate_run_error(&m.cfg, o.have_max, &err);
         goto fail;
     }
     rep.kernel = m.cfg.kernel_name;
@@ -66,7 +71,7 @@ int pn_cmd_run(int argc, char **argv)
     rep.transitions = m.net.n_trans;
     rep.arcs = pn_net_n_arcs(&m.net, PN_ARC_INPUT) + pn_net_n_arcs(&m.net, PN_ARC_OUTPUT) +
                pn_net_n_arcs(&m.net, PN_ARC_INHIBITOR);
-    rep.engine = pn_engine_name(pn_engine_resolve(o.engine, &m.net));
+    rep.engine = pn_engine_prepared_name(&prep);
     rep.runs = n_runs;
     rep.results = results;
     rep.calibrated = m.dev.calibrated;
@@ -82,6 +87,7 @@ fail:
     pn_cli_out_abort(&out);
     rc = pn_cli_fail("run", &err);
 done:
+    pn_engine_release(&prep);
     free(results);
     pn_cli_model_destroy(&m);
     return rc;

@@ -33,9 +33,10 @@ typedef struct progress {
     size_t last;
 } progress_t;
 
-static void show_progress(void *ctx, size_t done, size_t total)
+static void show_progress(void *ctx, size_t job, size_t done, size_t total)
 {
     progress_t *p = ctx;
+    (void)job;
     size_t pct = total ? done * 100 / total : 100;
     if (!p->on || (pct == p->last && done != total))
         return;
@@ -104,6 +105,7 @@ int pn_cmd_sweep(int argc, char **argv)
                            o.have_max ? o.max_steps : cfg.max_steps, o.engine, &err);
     if (st == PN_OK && o.threads)
         sw.threads = (uint32_t)o.threads;
+    sw.max_steps_given = o.have_max;
     if (st == PN_OK)
         st = pn_sweep_run(&sw, (unsigned)o.jobs, show_progress, &prog, &err);
     if (st == PN_OK && plot)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pn_device.h"
+#include "pn_engine.h"
 #include "pn_error.h"
 #include "pn_program.h"
 #include "pn_sm.h"
@@ -177,5 +178,22 @@ void pn_kernel_destroy(pn_kernel_t *k);
 pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err);
+
+/* Prepare engine `kind` for net, the net pn_config_build_net made of cfg's
+ * point k (all borrowed, as o, and must outlive p). This is where the model
+ * of a net picks its engine: PN_ENGINE_AUTO takes the model's compiled
+ * engine where it has one (the sm engine for the paper's SM net of counts),
+ * else fast (program-order nets); PN_ENGINE_COMPILED on a net without one
+ * is PN_EINVAL; fast and literal run net. Release p with pn_engine_release,
+ * also after an error. O(warps), or the fast plan's O(arcs log arcs). */
+pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
+                                     const pn_config_t *cfg, const pn_kernel_t *k,
+                                     const pn_net_t *net, const pn_run_opts_t *o,
+                                     pn_error_t *err);
+
+/* Place a run error (such as reaching max_steps) in the config cfg: at its
+ * simulation.max_steps when the limit came from there (limit_given 0 and
+ * the key present), else after "path: ". */
+void pn_config_locate_run_error(const pn_config_t *cfg, int limit_given, pn_error_t *err);
 
 #endif

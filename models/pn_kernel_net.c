@@ -1,8 +1,11 @@
-/* pn_kernel_net.c - the net of one resolved config point: counts give the
- * paper's SM net, a program gives the program-order net. */
+/* pn_kernel_net.c - the net of one resolved config point and its engine:
+ * counts give the paper's SM net (compiled engine: sm), a program gives the
+ * program-order net (no compiled engine). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pn_config.h"
+#include "pn_engine_sm.h"
 #include "pn_program.h"
 
 pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
@@ -31,4 +34,26 @@ pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
     }
     free(progs);
     return st;
+}
+
+pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
+                                     const pn_config_t *cfg, const pn_kernel_t *k,
+                                     const pn_net_t *net, const pn_run_opts_t *o,
+                                     pn_error_t *err)
+{
+    if (!cfg->has_program)
+        return pn_sm_engine_prepare(p, kind, &k->sm, net, o, err);
+    return pn_program_engine_prepare(p, kind, net, o, err);
+}
+
+void pn_config_locate_run_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)
+{
+    if (limit_given || cfg->max_steps_pos.line <= 0) {
+        pn_error_prefix(err, cfg->path);
+        return;
+    }
+    char msg[PN_ERROR_MSG_MAX];
+    memcpy(msg, err->msg, sizeof msg);
+    pn_error_at(err, err->code, cfg->path, cfg->max_steps_pos.line, cfg->max_steps_pos.col,
+                "%s", msg);
 }

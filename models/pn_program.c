@@ -473,3 +473,16 @@ out:
     memcpy(buf + o, full ? "..." : "", full ? 4 : 1);
     return buf;
 }
+
+pn_status_t pn_program_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind,
+                                      const pn_net_t *net, const pn_run_opts_t *o,
+                                      pn_error_t *err)
+{
+    if (kind == PN_ENGINE_COMPILED) {
+        memset(p, 0, sizeof *p);
+        return pn_error_set(err, PN_EINVAL, "the sm engine runs only the SM net of a kernel's "
+                            "counts, not a program-order net (kernel.program); use --engine "
+                            "fast");
+    }
+    return pn_engine_prepare(p, kind == PN_ENGINE_AUTO ? PN_ENGINE_FAST : kind, net, o, err);
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pn_engine.h"
 #include "pn_error.h"
 #include "pn_net.h"
 #include "pn_sm.h"
@@ -88,6 +89,14 @@ void pn_program_warp_size(const pn_program_t *p, uint32_t *places, uint32_t *tra
 pn_status_t pn_sm_build_program(pn_net_t *net, uint32_t schedulers, uint32_t l1, uint32_t l2,
                                 uint32_t n_warps, const pn_program_t *programs,
                                 pn_sm_layout_t *layout, pn_error_t *err);
+
+/* Prepare engine `kind` for net, a net of pn_sm_build_program (borrowed, as
+ * o). Program-order nets have no compiled engine: PN_ENGINE_AUTO takes the
+ * fast engine and PN_ENGINE_COMPILED is PN_EINVAL; fast and literal as
+ * pn_engine_prepare. Release p with pn_engine_release, also after an error. */
+pn_status_t pn_program_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind,
+                                      const pn_net_t *net, const pn_run_opts_t *o,
+                                      pn_error_t *err);
 
 /* The instruction orders `pnsim reorder` compares, built from counts alone. */
 typedef enum pn_order {

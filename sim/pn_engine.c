@@ -1,4 +1,5 @@
-/* pn_engine.c - engine dispatch and parallel, seed-deterministic batches of runs. */
+/* pn_engine.c - engine names, preparing an engine for a net, and the one
+ * worker pool that runs seed-deterministic batches of runs. */
 #include "pn_engine.h"
 
 #include <inttypes.h>
@@ -18,7 +19,7 @@ pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *e
         return PN_OK;
     }
     if (strcmp(s, "sm") == 0) {
-        *kind = PN_ENGINE_SM;
+        *kind = PN_ENGINE_COMPILED;
         return PN_OK;
     }
     if (strcmp(s, "auto") == 0) {
@@ -32,10 +33,10 @@ pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *e
 const char *pn_engine_name(pn_engine_kind_t kind)
 {
     switch (kind) {
-    case PN_ENGINE_LITERAL: return "literal";
-    case PN_ENGINE_FAST:    return "fast";
-    case PN_ENGINE_SM:      return "sm";
-    case PN_ENGINE_AUTO:    return "auto";
+    case PN_ENGINE_LITERAL:  return "literal";
+    case PN_ENGINE_FAST:     return "fast";
+    case PN_ENGINE_COMPILED: return "sm";
+    case PN_ENGINE_AUTO:     return "auto";
     }
     return "?";
 }
@@ -47,11 +48,103 @@ pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_erro
                         o->net_name ? o->net_name : "?", seed, o->max_steps);
 }
 
+unsigned pn_engine_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : (unsigned)n;
+}
+
+/* ---- the general engines as implementations --------------------------------- */
+
+static pn_status_t literal_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
+                               pn_run_result_t *res, pn_error_t *err)
+{
+    return pn_engine_literal_run(plan, seed, o, res, err);
+}
+
+static pn_status_t fast_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
+                            pn_run_result_t *res, pn_error_t *err)
+{
+    return pn_engine_fast_run_plan(plan, seed, o, res, err);
+}
+
+static void fast_free(void *plan)
+{
+    pn_fast_plan_free(plan);
+}
+
+static const pn_engine_impl_t literal_impl = { "literal", literal_run, NULL };
+static const pn_engine_impl_t fast_impl = { "fast", fast_run, fast_free };
+
+pn_status_t pn_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind, const pn_net_t *net,
+                              const pn_run_opts_t *o, pn_error_t *err)
+{
+    memset(p, 0, sizeof *p);
+    p->opts = o;
+    if (!net->frozen)
+        return pn_error_set(err, PN_EINVAL, "cannot simulate a net that is not frozen");
+    switch (kind) {
+    case PN_ENGINE_LITERAL:
+        p->impl = &literal_impl;
+        p->plan = (void *)net;            /* borrowed: literal_impl frees nothing */
+        return PN_OK;
+    case PN_ENGINE_FAST:
+    case PN_ENGINE_AUTO: {
+        pn_fast_plan_t *pl = NULL;
+        pn_status_t st = pn_fast_plan_new(net, &pl, err);
+        if (st == PN_OK) {
+            p->impl = &fast_impl;
+            p->plan = pl;
+        }
+        return st;
+    }
+    case PN_ENGINE_COMPILED:
+        break;
+    }
+    return pn_error_set(err, PN_EINVAL, "the sm engine runs only nets generated from a model "
+                        "that has a compiled engine (the SM net of a kernel's counts), and "
+                        "this net has none; use --engine fast");
+}
+
+pn_status_t pn_engine_prepare_compiled(pn_prepared_t *p, const pn_engine_impl_t *impl,
+                                       void *plan, const pn_run_opts_t *o, pn_error_t *err)
+{
+    memset(p, 0, sizeof *p);
+    p->opts = o;
+    if (!impl || !plan) {
+        if (impl && impl->free_plan)
+            impl->free_plan(plan);
+        return pn_error_set(err, PN_EINVAL, "a compiled engine needs an implementation and "
+                            "a plan");
+    }
+    p->impl = impl;
+    p->plan = plan;
+    return PN_OK;
+}
+
+void pn_engine_release(pn_prepared_t *p)
+{
+    if (!p)
+        return;
+    if (p->impl && p->impl->free_plan)
+        p->impl->free_plan(p->plan);
+    memset(p, 0, sizeof *p);
+}
+
+const char *pn_engine_prepared_name(const pn_prepared_t *p)
+{
+    return p && p->impl ? p->impl->name : "-";
+}
+
+pn_status_t pn_engine_run_prepared(const pn_prepared_t *p, uint64_t seed, pn_run_result_t *res,
+                                   pn_error_t *err)
+{
+    return p->impl->run(p->plan, seed, p->opts, res, err);
+}
+
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
                           const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err)
 {
-    if (kind == PN_ENGINE_LITERAL)
-        return pn_engine_literal_run(net, seed, o, res, err);
     pn_prepared_t p;
     pn_status_t st = pn_engine_prepare(&p, kind, net, o, err);
     if (st == PN_OK)
@@ -60,65 +153,7 @@ pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t s
     return st;
 }
 
-unsigned pn_engine_cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1u : (unsigned)n;
-}
-
-pn_status_t pn_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind, const pn_net_t *net,
-                              const pn_run_opts_t *o, pn_error_t *err)
-{
-    memset(p, 0, sizeof *p);
-    p->net = net;
-    p->opts = o;
-    p->kind = kind;
-    if (kind == PN_ENGINE_AUTO) {
-        /* the compiled engine where the net is an SM net, the general one else */
-        if (pn_sm_plan_new(net, &p->sm, NULL) == PN_OK) {
-            p->kind = PN_ENGINE_SM;
-            return PN_OK;
-        }
-        p->kind = PN_ENGINE_FAST;
-    }
-    if (p->kind == PN_ENGINE_FAST)
-        return pn_fast_plan_new(net, &p->fast, err);
-    if (p->kind == PN_ENGINE_SM)
-        return pn_sm_plan_new(net, &p->sm, err);
-    if (!net->frozen)
-        return pn_error_set(err, PN_EINVAL, "cannot simulate a net that is not frozen");
-    return PN_OK;
-}
-
-pn_engine_kind_t pn_engine_resolve(pn_engine_kind_t kind, const pn_net_t *net)
-{
-    if (kind != PN_ENGINE_AUTO)
-        return kind;
-    pn_sm_plan_t *pl;
-    if (pn_sm_plan_new(net, &pl, NULL) != PN_OK)
-        return PN_ENGINE_FAST;
-    pn_sm_plan_free(pl);
-    return PN_ENGINE_SM;
-}
-
-void pn_engine_release(pn_prepared_t *p)
-{
-    if (!p)
-        return;
-    pn_fast_plan_free(p->fast);
-    pn_sm_plan_free(p->sm);
-    memset(p, 0, sizeof *p);
-}
-
-pn_status_t pn_engine_run_prepared(const pn_prepared_t *p, uint64_t seed, pn_run_result_t *res,
-                                   pn_error_t *err)
-{
-    if (p->fast)
-        return pn_engine_fast_run_plan(p->fast, seed, p->opts, res, err);
-    if (p->sm)
-        return pn_engine_sm_run_plan(p->sm, seed, p->opts, res, err);
-    return pn_engine_literal_run(p->net, seed, p->opts, res, err);
-}
+/* ---- the worker pool ---------------------------------------------------------- */
 
 typedef struct batch {
     const pn_job_t *jobs;
@@ -153,7 +188,7 @@ static void *batch_worker(void *arg)
         }
         b->done++;
         if (b->progress && st == PN_OK)
-            b->progress(b->ctx, b->done, b->n);
+            b->progress(b->ctx, i, b->done, b->n);
         pthread_mutex_unlock(&b->lock);
     }
 }
@@ -188,21 +223,27 @@ pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
     return PN_OK;
 }
 
+pn_status_t pn_engine_run_batch(const pn_prepared_t *p, uint64_t seed, uint32_t runs,
+                                unsigned threads, pn_run_result_t *results, pn_error_t *err)
+{
+    pn_job_t *jobs = calloc(runs ? runs : 1, sizeof *jobs);
+    if (!jobs)
+        return pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", runs);
+    for (uint32_t i = 0; i < runs; i++)
+        jobs[i] = (pn_job_t){ p, seed + i, &results[i] };
+    pn_status_t st = pn_engine_run_jobs(jobs, runs, threads, NULL, NULL, err);
+    free(jobs);
+    return st;
+}
+
 pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
                                uint32_t runs, unsigned threads, const pn_run_opts_t *o,
                                pn_run_result_t *results, pn_error_t *err)
 {
     pn_prepared_t prep;
     pn_status_t st = pn_engine_prepare(&prep, kind, net, o, err);
-    pn_job_t *jobs = st == PN_OK ? calloc(runs ? runs : 1, sizeof *jobs) : NULL;
-    if (st == PN_OK && !jobs)
-        st = pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", runs);
-    if (st == PN_OK) {
-        for (uint32_t i = 0; i < runs; i++)
-            jobs[i] = (pn_job_t){ &prep, seed + i, &results[i] };
-        st = pn_engine_run_jobs(jobs, runs, threads, NULL, NULL, err);
-    }
-    free(jobs);
+    if (st == PN_OK)
+        st = pn_engine_run_batch(&prep, seed, runs, threads, results, err);
     pn_engine_release(&prep);
     return st;
 }

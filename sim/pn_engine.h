@@ -9,17 +9,24 @@
 #include "pn_error.h"
 #include "pn_net.h"
 
+/* Which engine runs a net. The literal and fast engines run any net; a
+ * compiled engine runs the nets of one model from a plan that the model
+ * builds from its own parameters (pn_engine_prepare_compiled): sim/ knows no
+ * model, so only the layer that generated a net can choose one for it. */
 typedef enum pn_engine_kind {
     PN_ENGINE_LITERAL = 0,  /* full random permutation of all enabled transitions */
     PN_ENGINE_FAST = 1,     /* any net: incremental, conflict components, ticker jumps */
-    PN_ENGINE_SM = 2,       /* SM nets only: compiled event-driven warps */
-    PN_ENGINE_AUTO = 3      /* sm for SM nets, fast for any other net (default) */
+    PN_ENGINE_COMPILED = 2, /* the net's model's compiled engine; named "sm" on the command line */
+    PN_ENGINE_AUTO = 3      /* the compiled engine where the model has one, else fast (default) */
 } pn_engine_kind_t;
 
 #define PN_ENGINE_DEFAULT PN_ENGINE_AUTO
 
-/* Parse "auto", "sm", "fast" or "literal"; PN_EINVAL otherwise. */
+/* Parse "auto", "sm" (PN_ENGINE_COMPILED), "fast" or "literal"; PN_EINVAL
+ * otherwise. */
 pn_status_t pn_engine_parse(const char *s, pn_engine_kind_t *kind, pn_error_t *err);
+
+/* The command-line name of kind: "auto", "sm", "fast" or "literal". */
 const char *pn_engine_name(pn_engine_kind_t kind);
 
 typedef struct pn_run_opts {
@@ -70,55 +77,63 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
                                     const pn_run_opts_t *o, pn_run_result_t *res,
                                     pn_error_t *err);
 
-/* The sm engine's view of a net: the SM parameters it was generated from. */
-typedef struct pn_sm_plan pn_sm_plan_t;
-
-/* Recover the pn_sm_params_t a net was built from and check, by rebuilding
- * it, that the net is exactly that SM net. Errors: PN_EINVAL naming what
- * differs (the net is not an SM net), PN_ENOMEM. O(net). */
-pn_status_t pn_sm_plan_new(const pn_net_t *net, pn_sm_plan_t **out, pn_error_t *err);
-void pn_sm_plan_free(pn_sm_plan_t *pl);
-
-/* One run of the sm engine: the same distribution of steps and idle steps
- * as the literal engine (and the same firings), simulated as events of the
- * warps' state machines. Time O(selections + issues), independent of the
- * latencies; memory O(warps). on_step is not called. */
-pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
-                                  pn_run_result_t *res, pn_error_t *err);
-
 /* The error every engine reports when a run reaches o->max_steps steps
  * without a dead marking; returns PN_ELIMIT. */
 pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_error_t *err);
 
-/* One run of engine `kind` (its plan made and freed for this run). */
-pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
-                          const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err);
+/* An engine's implementation: how to run a plan and free it. A compiled
+ * engine for a model's nets provides one of these (its plan built by the model
+ * from the parameters it generated the net from) and hands it with a plan to
+ * pn_engine_prepare_compiled; the literal and fast engines have theirs here.
+ * run must be thread-safe for a shared, read-only plan and follow the
+ * contract of pn_engine_literal_run (steps, idle steps, firings, PN_ELIMIT
+ * through pn_engine_limit_error). free_plan accepts NULL; NULL itself when
+ * the plan is borrowed. */
+typedef struct pn_engine_impl {
+    const char *name;             /* as reports print it: "literal", "fast", "sm", ... */
+    pn_status_t (*run)(const void *plan, uint64_t seed, const pn_run_opts_t *o,
+                       pn_run_result_t *res, pn_error_t *err);
+    void (*free_plan)(void *plan);
+} pn_engine_impl_t;
 
-/* An engine made ready for one net: the plan it needs, built once and then
- * shared read-only by any number of threads. kind is the engine chosen
- * (never PN_ENGINE_AUTO once prepared). */
+/* An engine made ready for one net: its implementation and the plan it
+ * needs, built once and then shared read-only by any number of threads. */
 typedef struct pn_prepared {
-    pn_engine_kind_t kind;
-    const pn_net_t *net;
-    const pn_run_opts_t *opts;
-    pn_fast_plan_t *fast;
-    pn_sm_plan_t *sm;
+    const pn_engine_impl_t *impl; /* the engine that runs; NULL before preparing */
+    void *plan;                   /* owned (impl->free_plan), or the borrowed net */
+    const pn_run_opts_t *opts;    /* borrowed */
 } pn_prepared_t;
 
-/* Prepare `kind` for net with options o (both borrowed: they must outlive
- * p). PN_ENGINE_AUTO picks sm when the net is an SM net, else fast. Errors:
- * as the plans'. Release with pn_engine_release, also after an error. */
+/* Prepare a general engine for net with options o (both borrowed: they must
+ * outlive p): PN_ENGINE_LITERAL, or PN_ENGINE_FAST (also for PN_ENGINE_AUTO,
+ * since a net alone has no model and so no compiled engine). Errors:
+ * PN_EINVAL for a net that is not frozen and for PN_ENGINE_COMPILED (only
+ * the layer that generated a net can plan its compiled engine), the fast
+ * plan's errors. Release with pn_engine_release, also after an error.
+ * O(arcs log arcs). */
 pn_status_t pn_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind, const pn_net_t *net,
                               const pn_run_opts_t *o, pn_error_t *err);
+
+/* Prepare the compiled engine impl with plan (made by the model; owned by p
+ * from here on, freed by pn_engine_release, also when this fails) and
+ * options o (borrowed). Errors: PN_EINVAL when impl or plan is NULL. O(1). */
+pn_status_t pn_engine_prepare_compiled(pn_prepared_t *p, const pn_engine_impl_t *impl,
+                                       void *plan, const pn_run_opts_t *o, pn_error_t *err);
+
+/* Free what p owns and leave it zeroed; p may be NULL or zeroed. */
 void pn_engine_release(pn_prepared_t *p);
 
-/* The engine PN_ENGINE_AUTO would choose for net (any other kind is
- * returned as it is). O(net). */
-pn_engine_kind_t pn_engine_resolve(pn_engine_kind_t kind, const pn_net_t *net);
+/* The name of the engine p runs ("-" when p is not prepared). */
+const char *pn_engine_prepared_name(const pn_prepared_t *p);
 
 /* One run with a prepared engine. Thread-safe for a shared p. */
 pn_status_t pn_engine_run_prepared(const pn_prepared_t *p, uint64_t seed, pn_run_result_t *res,
                                    pn_error_t *err);
+
+/* One run of the general engine `kind` on net (prepared and released for
+ * this run), as pn_engine_prepare. */
+pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
+                          const pn_run_opts_t *o, pn_run_result_t *res, pn_error_t *err);
 
 /* A run to do: which prepared engine, which seed, where the result goes. */
 typedef struct pn_job {
@@ -127,8 +142,9 @@ typedef struct pn_job {
     pn_run_result_t *result;
 } pn_job_t;
 
-/* Called, under a lock, each time a job finishes: done of total. */
-typedef void (*pn_progress_fn)(void *ctx, size_t done, size_t total);
+/* Called, under a lock, each time a job succeeds: the job's index, and done
+ * of total jobs finished. */
+typedef void (*pn_progress_fn)(void *ctx, size_t job, size_t done, size_t total);
 
 /* Run n jobs on up to `threads` threads (0: all processors). Every job's
  * result is the same whatever the number of threads. On error the error of
@@ -137,10 +153,15 @@ typedef void (*pn_progress_fn)(void *ctx, size_t done, size_t total);
 pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
                                pn_progress_fn progress, void *ctx, pn_error_t *err);
 
-/* Run `runs` runs, run i seeded with seed + i, on up to `threads` threads
- * (0: all online processors). results[i] is run i's result whatever the
- * number of threads. On error, the error of the lowest failing run index is
- * reported and results are unspecified. */
+/* Run `runs` runs of the prepared engine p, run i seeded with seed + i, on
+ * up to `threads` threads (0: all online processors). results[i] is run i's
+ * result whatever the number of threads. On error, the error of the lowest
+ * failing run index is reported and results are unspecified. */
+pn_status_t pn_engine_run_batch(const pn_prepared_t *p, uint64_t seed, uint32_t runs,
+                                unsigned threads, pn_run_result_t *results, pn_error_t *err);
+
+/* pn_engine_run_batch with the general engine `kind` prepared for net
+ * (pn_engine_prepare) for these runs. */
 pn_status_t pn_engine_run_many(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,
                                uint32_t runs, unsigned threads, const pn_run_opts_t *o,
                                pn_run_result_t *results, pn_error_t *err);

@@ -66,6 +66,21 @@ if $RUN calibrate -d $D -j 1 -e literal --weight relative $C/meas-good.csv >"$TM
    grep -q 'weighted least squares' "$TMP/report"; then ok calibrate-weighted
 else bad calibrate-weighted "$(cat "$TMP/err") $(grep '^fit' "$TMP/report")"; fi
 
+# ---- calibrate simulates exactly the net `run` simulates, also for a program config ---
+if $RUN calibrate -d gtx960m -p "$TMP/prog.csv" $C/meas-program.csv >/dev/null 2>"$TMP/err"; then
+    for t in 512 256; do
+        want=$($RUN run -t $t -f json configs/reorder-example.yaml 2>&1 |
+               python3 -c 'import json, sys; print(json.load(sys.stdin)["steps"]["mean"])')
+        got=$(python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["threads"] == sys.argv[2]: print(float(r["steps_mean"]))' "$TMP/prog.csv" $t)
+        if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "calibrate-program-net-$t"
+        else bad "calibrate-program-net-$t" "run $want steps, calibrate's points $got"; fi
+    done
+else
+    bad calibrate-program-net "failed: $(cat "$TMP/err")"
+fi
+
 # ---- latency search: the global times are those of l1 = 40 -----------------------
 if $RUN calibrate -d $D --search-latency --l1 20,40 --l2 2,3 -o "$TMP/h100s.yaml" \
         $C/meas-l1-40.csv >"$TMP/report" 2>"$TMP/err"; then

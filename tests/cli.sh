@@ -71,6 +71,12 @@ rm -f "$TMP/o.json"
 expect_fail max-steps "$TMP/loop.yaml:6:14: net 'loop' (seed 1) reached no dead marking within max_steps = 50 steps" \
     $RUN run -o "$TMP/o.json" "$TMP/loop.yaml"
 [ -e "$TMP/o.json" ] && bad max-steps-output "output written"
+# sweep places it there too (a point's net is named after the point)
+expect_fail sweep-max-steps "$TMP/loop.yaml:6:14: net 'loop' (seed 1) reached no dead marking within max_steps = 50 steps" \
+    $RUN sweep -q -o "$TMP/o.json" "$TMP/loop.yaml"
+expect_fail sweep-max-steps-option "$TMP/loop.yaml: net 'loop' (seed 1) reached no dead marking within max_steps = 20 steps" \
+    $RUN sweep -q --max-steps 20 "$TMP/loop.yaml"
+[ -e "$TMP/o.json" ] && bad sweep-max-steps-output "output written"
 
 # ---- golden reports --------------------------------------------------------
 for fmt in text json csv; do

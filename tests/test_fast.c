@@ -15,6 +15,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "pn_engine.h"
+#include "pn_engine_sm.h"
 #include "pn_rng.h"
 #include "pn_sm.h"
 
@@ -25,12 +26,42 @@ static int scaled(int runs)
     return full && *full == '1' ? 10 * runs : runs;
 }
 
+/* The SM parameters each net that build() made was generated from (c is
+ * borrowed from the caller), for the compiled engine. */
+static struct {
+    const pn_net_t *net;
+    pn_sm_params_t p;
+} built[8];
+
 static void build(pn_net_t *net, pn_sm_layout_t *lay, uint32_t sched, uint32_t l1, uint32_t l2,
                   uint32_t warps, const pn_warp_counts_t *c)
 {
     pn_sm_params_t p = { sched, l1, l2, warps, c };
     pn_net_init(net);
     assert_int_equal(pn_sm_build(net, &p, lay, NULL), PN_OK);
+    size_t i = 0;
+    while (i < 7 && built[i].net && built[i].net != net)
+        i++;
+    built[i].net = net;
+    built[i].p = p;
+}
+
+/* The parameters build() made net from; NULL for any other net. */
+static const pn_sm_params_t *params_of(const pn_net_t *net)
+{
+    for (size_t i = 0; i < 8; i++)
+        if (built[i].net == net)
+            return &built[i].p;
+    return NULL;
+}
+
+/* One run of engine k; an SM net of build() runs through the models layer,
+ * which plans the compiled engine from its parameters. */
+static pn_status_t run_on(pn_engine_kind_t k, const pn_net_t *net, uint64_t seed,
+                         const pn_run_opts_t *o, pn_run_result_t *r, pn_error_t *err)
+{
+    const pn_sm_params_t *p = params_of(net);
+    return p ? pn_sm_engine_run(k, p, net, seed, o, r, err) : pn_engine_run(k, net, seed, o, r, err);
 }
 
 static pn_run_result_t run(pn_engine_kind_t k, const pn_net_t *net, int64_t idle, uint64_t seed)
@@ -38,7 +69,7 @@ static pn_run_result_t run(pn_engine_kind_t k, const pn_net_t *net, int64_t idle
     pn_run_opts_t o = { .max_steps = 100000000, .idle_trans = idle, .net_name = "t" };
     pn_run_result_t r;
     pn_error_t err;
-    if (pn_engine_run(k, net, seed, &o, &r, &err) != PN_OK)
+    if (run_on(k, net, seed, &o, &r, &err) != PN_OK)
         fail_msg("run: %s", err.msg);
     return r;
 }
@@ -59,7 +90,7 @@ static void test_deterministic_identical(void **state)
         build(&net, &lay, sched, l1, l2, 1, &c);
         pn_run_result_t a = run(PN_ENGINE_LITERAL, &net, lay.t0, (uint64_t)i);
         assert_int_equal(a.steps, pn_sm_single_warp_steps(&c, l1, l2));
-        for (int k = PN_ENGINE_FAST; k <= PN_ENGINE_SM; k++) {
+        for (int k = PN_ENGINE_FAST; k <= PN_ENGINE_COMPILED; k++) {
             pn_run_result_t b = run((pn_engine_kind_t)k, &net, lay.t0, (uint64_t)i + 1000);
             assert_int_equal(b.steps, a.steps);
             assert_int_equal(b.idle_steps, a.idle_steps);
@@ -86,7 +117,7 @@ static void test_conformance_fast(void **state)
         pn_net_t net;
         pn_sm_layout_t lay;
         build(&net, &lay, cases[i].sched, 20, 2, 1, &cases[i].c);
-        for (int k = PN_ENGINE_FAST; k <= PN_ENGINE_SM; k++) {
+        for (int k = PN_ENGINE_FAST; k <= PN_ENGINE_COMPILED; k++) {
             pn_run_result_t r = run((pn_engine_kind_t)k, &net, lay.t0, 7);
             assert_int_equal(r.steps, cases[i].steps);
             assert_int_equal(r.idle_steps, cases[i].idle);
@@ -186,7 +217,7 @@ static void test_two_sample(void **state)
         enum { N = 4096 };
         static double sa[N], ia[N], sb[N], ib[N];
         histogram(PN_ENGINE_LITERAL, &net, lay.t0, runs, 1, 0, N, sa, ia);
-        for (int e = PN_ENGINE_FAST; e <= PN_ENGINE_SM; e++) {
+        for (int e = PN_ENGINE_FAST; e <= PN_ENGINE_COMPILED; e++) {
             histogram((pn_engine_kind_t)e, &net, lay.t0, runs, 100001, 0, N, sb, ib);
             double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
             if (ps < 0.001 || pi < 0.001)
@@ -318,7 +349,7 @@ static void test_exact_distribution(void **state)
     assert_true(x.nodes > 50);
     const int runs = scaled(4000);
     static double sa[EX_MAXSTEPS], ia[EX_MAXSTEPS];
-    for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_SM; k++) {
+    for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_COMPILED; k++) {
         histogram((pn_engine_kind_t)k, &net, lay.t0, runs, 5 + 77777 * (uint64_t)k, 0,
                   EX_MAXSTEPS, sa, ia);
         double p = chi2_p(sa, exact, EX_MAXSTEPS, 1, 10);
@@ -423,15 +454,15 @@ static void test_max_steps_fast(void **state)
     o.max_steps = 315;
     assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, 1, &o, &r, &err), PN_ELIMIT);
     assert_int_equal(pn_engine_literal_run(&net, 1, &o, &r, &err), PN_ELIMIT);
-    assert_int_equal(pn_engine_run(PN_ENGINE_SM, &net, 1, &o, &r, &err), PN_ELIMIT);
+    assert_int_equal(run_on(PN_ENGINE_COMPILED, &net, 1, &o, &r, &err), PN_ELIMIT);
     o.max_steps = 316;
-    assert_int_equal(pn_engine_run(PN_ENGINE_SM, &net, 1, &o, &r, &err), PN_OK);
+    assert_int_equal(run_on(PN_ENGINE_COMPILED, &net, 1, &o, &r, &err), PN_OK);
     assert_int_equal(r.steps, 316);
     pn_net_destroy(&net);
 }
 
-/* The sm engine refuses nets that are not exactly an SM net. */
-static void test_sm_refuses_other_nets(void **state)
+/* A net alone has no compiled engine: only its model can plan one. */
+static void test_compiled_needs_a_model(void **state)
 {
     (void)state;
     pn_net_t net;
@@ -440,19 +471,26 @@ static void test_sm_refuses_other_nets(void **state)
     pn_run_opts_t o = { .max_steps = 1000, .idle_trans = idle };
     pn_run_result_t r;
     pn_error_t err;
-    assert_int_equal(pn_engine_run(PN_ENGINE_SM, &net, 1, &o, &r, &err), PN_EINVAL);
+    assert_int_equal(pn_engine_run(PN_ENGINE_COMPILED, &net, 1, &o, &r, &err), PN_EINVAL);
     assert_non_null(strstr(err.msg, "use --engine fast"));
+    /* auto on a bare net is the fast engine */
+    pn_prepared_t prep;
+    assert_int_equal(pn_engine_prepare(&prep, PN_ENGINE_AUTO, &net, &o, &err), PN_OK);
+    assert_string_equal(pn_engine_prepared_name(&prep), "fast");
+    pn_engine_release(&prep);
     pn_net_destroy(&net);
-    /* an SM net with one arc weight changed is not an SM net either */
+    /* the SM net's model plans the sm engine from its parameters, checked */
     pn_warp_counts_t c[2] = { { 3, 1, 1 }, { 2, 2, 2 } };
     pn_sm_params_t p = { 2, 20, 2, 2, c };
     pn_net_init(&net);
     assert_int_equal(pn_sm_build(&net, &p, NULL, NULL), PN_OK);
-    pn_sm_plan_t *pl;
-    assert_int_equal(pn_sm_plan_new(&net, &pl, &err), PN_OK);
-    pn_sm_plan_free(pl);
-    net.in[net.in_off[pn_net_find_transition(&net, "w1.t9")]].weight = 19;
-    assert_int_equal(pn_sm_plan_new(&net, &pl, &err), PN_EINVAL);
+    assert_int_equal(pn_sm_engine_prepare(&prep, PN_ENGINE_AUTO, &p, &net, &o, &err), PN_OK);
+    assert_string_equal(pn_engine_prepared_name(&prep), "sm");
+    pn_engine_release(&prep);
+    p.schedulers = 0;
+    assert_int_equal(pn_sm_engine_prepare(&prep, PN_ENGINE_COMPILED, &p, &net, &o, &err),
+                     PN_EINVAL);
+    pn_engine_release(&prep);
     pn_net_destroy(&net);
 }
 
@@ -465,7 +503,7 @@ int main(void)
         cmocka_unit_test(test_exact_distribution),
         cmocka_unit_test(test_generic_net),
         cmocka_unit_test(test_max_steps_fast),
-        cmocka_unit_test(test_sm_refuses_other_nets),
+        cmocka_unit_test(test_compiled_needs_a_model),
     };
     return cmocka_run_group_tests_name("fast", tests, NULL, NULL);
 }

@@ -511,11 +511,16 @@ static void test_names_and_marking(void **state)
         found |= net.in[i].place == (uint32_t)end;
     assert_true(found);
 
-    /* the sm engine refuses these nets */
-    pn_sm_plan_t *plan;
+    /* program-order nets have no compiled engine; auto takes the fast one */
+    pn_prepared_t prep;
     pn_error_t err;
-    assert_int_equal(pn_sm_plan_new(&net, &plan, &err), PN_EINVAL);
-    assert_null(plan);
+    pn_run_opts_t o = { .max_steps = 1000, .idle_trans = lay.t0 };
+    assert_int_equal(pn_program_engine_prepare(&prep, PN_ENGINE_COMPILED, &net, &o, &err),
+                     PN_EINVAL);
+    assert_null(prep.impl);
+    assert_int_equal(pn_program_engine_prepare(&prep, PN_ENGINE_AUTO, &net, &o, &err), PN_OK);
+    assert_string_equal(pn_engine_prepared_name(&prep), "fast");
+    pn_engine_release(&prep);
     pn_net_destroy(&net);
 
     /* an empty program starts with end marked */

@@ -15,7 +15,7 @@
 typedef struct pn_sweep_point {
     double *axis;                 /* one value per sweep axis, in axis order */
     uint32_t threads, warps, schedulers, l1, l2;
-    pn_engine_kind_t engine;      /* the engine that ran it */
+    const char *engine;           /* the engine that ran it (a static name) */
     pn_run_result_t *results;     /* runs entries */
     pn_summary_t steps, idle;
 } pn_sweep_point_t;
@@ -26,6 +26,7 @@ typedef struct pn_sweep {
     uint32_t runs;
     uint64_t seed;                /* run i of every point uses seed + i */
     uint64_t max_steps;
+    int max_steps_given;          /* max_steps came from the command line, not the config */
     pn_engine_kind_t engine;
     uint32_t threads;             /* threads per block where threads is no axis */
     pn_sweep_point_t *points;
@@ -43,8 +44,10 @@ pn_status_t pn_sweep_init(pn_sweep_t *sw, const pn_config_t *cfg, const pn_devic
 /* Simulate every point: build its net, run its runs; jobs of all points
  * share `jobs` threads (0: all processors). Results do not depend on jobs.
  * progress (may be NULL) is told of finished runs out of all. On error (a
- * point outside the device's limits, max_steps) err names the config file
- * and the point. O(points * runs * run). */
+ * point outside the device's limits) err names the config file and the
+ * point; a run that reaches max_steps is placed as pn_config_locate_run_error
+ * places it (at simulation.max_steps unless sw->max_steps_given).
+ * O(points * runs * run). */
 pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress, void *ctx,
                          pn_error_t *err);
 

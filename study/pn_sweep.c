@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_sm.h"
-
 /* Points simulated together: bounds the memory held by their nets. */
 #define PN_SWEEP_CHUNK 64
 
@@ -67,13 +65,15 @@ pn_status_t pn_sweep_init(pn_sweep_t *sw, const pn_config_t *cfg, const pn_devic
     return PN_OK;
 }
 
-/* Build the net of point pt (its kernel resolved against the device). */
+/* Build the net of point pt (its kernel resolved against the device) and
+ * prepare its engine with options o, whose idle transition is set here. */
 static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_net_t *net,
-                               pn_sm_layout_t *lay, pn_error_t *err)
+                               pn_run_opts_t *o, pn_prepared_t *prep, pn_error_t *err)
 {
     const pn_config_t *cfg = sw->cfg;
     uint32_t threads = sw->threads;
     pn_net_init(net);                 /* destroyable whatever fails below */
+    memset(prep, 0, sizeof *prep);
     int has_sched = 0, has_l1 = 0, has_l2 = 0;
     uint32_t sched = 0, l1 = 0, l2 = 0;
     double *params = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *params);
@@ -118,7 +118,12 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     pt->schedulers = k.sm.schedulers;
     pt->l1 = k.sm.l1;
     pt->l2 = k.sm.l2;
-    st = pn_config_build_net(cfg, &k, params, net, lay, err);
+    pn_sm_layout_t lay;
+    st = pn_config_build_net(cfg, &k, params, net, &lay, err);
+    o->idle_trans = lay.t0;
+    if (st == PN_OK)
+        st = pn_config_prepare_engine(prep, sw->engine, cfg, &k, net, o, err);
+    pt->engine = pn_engine_prepared_name(prep);
     free(params);
     pn_kernel_destroy(&k);
     return st;
@@ -173,7 +178,6 @@ pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress,
                          pn_error_t *err)
 {
     pn_net_t nets[PN_SWEEP_CHUNK];
-    pn_sm_layout_t lays[PN_SWEEP_CHUNK];
     pn_run_opts_t opts[PN_SWEEP_CHUNK];
     pn_prepared_t preps[PN_SWEEP_CHUNK];
     char names[PN_SWEEP_CHUNK][160];
@@ -183,34 +187,31 @@ pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress,
     pn_status_t st = PN_OK;
     for (size_t lo = 0; lo < sw->n_points && st == PN_OK; lo += PN_SWEEP_CHUNK) {
         size_t hi = lo + PN_SWEEP_CHUNK < sw->n_points ? lo + PN_SWEEP_CHUNK : sw->n_points;
-        size_t built = 0, prepared = 0, nj = 0;
+        size_t built = 0, nj = 0;
         for (size_t i = lo; i < hi && st == PN_OK; i++, built++) {
             pn_sweep_point_t *pt = &sw->points[i];
             size_t c = i - lo;
-            st = build_point(sw, pt, &nets[c], &lays[c], err);
+            point_name(sw, pt, names[c], sizeof names[c]);
+            opts[c] = (pn_run_opts_t){ .max_steps = sw->max_steps, .net_name = names[c] };
+            st = build_point(sw, pt, &nets[c], &opts[c], &preps[c], err);
             if (st != PN_OK) {
                 point_context(sw, pt, err);
+                pn_engine_release(&preps[c]);
                 pn_net_destroy(&nets[c]);
                 break;
             }
-            point_name(sw, pt, names[c], sizeof names[c]);
-            opts[c] = (pn_run_opts_t){ .max_steps = sw->max_steps, .idle_trans = lays[c].t0,
-                                       .net_name = names[c] };
-            st = pn_engine_prepare(&preps[c], sw->engine, &nets[c], &opts[c], err);
-            prepared++;
-            pt->engine = preps[c].kind;
-            for (uint32_t r = 0; r < sw->runs && st == PN_OK; r++)
+            for (uint32_t r = 0; r < sw->runs; r++)
                 job[nj++] = (pn_job_t){ &preps[c], sw->seed + r, &pt->results[r] };
         }
         if (st == PN_OK) {
             st = pn_engine_run_jobs(job, nj, jobs, progress, ctx, err);
             if (st != PN_OK)
-                pn_error_prefix(err, sw->cfg->path);
+                pn_config_locate_run_error(sw->cfg, sw->max_steps_given, err);
         }
-        for (size_t c = 0; c < prepared; c++)
+        for (size_t c = 0; c < built; c++) {
             pn_engine_release(&preps[c]);
-        for (size_t c = 0; c < built; c++)
             pn_net_destroy(&nets[c]);
+        }
     }
     free(job);
     if (st != PN_OK)
@@ -295,7 +296,7 @@ static void report_json(FILE *out, const pn_sweep_t *sw)
                 fprintf(out, ": %.10g", p->axis[a]);
             }
         fprintf(out, ", \"schedulers\": %u, \"latency\": {\"global\": %u, \"shared\": %u}, "
-                "\"engine\": \"%s\"", p->schedulers, p->l1, p->l2, pn_engine_name(p->engine));
+                "\"engine\": \"%s\"", p->schedulers, p->l1, p->l2, p->engine);
         json_summary(out, "steps", &p->steps);
         json_summary(out, "idle_steps", &p->idle);
         if (sw->dev->calibrated)
@@ -314,7 +315,7 @@ static void report_text(FILE *out, const pn_sweep_t *sw)
             sw->dev->description ? sw->dev->description : "", sw->dev->description ? ")" : "");
     fprintf(out, "sweep    %zu point%s x %u runs (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n",
             sw->n_points, sw->n_points == 1 ? "" : "s", sw->runs, sw->seed,
-            sw->seed + sw->runs - 1, sw->n_points ? pn_engine_name(sw->points[0].engine) : "-");
+            sw->seed + sw->runs - 1, sw->n_points ? sw->points[0].engine : "-");
     for (size_t a = 0; a < cfg->n_sweep; a++) {
         fprintf(out, "         %s:", cfg->sweep[a].name);
         for (size_t v = 0; v < cfg->sweep[a].n_values; v++)

@@ -22,105 +22,44 @@
  *           next selection at k+5+l2
  *   a warp with nothing left terminates (t16) at its selection step.
  */
-#include "pn_engine.h"
+#include "pn_engine_sm.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pn_rng.h"
-#include "pn_sm.h"
 
-/* ---- recognising an SM net -------------------------------------------------- */
+/* ---- the plan: the SM parameters, copied ---------------------------------------- */
 
-struct pn_sm_plan {
+typedef struct sm_plan {
     pn_sm_params_t params;
-    pn_warp_counts_t *warps;
-};
+    pn_warp_counts_t *warps;      /* params.warps points here */
+} sm_plan_t;
 
-void pn_sm_plan_free(pn_sm_plan_t *pl)
+static void sm_plan_free(void *plan)
 {
+    sm_plan_t *pl = plan;
     if (pl) {
         free(pl->warps);
         free(pl);
     }
 }
 
-/* Same places, transitions, names, markings and arcs. */
-static int same_net(const pn_net_t *a, const pn_net_t *b)
-{
-    if (a->n_places != b->n_places || a->n_trans != b->n_trans)
-        return 0;
-    for (uint32_t p = 0; p < a->n_places; p++)
-        if (a->m0[p] != b->m0[p] || strcmp(a->place_name[p], b->place_name[p]) != 0)
-            return 0;
-    for (uint32_t t = 0; t < a->n_trans; t++)
-        if (strcmp(a->trans_name[t], b->trans_name[t]) != 0)
-            return 0;
-    size_t ni = a->in_off[a->n_trans], no = a->out_off[a->n_trans], nh = a->inh_off[a->n_trans];
-    return ni == b->in_off[b->n_trans] && no == b->out_off[b->n_trans] &&
-           nh == b->inh_off[b->n_trans] &&
-           memcmp(a->in_off, b->in_off, ((size_t)a->n_trans + 1) * sizeof *a->in_off) == 0 &&
-           memcmp(a->out_off, b->out_off, ((size_t)a->n_trans + 1) * sizeof *a->out_off) == 0 &&
-           memcmp(a->inh_off, b->inh_off, ((size_t)a->n_trans + 1) * sizeof *a->inh_off) == 0 &&
-           memcmp(a->in, b->in, ni * sizeof *a->in) == 0 &&
-           memcmp(a->out, b->out, no * sizeof *a->out) == 0 &&
-           memcmp(a->inh, b->inh, nh * sizeof *a->inh) == 0;
-}
-
-static uint32_t out_weight(const pn_net_t *net, int64_t t, int64_t p)
-{
-    if (t < 0 || p < 0)
-        return 0;
-    for (uint32_t i = net->out_off[t]; i < net->out_off[t + 1]; i++)
-        if (net->out[i].place == (uint32_t)p)
-            return net->out[i].weight;
-    return 0;
-}
-
-pn_status_t pn_sm_plan_new(const pn_net_t *net, pn_sm_plan_t **out, pn_error_t *err)
+pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **out, pn_error_t *err)
 {
     *out = NULL;
-    const char *why = "its size is not 18 places and 15 transitions per warp plus 2 and 1";
-    if (!net->frozen)
-        return pn_error_set(err, PN_EINVAL, "cannot simulate a net that is not frozen");
-    if (net->n_places < 20 || (net->n_places - 2) % 18 != 0 ||
-        net->n_trans != (net->n_places - 2) / 18 * 15 + 1)
-        goto not_sm;
-    uint32_t warps = (net->n_places - 2) / 18;
-    pn_sm_plan_t *pl = calloc(1, sizeof *pl);
-    if (!pl || !(pl->warps = calloc(warps, sizeof *pl->warps))) {
-        pn_sm_plan_free(pl);
+    PN_CHECK(pn_sm_check(p, err));
+    sm_plan_t *pl = calloc(1, sizeof *pl);
+    if (!pl || !(pl->warps = malloc((size_t)p->n_warps * sizeof *pl->warps))) {
+        sm_plan_free(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory planning an SM net");
     }
-    int64_t p0 = pn_net_find_place(net, "p0");
-    why = "it has no place p0 or no warp w0";
-    pl->params.schedulers = p0 >= 0 && net->m0[p0] <= UINT32_MAX ? (uint32_t)net->m0[p0] : 0;
-    pl->params.l1 = out_weight(net, pn_net_find_transition(net, "w0.t5"),
-                               pn_net_find_place(net, "w0.p13"));
-    pl->params.l2 = out_weight(net, pn_net_find_transition(net, "w0.t6"),
-                               pn_net_find_place(net, "w0.p16"));
-    pl->params.n_warps = warps;
+    memcpy(pl->warps, p->warps, (size_t)p->n_warps * sizeof *pl->warps);
+    pl->params = *p;
     pl->params.warps = pl->warps;
-    for (uint32_t w = 0; w < warps; w++) {
-        /* layout of pn_sm_build: p0, pw, then 18 places per warp; p5, p7, p9 */
-        uint32_t base = 2 + 18 * w;
-        pl->warps[w] = (pn_warp_counts_t){ net->m0[base + 4], net->m0[base + 6], net->m0[base + 8] };
-    }
-    pn_net_t ref;
-    pn_net_init(&ref);
-    int same = pl->params.schedulers >= 1 && pl->params.l1 >= 1 && pl->params.l2 >= 1 &&
-               pn_sm_build(&ref, &pl->params, NULL, NULL) == PN_OK && same_net(net, &ref);
-    pn_net_destroy(&ref);
-    why = "its arcs, names or markings differ from the net pn_sm_build makes";
-    if (!same) {
-        pn_sm_plan_free(pl);
-        goto not_sm;
-    }
     *out = pl;
     return PN_OK;
-not_sm:
-    return pn_error_set(err, PN_EINVAL, "the sm engine runs only SM nets generated from a "
-                        "kernel config, and this net is not one (%s); use --engine fast", why);
 }
 
 /* ---- the simulation ----------------------------------------------------------- */
@@ -173,10 +112,10 @@ static uint64_t ev_next(const sm_run_t *r, uint64_t s)
     return 0;
 }
 
-pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
-                                  pn_run_result_t *res, pn_error_t *err)
+static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
+                          pn_run_result_t *res, pn_error_t *err)
 {
-    const pn_sm_params_t *p = &pl->params;
+    const pn_sm_params_t *p = &((const sm_plan_t *)plan)->params;
     uint32_t W = p->n_warps;
     sm_run_t r;
     memset(&r, 0, sizeof r);
@@ -203,6 +142,7 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
     pn_rng_seed(&rng, seed);
     uint64_t s = 0, idle = 0;
     uint64_t free_sched = p->schedulers;
+    uint64_t held = 0;                           /* schedulers issued, not yet back */
     uint32_t alive = W;
     for (uint32_t w = 0; w < W; w++)
         r.sel[r.n_sel++] = w;                    /* p2 and p3 start marked */
@@ -210,8 +150,11 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
     while (alive > 0) {
         uint64_t b = s & (r.ring - 1);
         for (int32_t e = r.head[b]; e >= 0; e = r.next[e]) {
-            if (r.what[e] & EV_P0)
+            if (r.what[e] & EV_P0) {
+                assert(held > 0);
+                held--;
                 free_sched++;
+            }
             if (r.what[e] & EV_SEL)
                 r.sel[r.n_sel++] = (uint32_t)e / 2;
             r.n_events--;
@@ -249,6 +192,9 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
             }
         }
         free_sched -= n_issue;
+        held += n_issue;
+        /* the tokens of p0 are conserved: free or held by an issued warp */
+        assert(free_sched + held == p->schedulers);
         /* drop the issued front: the last entries fill their slots, O(issued);
          * the order of the ready list never matters, the draws are uniform */
         uint32_t keep = r.n_ready - n_issue;
@@ -285,8 +231,7 @@ pn_status_t pn_engine_sm_run_plan(const pn_sm_plan_t *pl, uint64_t seed, const p
     /* every instruction completes with a fixed number of firings */
     res->firings = idle;
     for (uint32_t w = 0; w < W; w++)
-        res->firings += 4 * p->warps[w].arith + (5 + (uint64_t)p->l1) * p->warps[w].global +
-                        (5 + (uint64_t)p->l2) * p->warps[w].shared + 1;
+        res->firings += pn_sm_single_warp_steps(&p->warps[w], p->l1, p->l2);
 done:
     free(r.head);
     free(r.bits);
@@ -296,5 +241,34 @@ done:
     free(r.ready);
     free(r.kind);
     free(r.left);
+    return st;
+}
+
+const pn_engine_impl_t pn_engine_sm = { "sm", sm_run, sm_plan_free };
+
+pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                 const pn_sm_params_t *p, const pn_net_t *net,
+                                 const pn_run_opts_t *o, pn_error_t *err)
+{
+    if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
+        return pn_engine_prepare(prep, kind, net, o, err);
+    void *plan;
+    pn_status_t st = pn_sm_plan_new(p, &plan, err);
+    if (st != PN_OK) {
+        memset(prep, 0, sizeof *prep);
+        return st;
+    }
+    return pn_engine_prepare_compiled(prep, &pn_engine_sm, plan, o, err);
+}
+
+pn_status_t pn_sm_engine_run(pn_engine_kind_t kind, const pn_sm_params_t *p,
+                             const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
+                             pn_run_result_t *res, pn_error_t *err)
+{
+    pn_prepared_t prep;
+    pn_status_t st = pn_sm_engine_prepare(&prep, kind, p, net, o, err);
+    if (st == PN_OK)
+        st = pn_engine_run_prepared(&prep, seed, res, err);
+    pn_engine_release(&prep);
     return st;
 }

@@ -1,0 +1,38 @@
+/* pn_engine_sm.h - the sm engine: the SM net of pn_sm_build compiled into
+ * one event-driven state machine per warp, plugged into sim/'s engines. */
+#ifndef PN_ENGINE_SM_H
+#define PN_ENGINE_SM_H
+
+#include "pn_engine.h"
+#include "pn_error.h"
+#include "pn_net.h"
+#include "pn_sm.h"
+
+/* The compiled engine of SM nets, named "sm". Its plan comes from
+ * pn_sm_plan_new. A run has the literal engine's distribution of steps and
+ * idle steps (and the same firings), simulated as the warps' selections and
+ * issues: time O(selections + issues), independent of the latencies; memory
+ * O(warps). on_step and idle_trans are not used (t0 is known). */
+extern const pn_engine_impl_t pn_engine_sm;
+
+/* Plan the sm engine for the net pn_sm_build makes from p: p is checked
+ * (pn_sm_check's errors) and copied, so p need not outlive the plan. *plan
+ * is freed by pn_engine_sm.free_plan (pn_engine_release does it).
+ * Errors: PN_EINVAL, PN_ELIMIT, PN_ENOMEM. O(warps). */
+pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **plan, pn_error_t *err);
+
+/* Prepare engine `kind` for net, the net pn_sm_build made from p (both
+ * borrowed, as o): PN_ENGINE_AUTO and PN_ENGINE_COMPILED take the sm engine,
+ * planned from p; fast and literal run net (pn_engine_prepare). Errors: the
+ * plan's. Release prep with pn_engine_release, also after an error. */
+pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                 const pn_sm_params_t *p, const pn_net_t *net,
+                                 const pn_run_opts_t *o, pn_error_t *err);
+
+/* One run of engine `kind` on the SM net of p, as pn_sm_engine_prepare and
+ * pn_engine_run_prepared. */
+pn_status_t pn_sm_engine_run(pn_engine_kind_t kind, const pn_sm_params_t *p,
+                             const pn_net_t *net, uint64_t seed, const pn_run_opts_t *o,
+                             pn_run_result_t *res, pn_error_t *err);
+
+#endif
