@@ -5,8 +5,7 @@
 
 double pn_baseline_warp_steps(const pn_warp_counts_t *c, uint32_t l1, uint32_t l2)
 {
-    return 4.0 * (double)c->arith + (5.0 + l2) * (double)c->shared +
-           (5.0 + l1) * (double)c->global + 1.0;
+    return (double)pn_sm_single_warp_steps(c, l1, l2);
 }
 
 double pn_baseline_bbv_weighted(const pn_warp_counts_t *w, uint32_t n, uint32_t l1,

@@ -97,11 +97,10 @@ void pn_block_table_destroy(pn_block_table_t *t)
 
 static pn_status_t table_fill(pn_block_table_t *t, const pn_csv_t *csv, pn_error_t *err)
 {
-    long c_block, c_kind[3];
+    long c_block, c_kind[PN_KIND_COUNT];
     PN_CHECK(pn_csv_require(csv, "block", BLOCK_COLUMNS, &c_block, err));
-    PN_CHECK(pn_csv_require(csv, "arith", BLOCK_COLUMNS, &c_kind[0], err));
-    PN_CHECK(pn_csv_require(csv, "shared", BLOCK_COLUMNS, &c_kind[1], err));
-    PN_CHECK(pn_csv_require(csv, "global", BLOCK_COLUMNS, &c_kind[2], err));
+    for (int k = 0; k < PN_KIND_COUNT; k++)
+        PN_CHECK(pn_csv_require(csv, pn_kind_names[k], BLOCK_COLUMNS, &c_kind[k], err));
     if (csv->n_rows == 0)
         return pn_error_at(err, PN_EINVAL, csv->path, csv->header.line, 1,
                            "no blocks: the header is not followed by any row");
@@ -127,14 +126,9 @@ static pn_status_t table_fill(pn_block_table_t *t, const pn_csv_t *csv, pn_error
         if (!t->names[i])
             return pn_error_set(err, PN_ENOMEM, "%s: out of memory", csv->path);
         t->lines[i] = r->line;
-        uint64_t v[3];
-        static const char *const what[3] = {"arith", "shared", "global"};
-        for (int k = 0; k < 3; k++)
-            PN_CHECK(pn_csv_u64(csv, r, (size_t)c_kind[k], what[k], 0, PN_SM_MAX_COUNT, &v[k],
-                                err));
-        t->cost[i].arith = v[0];
-        t->cost[i].shared = v[1];
-        t->cost[i].global = v[2];
+        for (int k = 0; k < PN_KIND_COUNT; k++)
+            PN_CHECK(pn_csv_u64(csv, r, (size_t)c_kind[k], pn_kind_names[k], 0, PN_SM_MAX_COUNT,
+                                pn_warp_count(&t->cost[i], k), err));
     }
     return PN_OK;
 }

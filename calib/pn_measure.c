@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "pn_csv.h"
+#include "pn_sm.h"
 
-#define MAX_THREADS 1048576u
 
 void pn_measure_params_free(pn_measure_param_t *params, size_t n)
 {
@@ -171,7 +171,7 @@ static pn_status_t read_rows(pn_measure_t *m, const pn_csv_t *csv, pn_error_t *e
         p->threads_col = row->f[c_threads].col;
         if (row->f[c_threads].text[0]) {
             uint64_t t;
-            PN_CHECK(pn_csv_u64(csv, row, (size_t)c_threads, "threads", 1, MAX_THREADS, &t,
+            PN_CHECK(pn_csv_u64(csv, row, (size_t)c_threads, "threads", 1, PN_SM_MAX_THREADS, &t,
                                 err));
             p->threads = (uint32_t)t;
         }

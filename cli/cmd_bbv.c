@@ -90,7 +90,6 @@ static size_t print_check(FILE *out, const char *cfg_path, const pn_bbv_derived_
                           const pn_kernel_t *k, double tol, double *worst, uint32_t *worst_w,
                           int *worst_kind)
 {
-    static const char *const kinds[3] = {"arith", "shared", "global"};
     size_t bad = 0;
     *worst = 0;
     *worst_w = 0;
@@ -100,11 +99,10 @@ static size_t print_check(FILE *out, const char *cfg_path, const pn_bbv_derived_
     fprintf(out, "%5s  %-6s  %12s  %12s  %9s\n", "warp", "kind", "derived", "declared",
             "diff%");
     for (uint32_t w = 0; w < d->warps; w++) {
-        const uint64_t dv[3] = {d->warp[w].arith, d->warp[w].shared, d->warp[w].global};
-        const uint64_t cv[3] = {k->sm.warps[w].arith, k->sm.warps[w].shared,
-                                k->sm.warps[w].global};
-        for (int i = 0; i < 3; i++) {
-            double r = pn_bbv_rel_diff(dv[i], cv[i]);
+        pn_warp_counts_t dw = d->warp[w], cw = k->sm.warps[w];
+        for (int i = 0; i < PN_KIND_COUNT; i++) {
+            uint64_t dv = *pn_warp_count(&dw, i), cv = *pn_warp_count(&cw, i);
+            double r = pn_bbv_rel_diff(dv, cv);
             int over = r > tol;
             bad += over;
             if (r > *worst) {
@@ -112,8 +110,8 @@ static size_t print_check(FILE *out, const char *cfg_path, const pn_bbv_derived_
                 *worst_w = w;
                 *worst_kind = i;
             }
-            fprintf(out, "%5u  %-6s  %12llu  %12llu  %9.3f%s\n", w, kinds[i],
-                    (unsigned long long)dv[i], (unsigned long long)cv[i], r,
+            fprintf(out, "%5u  %-6s  %12llu  %12llu  %9.3f%s\n", w, pn_kind_names[i],
+                    (unsigned long long)dv, (unsigned long long)cv, r,
                     over ? "  > tolerance" : "");
         }
     }
@@ -145,7 +143,7 @@ int pn_cmd_bbv(int argc, char **argv)
         switch (c) {
         case 'b': blocks_path = optarg; break;
         case 'c': check = optarg; break;
-        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, 1048576, &threads, &err); break;
+        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, PN_SM_MAX_THREADS, &threads, &err); break;
         case 'T': {
             char *end;
             tol = strtod(optarg, &end);
@@ -182,7 +180,7 @@ int pn_cmd_bbv(int argc, char **argv)
     int rc = 0;
     if (pn_bbv_load(&bbv, bbv_path, &err) != PN_OK ||
         pn_block_table_load(&tab, blocks_path, &err) != PN_OK ||
-        pn_bbv_derive(&bbv, &tab, 32, &d, &err) != PN_OK)
+        pn_bbv_derive(&bbv, &tab, PN_SM_WARP_THREADS, &d, &err) != PN_OK)
         goto fail;
     if (check) {
         if (threads && threads != d.threads) {
@@ -225,10 +223,9 @@ int pn_cmd_bbv(int argc, char **argv)
             goto fail;
         }
         if (bad) {
-            static const char *const kinds[3] = {"arith", "shared", "global"};
             fprintf(stderr, "%s: %zu of %u counts differ from the BBV's by more than %g%% "
                             "(largest: warp %u %s, %.3f%%)\n", check, bad, 3 * d.warps, tol,
-                    worst_w, kinds[worst_kind], worst);
+                    worst_w, pn_kind_names[worst_kind], worst);
             rc = 1;
         }
         goto done;

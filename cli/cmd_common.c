@@ -63,7 +63,7 @@ int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t 
     case 'j': *st = pn_cli_parse_u64("--jobs", arg, 1, 4096, &o->jobs, err); return 1;
     case 'e': *st = pn_engine_parse(arg, &o->engine, err); return 1;
     case 'd': o->device = arg; return 1;
-    case 't': *st = pn_cli_parse_u64("--threads", arg, 1, 1048576, &o->threads, err); return 1;
+    case 't': *st = pn_cli_parse_u64("--threads", arg, 1, PN_SM_MAX_THREADS, &o->threads, err); return 1;
     case 'M':
         *st = pn_cli_parse_u64("--max-steps", arg, 1, UINT64_MAX, &o->max_steps, err);
         o->have_max = 1;

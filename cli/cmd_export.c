@@ -45,7 +45,7 @@ int pn_cmd_export(int argc, char **argv)
         case 'f': st = pn_export_format_parse(optarg, &fmt, &err); break;
         case 'o': output = optarg; break;
         case 'd': device = optarg; break;
-        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, 1048576, &threads, &err); break;
+        case 't': st = pn_cli_parse_u64("--threads", optarg, 1, PN_SM_MAX_THREADS, &threads, &err); break;
         case 'h': fputs(export_usage, stdout); return 0;
         default:  fputs(export_usage, stderr); return 2;
         }

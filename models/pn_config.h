@@ -1,6 +1,8 @@
-/* pn_config.h - the pnsim YAML configuration (../shared/spec/config.md): load
- * and check it with libyaml, evaluate count expressions with libmatheval, and
- * resolve it against a device profile into the generator's parameters. */
+/* pn_config.h - the pnsim YAML configuration (../shared/spec/config.md): read
+ * and checked with libyaml (pn_config.c), count expressions checked and
+ * evaluated with libmatheval (pn_config_expr.c), resolved against a device
+ * profile into the generator's parameters (pn_config_resolve.c), and turned
+ * into a net with its engine (pn_kernel_net.c). */
 #ifndef PN_CONFIG_H
 #define PN_CONFIG_H
 
@@ -24,11 +26,6 @@ typedef struct pn_expr {
     char *text;                   /* NULL when the key is absent (count 0) */
     pn_pos_t pos;
 } pn_expr_t;
-
-enum { PN_KIND_ARITH = 0, PN_KIND_SHARED = 1, PN_KIND_GLOBAL = 2, PN_KIND_COUNT = 3 };
-
-/* Names of the kinds as config keys: "arith", "shared", "global". */
-extern const char *const pn_kind_names[PN_KIND_COUNT];
 
 /* One segment of a program as written: {repeat: N, body: [kind, kind*K, ...]}. */
 typedef struct pn_prog_segment_src {

@@ -17,10 +17,7 @@
 
 /* Ranges of the profile's integers. */
 #define MAX_SMS        65536u
-#define MAX_SCHEDULERS 64u
-#define MAX_WARPS      32768u    /* 1048576 threads / 32 */
-#define MAX_THREADS    1048576u
-#define WARP_SIZE      32u
+#define MAX_WARPS      (PN_SM_MAX_THREADS / PN_SM_WARP_THREADS)
 
 const char *pn_device_dir(void)
 {
@@ -181,15 +178,15 @@ static pn_status_t parse_profile(pn_device_t *dev, pn_yaml_t *y, pn_error_t *err
         PN_CHECK(pn_yaml_string(y, v, "description", &dev->description, err));
 
     PN_CHECK(get_uint32(y, root, "sms", "sms", 1, MAX_SMS, &dev->sms, err));
-    PN_CHECK(get_uint32(y, root, "schedulers", "schedulers", 1, MAX_SCHEDULERS,
+    PN_CHECK(get_uint32(y, root, "schedulers", "schedulers", 1, PN_SM_MAX_SCHEDULERS,
                         &dev->schedulers, err));
     PN_CHECK(get_uint32(y, root, "max_warps", "max_warps", 1, MAX_WARPS, &dev->max_warps,
                         err));
     PN_CHECK(get_uint32(y, root, "max_threads_per_block", "max_threads_per_block", 1,
-                        MAX_THREADS, &dev->max_threads_per_block, err));
+                        PN_SM_MAX_THREADS, &dev->max_threads_per_block, err));
     /* the net's warps are ceil(threads / 32): only 32-thread warps are modelled */
-    PN_CHECK(get_uint32(y, root, "warp_size", "warp_size", WARP_SIZE, WARP_SIZE,
-                        &dev->warp_size, err));
+    PN_CHECK(get_uint32(y, root, "warp_size", "warp_size", PN_SM_WARP_THREADS,
+                        PN_SM_WARP_THREADS, &dev->warp_size, err));
 
     yaml_node_t *lat_key;
     v = pn_yaml_get(y, root, "latency", &lat_key);

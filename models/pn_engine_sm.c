@@ -185,8 +185,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             r.ready[j] = r.ready[i];
             r.ready[i] = w;
             switch (r.kind[w]) {
-            case 0:  ev_push(&r, s + 3, w, EV_P0 | EV_SEL); break;
-            case 1:  ev_push(&r, s + 4 + p->l2, w, EV_P0 | EV_SEL); break;
+            case PN_KIND_ARITH:  ev_push(&r, s + 3, w, EV_P0 | EV_SEL); break;
+            case PN_KIND_SHARED: ev_push(&r, s + 4 + p->l2, w, EV_P0 | EV_SEL); break;
             default: ev_push(&r, s + 2, w, EV_P0);
                      ev_push(&r, s + 4 + p->l1, w, EV_SEL); break;
             }
@@ -212,11 +212,11 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             }
             uint32_t pick = pn_rng_below(&rng, n_kinds);
             uint8_t k = 0;
-            uint64_t *cnt[3] = { &c->arith, &c->shared, &c->global };
-            for (k = 0; k < 3; k++)
-                if (*cnt[k] > 0 && pick-- == 0)
+            for (k = 0; k < PN_KIND_COUNT; k++)
+                if (*pn_warp_count(c, k) > 0 && pick-- == 0)
                     break;
-            (*cnt[k])--;
+            assert(k < PN_KIND_COUNT);
+            (*pn_warp_count(c, k))--;
             r.kind[w] = k;
             r.ready[r.n_ready++] = w;
         }

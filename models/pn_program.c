@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[3] = {"arith", "shared", "global"};
-
 /* ---- programs ------------------------------------------------------------ */
 
 void pn_program_init(pn_program_t *p)
@@ -39,7 +37,7 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
         return pn_error_set(err, PN_EINVAL, "a segment's repeat must be at most %" PRIu64
                             ", got %" PRIu64, (uint64_t)PN_SM_MAX_COUNT, repeat);
     for (uint32_t i = 0; i < n; i++) {
-        if (body[i].kind > PN_PROGRAM_GLOBAL)
+        if (body[i].kind > PN_KIND_GLOBAL)
             return pn_error_set(err, PN_EINVAL, "unknown instruction kind %u", body[i].kind);
         if (body[i].mult < 1)
             return pn_error_set(err, PN_EINVAL, "an instruction's multiplier must be at "
@@ -65,27 +63,27 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
 
 pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_error_t *err)
 {
-    uint64_t sum[3] = {0, 0, 0};
+    uint64_t sum[PN_KIND_COUNT] = {0, 0, 0};
     for (uint32_t j = 0; j < p->n_segs; j++) {
         const pn_program_seg_t *s = &p->segs[j];
-        uint64_t per[3] = {0, 0, 0};
+        uint64_t per[PN_KIND_COUNT] = {0, 0, 0};
         if (s->repeat == 0)
             continue;
         /* n_body < 2^32 items of at most 2^32 each: no overflow in 64 bits */
         for (uint32_t i = 0; i < s->n_body; i++)
-            per[s->body[i].kind % 3] += s->body[i].mult;
-        for (int k = 0; k < 3; k++) {
+            per[s->body[i].kind % PN_KIND_COUNT] += s->body[i].mult;
+        for (int k = 0; k < PN_KIND_COUNT; k++) {
             if (per[k] && (per[k] > PN_SM_MAX_COUNT / s->repeat ||
                            sum[k] + per[k] * s->repeat > PN_SM_MAX_COUNT))
                 return pn_error_set(err, PN_ELIMIT, "the program runs more than %" PRIu64
                                     " %s instructions", (uint64_t)PN_SM_MAX_COUNT,
-                                    kind_names[k]);
+                                    pn_kind_names[k]);
             sum[k] += per[k] * s->repeat;
         }
     }
-    out->arith = sum[PN_PROGRAM_ARITH];
-    out->shared = sum[PN_PROGRAM_SHARED];
-    out->global = sum[PN_PROGRAM_GLOBAL];
+    out->arith = sum[PN_KIND_ARITH];
+    out->shared = sum[PN_KIND_SHARED];
+    out->global = sum[PN_KIND_GLOBAL];
     return PN_OK;
 }
 
@@ -103,7 +101,7 @@ pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *
                        s[i] == '_' || (i > 0 && s[i] >= '0' && s[i] <= '9')))
         i++;
     for (int k = 0; k < 3; k++)
-        if (i == strlen(kind_names[k]) && !memcmp(s, kind_names[k], i))
+        if (i == strlen(pn_kind_names[k]) && !memcmp(s, pn_kind_names[k], i))
             kind = k;
     if (kind < 0) {
         n = i ? i : (len ? 1 : 0);
@@ -313,7 +311,7 @@ static pn_status_t check_programs(uint32_t schedulers, uint32_t l1, uint32_t l2,
                 return pn_error_set(err, PN_ELIMIT, "warp %u: segment %u repeats more than "
                                     "%" PRIu64 " times", w, j + 1, (uint64_t)PN_SM_MAX_COUNT);
             for (uint32_t i = 0; i < s->n_body; i++)
-                if (s->body[i].kind > PN_PROGRAM_GLOBAL || s->body[i].mult < 1)
+                if (s->body[i].kind > PN_KIND_GLOBAL || s->body[i].mult < 1)
                     return pn_error_set(err, PN_EINVAL, "warp %u: segment %u, item %u: bad "
                                         "kind or multiplier", w, j + 1, i + 1);
         }
@@ -388,9 +386,9 @@ static pn_status_t add_chunks(pn_program_t *p, uint64_t lo, uint64_t hi, uint64_
     pn_program_item_t body[2];
     uint64_t arith = lo < r ? q + 1 : q;   /* chunk lo + 1 <= r */
     uint32_t n = 0;
-    body[n++] = (pn_program_item_t){ lo < g ? PN_PROGRAM_GLOBAL : PN_PROGRAM_SHARED, 1 };
+    body[n++] = (pn_program_item_t){ lo < g ? PN_KIND_GLOBAL : PN_KIND_SHARED, 1 };
     if (arith)
-        body[n++] = (pn_program_item_t){ PN_PROGRAM_ARITH, (uint32_t)arith };
+        body[n++] = (pn_program_item_t){ PN_KIND_ARITH, (uint32_t)arith };
     return pn_program_add_segment(p, hi - lo, body, n, err);
 }
 
@@ -407,19 +405,19 @@ pn_status_t pn_program_order(pn_program_t *out, pn_order_t order, const pn_warp_
     pn_status_t st = PN_OK;
     switch (order) {
     case PN_ORDER_MEMORY_FIRST:
-        st = add_run(out, c->global, PN_PROGRAM_GLOBAL, err);
-        if (st == PN_OK) st = add_run(out, c->shared, PN_PROGRAM_SHARED, err);
-        if (st == PN_OK) st = add_run(out, c->arith, PN_PROGRAM_ARITH, err);
+        st = add_run(out, c->global, PN_KIND_GLOBAL, err);
+        if (st == PN_OK) st = add_run(out, c->shared, PN_KIND_SHARED, err);
+        if (st == PN_OK) st = add_run(out, c->arith, PN_KIND_ARITH, err);
         break;
     case PN_ORDER_MEMORY_LAST:
-        st = add_run(out, c->arith, PN_PROGRAM_ARITH, err);
-        if (st == PN_OK) st = add_run(out, c->global, PN_PROGRAM_GLOBAL, err);
-        if (st == PN_OK) st = add_run(out, c->shared, PN_PROGRAM_SHARED, err);
+        st = add_run(out, c->arith, PN_KIND_ARITH, err);
+        if (st == PN_OK) st = add_run(out, c->global, PN_KIND_GLOBAL, err);
+        if (st == PN_OK) st = add_run(out, c->shared, PN_KIND_SHARED, err);
         break;
     case PN_ORDER_MEMORY_SPREAD: {
         uint64_t g = c->global, m = c->global + c->shared;
         if (m == 0) {
-            st = add_run(out, c->arith, PN_PROGRAM_ARITH, err);
+            st = add_run(out, c->arith, PN_KIND_ARITH, err);
             break;
         }
         uint64_t q = c->arith / m, r = c->arith % m;
@@ -458,9 +456,9 @@ char *pn_program_format(const pn_program_t *p, char *buf, size_t size)
         for (uint32_t i = 0; i < p->segs[j].n_body; i++) {
             const pn_program_item_t *it = &p->segs[j].body[i];
             if (it->mult == 1)
-                snprintf(item, sizeof item, "%s%s", i ? ", " : "", kind_names[it->kind % 3]);
+                snprintf(item, sizeof item, "%s%s", i ? ", " : "", pn_kind_names[it->kind % PN_KIND_COUNT]);
             else
-                snprintf(item, sizeof item, "%s%s*%u", i ? ", " : "", kind_names[it->kind % 3],
+                snprintf(item, sizeof item, "%s%s*%u", i ? ", " : "", pn_kind_names[it->kind % PN_KIND_COUNT],
                          it->mult);
             PUT(item);
         }

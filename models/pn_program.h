@@ -12,15 +12,12 @@
 #include "pn_net.h"
 #include "pn_sm.h"
 
-/* Instruction kinds, as in pn_config.h's PN_KIND_*: 0 arith, 1 shared, 2 global. */
-enum { PN_PROGRAM_ARITH = 0, PN_PROGRAM_SHARED = 1, PN_PROGRAM_GLOBAL = 2 };
-
 /* Largest multiplier of a body item (the largest count). */
 #define PN_PROGRAM_MAX_MULT PN_SM_MAX_COUNT
 
 /* One body item: `kind` or `kind*mult`, mult consecutive instructions of a kind. */
 typedef struct pn_program_item {
-    uint8_t kind;                 /* PN_PROGRAM_ARITH, _SHARED or _GLOBAL */
+    uint8_t kind;                 /* PN_KIND_ARITH, _SHARED or _GLOBAL (pn_sm.h) */
     uint32_t mult;                /* 1 .. PN_PROGRAM_MAX_MULT */
 } pn_program_item_t;
 

@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+const char *const pn_kind_names[PN_KIND_COUNT + 1] = {"arith", "shared", "global", NULL};
+
 const char *const pn_sm_trans_names[PN_SM_WARP_TRANS] = {
     "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
     "t11", "t17", "t12", "t14", "t15", "t16"

@@ -8,12 +8,44 @@
 #include "pn_error.h"
 #include "pn_net.h"
 
+/* The instruction kinds of the model, in this order everywhere: config keys,
+ * program items, per-warp counts. */
+typedef enum pn_kind {
+    PN_KIND_ARITH = 0,
+    PN_KIND_SHARED = 1,
+    PN_KIND_GLOBAL = 2,
+    PN_KIND_COUNT = 3
+} pn_kind_t;
+
+/* Names of the kinds as config keys and program items: "arith", "shared",
+ * "global", then NULL (a key list for pn_yaml_check_keys). */
+extern const char *const pn_kind_names[PN_KIND_COUNT + 1];
+
 /* Per-warp instruction counts: the initial marking of p5, p7 and p9. */
 typedef struct pn_warp_counts {
     uint64_t arith;
     uint64_t shared;
     uint64_t global;
 } pn_warp_counts_t;
+
+/* The count of kind k (PN_KIND_*) in c. O(1). */
+static inline uint64_t *pn_warp_count(pn_warp_counts_t *c, int k)
+{
+    return k == PN_KIND_ARITH ? &c->arith : k == PN_KIND_SHARED ? &c->shared : &c->global;
+}
+
+/* Threads per warp: a block of T threads runs as ceil(T / 32) warps. */
+#define PN_SM_WARP_THREADS 32u
+
+/* Largest block, and most schedulers (tokens of p0), the model accepts. */
+#define PN_SM_MAX_THREADS    1048576u
+#define PN_SM_MAX_SCHEDULERS 64u
+
+/* Warps of a block of `threads` threads: ceil(threads / PN_SM_WARP_THREADS). */
+static inline uint32_t pn_sm_warps_of(uint32_t threads)
+{
+    return (uint32_t)(((uint64_t)threads + PN_SM_WARP_THREADS - 1) / PN_SM_WARP_THREADS);
+}
 
 /* Everything the generator needs. warps points at n_warps entries. */
 typedef struct pn_sm_params {

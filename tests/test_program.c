@@ -118,10 +118,10 @@ static void test_parse_item(void **state)
 {
     (void)state;
     static const struct { const char *s; int kind; uint32_t mult; } good[] = {
-        { "arith", PN_PROGRAM_ARITH, 1 }, { "shared", PN_PROGRAM_SHARED, 1 },
-        { "global", PN_PROGRAM_GLOBAL, 1 }, { "arith*8", PN_PROGRAM_ARITH, 8 },
-        { "global * 3", PN_PROGRAM_GLOBAL, 3 }, { "shared*1", PN_PROGRAM_SHARED, 1 },
-        { "arith*4294967295", PN_PROGRAM_ARITH, 4294967295u }, { "arith*007", 0, 7 },
+        { "arith", PN_KIND_ARITH, 1 }, { "shared", PN_KIND_SHARED, 1 },
+        { "global", PN_KIND_GLOBAL, 1 }, { "arith*8", PN_KIND_ARITH, 8 },
+        { "global * 3", PN_KIND_GLOBAL, 3 }, { "shared*1", PN_KIND_SHARED, 1 },
+        { "arith*4294967295", PN_KIND_ARITH, 4294967295u }, { "arith*007", 0, 7 },
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         pn_program_item_t it;
@@ -175,7 +175,7 @@ static void test_config_program(void **state)
     assert_true(c.has_program);
     assert_int_equal(c.program.n_segs, 4);
     assert_int_equal(c.program.segs[0].n_body, 3);
-    assert_int_equal(c.program.segs[0].body[0].kind, PN_PROGRAM_GLOBAL);
+    assert_int_equal(c.program.segs[0].body[0].kind, PN_KIND_GLOBAL);
     assert_int_equal(c.program.segs[0].body[0].mult, 2);
     assert_int_equal(c.program.segs[0].repeat.pos.line, 5);
     assert_int_equal(c.program.segs[0].repeat.pos.col, 16);
@@ -688,28 +688,28 @@ static void test_orders_counts(void **state)
             uint64_t m = c->shared + c->global;
             size_t k = 0;
             if (o == PN_ORDER_MEMORY_FIRST || o == PN_ORDER_MEMORY_LAST) {
-                static const uint8_t first[] = { PN_PROGRAM_GLOBAL, PN_PROGRAM_SHARED,
-                                                 PN_PROGRAM_ARITH };
-                static const uint8_t last[] = { PN_PROGRAM_ARITH, PN_PROGRAM_GLOBAL,
-                                                PN_PROGRAM_SHARED };
+                static const uint8_t first[] = { PN_KIND_GLOBAL, PN_KIND_SHARED,
+                                                 PN_KIND_ARITH };
+                static const uint8_t last[] = { PN_KIND_ARITH, PN_KIND_GLOBAL,
+                                                PN_KIND_SHARED };
                 const uint8_t *ord = o == PN_ORDER_MEMORY_FIRST ? first : last;
                 for (int g = 0; g < 3; g++) {
-                    uint64_t cnt = ord[g] == PN_PROGRAM_ARITH ? c->arith
-                                 : ord[g] == PN_PROGRAM_SHARED ? c->shared : c->global;
+                    uint64_t cnt = ord[g] == PN_KIND_ARITH ? c->arith
+                                 : ord[g] == PN_KIND_SHARED ? c->shared : c->global;
                     for (uint64_t x = 0; x < cnt; x++)
                         assert_int_equal(seq[k++], ord[g]);
                 }
             } else if (m == 0) {
                 for (uint64_t x = 0; x < c->arith; x++)
-                    assert_int_equal(seq[k++], PN_PROGRAM_ARITH);
+                    assert_int_equal(seq[k++], PN_KIND_ARITH);
             } else {
                 /* chunk j: one memory access (globals first), then q or q + 1 arith */
                 uint64_t q = c->arith / m, rem = c->arith % m;
                 for (uint64_t j = 0; j < m; j++) {
-                    assert_int_equal(seq[k++], j < c->global ? PN_PROGRAM_GLOBAL
-                                                             : PN_PROGRAM_SHARED);
+                    assert_int_equal(seq[k++], j < c->global ? PN_KIND_GLOBAL
+                                                             : PN_KIND_SHARED);
                     for (uint64_t x = 0; x < q + (j < rem); x++)
-                        assert_int_equal(seq[k++], PN_PROGRAM_ARITH);
+                        assert_int_equal(seq[k++], PN_KIND_ARITH);
                 }
             }
             assert_int_equal(k, n);
@@ -795,7 +795,7 @@ static void test_bad_args(void **state)
     (void)state;
     pn_program_t p;
     pn_error_t err;
-    pn_program_item_t it = { PN_PROGRAM_ARITH, 1 }, bad_kind = { 3, 1 }, zero = { 0, 0 };
+    pn_program_item_t it = { PN_KIND_ARITH, 1 }, bad_kind = { 3, 1 }, zero = { 0, 0 };
     pn_program_init(&p);
     assert_int_equal(pn_program_add_segment(&p, 1, &it, 0, &err), PN_EINVAL);
     assert_int_equal(pn_program_add_segment(&p, 1, &bad_kind, 1, &err), PN_EINVAL);
@@ -811,7 +811,7 @@ static void test_bad_args(void **state)
     pn_program_destroy(NULL);
 
     /* counts above the limit */
-    pn_program_item_t huge = { PN_PROGRAM_SHARED, 4000000000u };
+    pn_program_item_t huge = { PN_KIND_SHARED, 4000000000u };
     pn_warp_counts_t c;
     assert_int_equal(pn_program_add_segment(&p, 2, &huge, 1, &err), PN_OK);
     assert_int_equal(pn_program_counts(&p, &c, &err), PN_ELIMIT);
