@@ -2,7 +2,6 @@
  * parallel, seed-deterministically. */
 #include "pn_points.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,11 +90,8 @@ static pn_status_t group_index(pn_point_set_t *s, const char *label, size_t *idx
 static pn_status_t param_values(const pn_config_t *cfg, const pn_measure_t *m,
                                 const pn_measure_point_t *mp, double **out, pn_error_t *err)
 {
-    double *v = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *v);
-    if (!v)
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
-    for (size_t i = 0; i < cfg->n_params; i++)
-        v[i] = cfg->params[i].value;
+    double *v;
+    PN_CHECK(pn_config_param_values(cfg, &v, err));
     for (size_t j = 0; j < mp->n_params; j++) {
         size_t i = 0;
         while (i < cfg->n_params && strcmp(cfg->params[i].name, mp->params[j].name) != 0)
@@ -187,91 +183,79 @@ pn_status_t pn_points_resolve(pn_point_set_t *s, const pn_measure_t *m, const pn
 
 /* ---- simulation ------------------------------------------------------------ */
 
+/* What the simulation of one point holds while its runs are in the pool. */
+typedef struct point_sim {
+    pn_net_t net;
+    pn_kernel_t k;                /* the point's kernel at the latencies simulated */
+    pn_run_opts_t opts;
+    pn_prepared_t prep;
+    pn_run_result_t *res;
+    uint32_t done;                /* runs finished */
+} point_sim_t;
+
 typedef struct sim {
     pn_point_set_t *s;
-    pn_engine_kind_t kind;
-    uint32_t l1, l2;
-    unsigned inner;               /* threads per point */
-    size_t *order;                /* points, costliest first */
-    size_t next;
-    size_t done;
-    size_t first_failed;          /* lowest failing point index, n_points if none */
-    pn_error_t first_err;
+    point_sim_t *ps;              /* per point */
+    size_t *point_of;             /* per job: its point */
+    size_t finished;              /* points whose runs are all done */
     FILE *progress;
-    pthread_mutex_t lock;
 } sim_t;
 
-/* Simulate point p exactly as `pnsim run` simulates its config at the row's
- * threads and params: the config's own net (pn_config_build_net: the SM net
- * of the counts, or the program-order net) on the engine the model picks. */
-static pn_status_t sim_point(sim_t *j, pn_point_t *p, pn_error_t *err)
+/* Build point p's net exactly as `pnsim run` builds its config's at the
+ * row's threads and params (pn_config_build_net: the SM net of the counts,
+ * or the program-order net), at latencies l1 and l2 where the config does not
+ * fix them, and prepare the engine its model picks (pn_config_prepare_engine). */
+static pn_status_t sim_prepare(const pn_point_set_t *s, pn_point_t *p, point_sim_t *q,
+                               pn_engine_kind_t kind, uint32_t l1, uint32_t l2, pn_error_t *err)
 {
-    const pn_config_t *cfg = &j->s->configs[p->cfg];
-    pn_kernel_t k = p->k;                 /* shallow: the counts stay p's */
-    if (j->l1 && !p->fixed_l1)
-        k.sm.l1 = j->l1;
-    if (j->l2 && !p->fixed_l2)
-        k.sm.l2 = j->l2;
-    pn_sm_params_t sm = k.sm;
-    pn_net_t net;
-    pn_sm_layout_t lay = { 0 };
-    pn_net_init(&net);
-    pn_prepared_t prep = { 0 };
-    pn_run_opts_t o = { .max_steps = p->max_steps, .net_name = j->s->groups[p->group] };
-    pn_run_result_t *res = calloc(p->runs, sizeof *res);
-    pn_status_t st = res ? pn_config_build_net(cfg, &k, p->params, &net, &lay, err)
-                         : pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", p->runs);
-    o.idle_trans = lay.t0;
-    if (st == PN_OK)
-        st = pn_config_prepare_engine(&prep, j->kind, cfg, &k, &net, &o, err);
-    p->engine = pn_engine_prepared_name(&prep);
-    if (st == PN_OK)
-        st = pn_engine_run_batch(&prep, p->seed, p->runs, j->inner, res, err);
-    pn_engine_release(&prep);
-    if (st == PN_OK) {
-        pn_summary_t steps, idle;
-        st = pn_summary_runs(res, p->runs, &steps, &idle, err);
-        p->steps_mean = steps.mean;
-        p->steps_sd = steps.sd;
-        p->idle_mean = idle.mean;
-        p->l1 = sm.l1;
-        p->l2 = sm.l2;
-    }
-    free(res);
-    pn_net_destroy(&net);
+    const pn_config_t *cfg = &s->configs[p->cfg];
+    pn_net_init(&q->net);
+    q->k = p->k;                          /* shallow: the counts stay p's */
+    if (l1 && !p->fixed_l1)
+        q->k.sm.l1 = l1;
+    if (l2 && !p->fixed_l2)
+        q->k.sm.l2 = l2;
+    q->opts = (pn_run_opts_t){ .max_steps = p->max_steps, .net_name = s->groups[p->group] };
+    q->res = calloc(p->runs ? p->runs : 1, sizeof *q->res);
+    if (!q->res)
+        return pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", p->runs);
+    pn_sm_layout_t lay;
+    PN_CHECK(pn_config_build_net(cfg, &q->k, p->params, &q->net, &lay, err));
+    q->opts.idle_trans = lay.t0;
+    pn_status_t st = pn_config_prepare_engine(&q->prep, kind, cfg, &q->k, &q->net, &q->opts,
+                                              err);
+    p->engine = pn_engine_prepared_name(&q->prep);
+    p->l1 = q->k.sm.l1;
+    p->l2 = q->k.sm.l2;
     return st;
 }
 
-static void *sim_worker(void *arg)
+/* The summaries of point i's finished runs. */
+static pn_status_t sim_summarise(sim_t *j, size_t i, pn_error_t *err)
 {
-    sim_t *j = arg;
-    pn_error_t err;
-    for (;;) {
-        pthread_mutex_lock(&j->lock);
-        size_t k = j->first_failed == j->s->n_points ? j->next++ : j->s->n_points;
-        pthread_mutex_unlock(&j->lock);
-        if (k >= j->s->n_points)
-            return NULL;
-        size_t i = j->order[k];
-        pn_point_t *p = &j->s->points[i];
-        pn_error_clear(&err);
-        pn_status_t st = sim_point(j, p, &err);
-        pthread_mutex_lock(&j->lock);
-        if (st != PN_OK) {
-            if (i < j->first_failed) {
-                j->first_failed = i;
-                j->first_err = err;
-                j->first_err.code = st;
-            }
-        } else if (j->progress) {
-            j->done++;
-            fprintf(j->progress, "[%zu/%zu] %s threads %u (line %ld): %.1f steps\n", j->done,
-                    j->s->n_points, j->s->groups[p->group], p->k.threads, p->m->line,
-                    p->steps_mean);
-            fflush(j->progress);
-        }
-        pthread_mutex_unlock(&j->lock);
-    }
+    pn_point_t *p = &j->s->points[i];
+    pn_summary_t steps, idle;
+    PN_CHECK(pn_summary_runs(j->ps[i].res, p->runs, &steps, &idle, err));
+    p->steps_mean = steps.mean;
+    p->steps_sd = steps.sd;
+    p->idle_mean = idle.mean;
+    return PN_OK;
+}
+
+/* Called by the pool, under its lock, as each run finishes. */
+static void sim_progress(void *ctx, size_t job, size_t done, size_t total)
+{
+    sim_t *j = ctx;
+    size_t i = j->point_of[job];
+    pn_point_t *p = &j->s->points[i];
+    (void)done;
+    (void)total;
+    if (++j->ps[i].done < p->runs || sim_summarise(j, i, NULL) != PN_OK)
+        return;
+    j->finished++;
+    fprintf(j->progress, "[%zu/%zu] %s threads %u (line %ld): %.1f steps\n", j->finished,
+            j->s->n_points, j->s->groups[p->group], p->k.threads, p->m->line, p->steps_mean);
+    fflush(j->progress);
 }
 
 /* Costliest first (roofline steps times runs), then file order. */
@@ -288,32 +272,16 @@ static int by_cost(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_t l1,
-                               uint32_t l2, unsigned jobs, FILE *progress, pn_error_t *err)
+/* Point indices, costliest first; caller frees. */
+static size_t *cost_order(const pn_point_set_t *s, uint32_t l1, uint32_t l2)
 {
     size_t n = s->n_points;
-    if (n == 0)
-        return PN_OK;
-    if (jobs == 0)
-        jobs = pn_engine_cpu_count();
-    uint32_t max_runs = 1;
-    for (size_t i = 0; i < n; i++)
-        if (s->points[i].runs > max_runs)
-            max_runs = s->points[i].runs;
-    unsigned outer = jobs / max_runs;
-    if (outer < 1)
-        outer = 1;
-    if (outer > n)
-        outer = (unsigned)n;
-    sim_t j = { .s = s, .kind = kind, .l1 = l1, .l2 = l2, .first_failed = n,
-                .progress = progress };
-    j.inner = jobs / outer ? jobs / outer : 1;
-    j.order = malloc(n * sizeof *j.order);
+    size_t *order = malloc(n * sizeof *order);
     task_t *tasks = malloc(n * sizeof *tasks);
-    if (!j.order || !tasks) {
-        free(j.order);
+    if (!order || !tasks) {
+        free(order);
         free(tasks);
-        return pn_error_set(err, PN_ENOMEM, "out of memory for %zu points", n);
+        return NULL;
     }
     for (size_t i = 0; i < n; i++) {
         const pn_point_t *p = &s->points[i];
@@ -324,28 +292,63 @@ pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_
     }
     qsort(tasks, n, sizeof *tasks, by_cost);
     for (size_t i = 0; i < n; i++)
-        j.order[i] = tasks[i].i;
+        order[i] = tasks[i].i;
     free(tasks);
-    pn_error_clear(&j.first_err);
-    pthread_mutex_init(&j.lock, NULL);
-    pthread_t *tid = outer > 1 ? calloc(outer - 1, sizeof *tid) : NULL;
-    unsigned started = 0;
-    if (tid)
-        for (; started < outer - 1; started++)
-            if (pthread_create(&tid[started], NULL, sim_worker, &j) != 0)
-                break;
-    sim_worker(&j);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    free(tid);
-    free(j.order);
-    pthread_mutex_destroy(&j.lock);
-    if (j.first_failed < n) {
-        if (err) {
-            *err = j.first_err;
-            prefix_at(err, s->csv_path, s->points[j.first_failed].m->line, 0);
+    return order;
+}
+
+pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_t l1,
+                               uint32_t l2, unsigned jobs, FILE *progress, pn_error_t *err)
+{
+    size_t n = s->n_points, n_jobs = 0;
+    if (n == 0)
+        return PN_OK;
+    for (size_t i = 0; i < n; i++)
+        n_jobs += s->points[i].runs;
+    sim_t j = { .s = s, .progress = progress };
+    j.ps = calloc(n, sizeof *j.ps);
+    j.point_of = malloc(n_jobs * sizeof *j.point_of);
+    pn_job_t *job = malloc(n_jobs * sizeof *job);
+    size_t *order = cost_order(s, l1, l2);
+    size_t prepared = 0, failed = n;
+    pn_status_t st = PN_OK;
+    if (!j.ps || !j.point_of || !job || !order)
+        st = pn_error_set(err, PN_ENOMEM, "out of memory for %zu points", n);
+    /* the runs of all points in one pool, the costliest points' first */
+    for (size_t k = 0, nj = 0; k < n && st == PN_OK; k++) {
+        size_t i = order[k];
+        pn_point_t *p = &s->points[i];
+        prepared++;
+        st = sim_prepare(s, p, &j.ps[i], kind, l1, l2, err);
+        if (st != PN_OK) {
+            failed = i;
+            break;
         }
-        return j.first_err.code;
+        for (uint32_t r = 0; r < p->runs; r++, nj++) {
+            job[nj] = (pn_job_t){ &j.ps[i].prep, p->seed + r, &j.ps[i].res[r] };
+            j.point_of[nj] = i;
+        }
     }
-    return PN_OK;
+    if (st == PN_OK) {
+        size_t bad;
+        st = pn_engine_run_jobs(job, n_jobs, jobs, progress ? sim_progress : NULL, &j, &bad,
+                                err);
+        if (st != PN_OK)
+            failed = j.point_of[bad];
+    }
+    for (size_t i = 0; i < n && st == PN_OK; i++)
+        st = sim_summarise(&j, i, err);
+    for (size_t k = 0; k < prepared; k++) {
+        point_sim_t *q = &j.ps[order[k]];
+        pn_engine_release(&q->prep);
+        pn_net_destroy(&q->net);
+        free(q->res);
+    }
+    if (st != PN_OK && failed < n)
+        prefix_at(err, s->csv_path, s->points[failed].m->line, 0);
+    free(order);
+    free(job);
+    free(j.point_of);
+    free(j.ps);
+    return st;
 }

@@ -70,14 +70,17 @@ void pn_points_destroy(pn_point_set_t *s);
 /* Simulate every point with engine `kind` at global latency l1 and shared
  * latency l2 (0: keep the resolved value; a config that sets a latency in
  * its model section always keeps its own) and store the mean and sample sd of
- * the steps and the mean idle steps. Points are spread over up to `jobs`
- * threads (0: all processors): max(1, jobs / runs) points at a time, each
- * batch of runs on the remaining threads (pn_engine_run_many), the costliest
- * points (pn_baseline_roofline) first. Results depend only on the points,
- * seeds and latencies, never on jobs. When progress is non-NULL, one line
- * per finished point is written to it. After a failure no further point is
- * started; the error is that of the failing point first in file order among
- * those simulated, prefixed with "csv:line: "; or PN_ENOMEM. */
+ * the steps and the mean idle steps. A point simulates exactly what `pnsim
+ * run` simulates for its config at its threads and params: the config's own
+ * net (pn_config_build_net) on the engine its model picks for `kind`
+ * (pn_config_prepare_engine). The runs of all points share one worker pool
+ * of up to `jobs` threads (pn_engine_run_jobs; 0: all processors), the
+ * costliest points (pn_baseline_roofline) first. Results depend only on the
+ * points, seeds and latencies, never on jobs. When progress is non-NULL, one
+ * line per finished point is written to it. After a failure no further run
+ * is started; the error is that of the first failing point in that order,
+ * prefixed with "csv:line: "; or PN_ENOMEM. Memory: every point's net and
+ * plan at once. */
 pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_t l1,
                                uint32_t l2, unsigned jobs, FILE *progress, pn_error_t *err);
 

@@ -191,9 +191,7 @@ int pn_cmd_bbv(int argc, char **argv)
         }
         if (pn_config_load(&cfg, check, &err) != PN_OK)
             goto fail;
-        if ((device ? pn_device_load(&dev, device, NULL, 0, 0, &err)
-                    : pn_device_load(&dev, cfg.device, cfg.path, cfg.device_pos.line,
-                                     cfg.device_pos.col, &err)) != PN_OK)
+        if (pn_model_load_device(&dev, &cfg, device, &err) != PN_OK)
             goto fail;
         if (pn_config_resolve(&cfg, &dev, d.threads, NULL, &k, &err) != PN_OK)
             goto fail;

@@ -7,37 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void pn_cli_model_destroy(pn_cli_model_t *m)
-{
-    pn_net_destroy(&m->net);
-    pn_kernel_destroy(&m->kernel);
-    pn_device_destroy(&m->dev);
-    pn_config_destroy(&m->cfg);
-    memset(m, 0, sizeof *m);
-}
-
-pn_status_t pn_cli_model_load(pn_cli_model_t *m, const char *path, const char *device_override,
-                              uint32_t threads, pn_error_t *err)
-{
-    memset(m, 0, sizeof *m);
-    pn_net_init(&m->net);
-    pn_status_t st = pn_config_load(&m->cfg, path, err);
-    if (st == PN_OK) {
-        if (device_override)
-            st = pn_device_load(&m->dev, device_override, NULL, 0, 0, err);
-        else
-            st = pn_device_load(&m->dev, m->cfg.device, m->cfg.path, m->cfg.device_pos.line,
-                                m->cfg.device_pos.col, err);
-    }
-    if (st == PN_OK)
-        st = pn_config_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
-    if (st == PN_OK)
-        st = pn_config_build_net(&m->cfg, &m->kernel, NULL, &m->net, &m->layout, err);
-    if (st != PN_OK)
-        pn_cli_model_destroy(m);
-    return st;
-}
-
 void pn_cli_sim_opts_init(pn_cli_sim_opts_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -117,6 +86,33 @@ int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
         return 2;
     }
     *file = argv[optind];
+    return -1;
+}
+
+void pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg)
+{
+    if (!o->have_runs)
+        o->runs = cfg->runs;
+    if (!o->have_seed)
+        o->seed = cfg->seed;
+    if (!o->have_max)
+        o->max_steps = cfg->max_steps;
+    if (!o->jobs)
+        o->jobs = pn_engine_cpu_count();
+}
+
+int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
+                     pn_cli_sim_opts_t *o, pn_model_t *m)
+{
+    const char *file;
+    int rc = pn_cli_sim_parse(argc, argv, cmd, usage, NULL, o, &file);
+    if (rc >= 0)
+        return rc;
+    pn_error_t err;
+    pn_error_clear(&err);
+    if (pn_model_load(m, file, o->device, (uint32_t)o->threads, &err) != PN_OK)
+        return pn_cli_fail(cmd, &err);
+    pn_cli_sim_defaults(o, &m->cfg);
     return -1;
 }
 

@@ -1,5 +1,5 @@
-/* cmd_common.h - pieces shared by the pnsim commands: loading a config into
- * a generated net, numeric option parsing, all-or-nothing output files. */
+/* cmd_common.h - pieces shared by the pnsim commands: the options of the
+ * simulating commands, numeric option parsing, all-or-nothing output files. */
 #ifndef PN_CMD_COMMON_H
 #define PN_CMD_COMMON_H
 
@@ -7,31 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pn_config.h"
-#include "pn_device.h"
 #include "pn_engine.h"
-#include "pn_report.h"
 #include "pn_error.h"
-#include "pn_net.h"
-#include "pn_sm.h"
-
-/* A config resolved down to its generated SM net. */
-typedef struct pn_cli_model {
-    pn_config_t cfg;
-    pn_device_t dev;
-    pn_kernel_t kernel;
-    pn_net_t net;
-    pn_sm_layout_t layout;
-} pn_cli_model_t;
-
-/* Load path, its device (device_override when non-NULL), resolve it for
- * `threads` threads per block (0: the config's) and build the net. On error
- * m is left destroyed and err holds a "file:line:col: ..." message. */
-pn_status_t pn_cli_model_load(pn_cli_model_t *m, const char *path, const char *device_override,
-                              uint32_t threads, pn_error_t *err);
-
-/* Free what m owns; m may be zeroed. */
-void pn_cli_model_destroy(pn_cli_model_t *m);
+#include "pn_model.h"
+#include "pn_report.h"
 
 /* The options shared by the commands that simulate (run, sweep, reorder). */
 typedef struct pn_cli_sim_opts {
@@ -100,6 +79,18 @@ typedef struct pn_cli_extra {
  * error, 1 after a bad option value (one line on stderr). */
 int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
                      const pn_cli_extra_t *extra, pn_cli_sim_opts_t *o, const char **file);
+
+/* Fill in what o does not give from cfg's simulation section (runs, seed,
+ * max_steps) and jobs 0 with all processors; have_* still say what was
+ * given. */
+void pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg);
+
+/* The start of `run` and `reorder`: parse argv (pn_cli_sim_parse, no extra
+ * options), load the config's model (pn_model_load with -d and -t) into m
+ * and apply pn_cli_sim_defaults. Returns -1 when the command goes on (m is
+ * then the caller's to destroy), else the exit status after a message. */
+int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
+                     pn_cli_sim_opts_t *o, pn_model_t *m);
 
 /* Parse an unsigned decimal integer in [lo, hi] given to option `opt`. */
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,

@@ -56,8 +56,8 @@ int pn_cmd_export(int argc, char **argv)
         fprintf(stderr, "pnsim export: expected one config file\n%s", export_usage);
         return 2;
     }
-    pn_cli_model_t m;
-    if (pn_cli_model_load(&m, argv[optind], device, (uint32_t)threads, &err) != PN_OK)
+    pn_model_t m;
+    if (pn_model_load(&m, argv[optind], device, (uint32_t)threads, &err) != PN_OK)
         return pn_cli_fail("export", &err);
     pn_cli_out_t out = { 0 };
     int rc = 0;
@@ -67,6 +67,6 @@ int pn_cmd_export(int argc, char **argv)
         pn_cli_out_abort(&out);
         rc = pn_cli_fail("export", &err);
     }
-    pn_cli_model_destroy(&m);
+    pn_model_destroy(&m);
     return rc;
 }

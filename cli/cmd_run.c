@@ -21,19 +21,15 @@ static const char run_usage[] =
 int pn_cmd_run(int argc, char **argv)
 {
     pn_cli_sim_opts_t o;
-    const char *file;
-    int rc0 = pn_cli_sim_parse(argc, argv, "run", run_usage, NULL, &o, &file);
+    pn_model_t m;
+    int rc0 = pn_cli_sim_start(argc, argv, "run", run_usage, &o, &m);
     if (rc0 >= 0)
         return rc0;
     pn_error_t err;
     pn_error_clear(&err);
-    pn_cli_model_t m;
-    if (pn_cli_model_load(&m, file, o.device, (uint32_t)o.threads, &err) != PN_OK)
-        return pn_cli_fail("run", &err);
-
-    uint32_t n_runs = o.have_runs ? (uint32_t)o.runs : m.cfg.runs;
+    uint32_t n_runs = (uint32_t)o.runs;
     pn_run_opts_t opts = {
-        .max_steps = o.have_max ? o.max_steps : m.cfg.max_steps,
+        .max_steps = o.max_steps,
         .idle_trans = m.layout.t0,
         .net_name = m.cfg.kernel_name,
     };
@@ -46,8 +42,8 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
-    rep.seed = o.have_seed ? o.seed : m.cfg.seed;
-    rep.jobs = o.jobs ? (unsigned)o.jobs : pn_engine_cpu_count();
+    rep.seed = o.seed;
+    rep.jobs = (unsigned)o.jobs;
     if (pn_config_prepare_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
                                  &err) != PN_OK) {
         pn_error_prefix(&err, m.cfg.path);
@@ -89,6 +85,6 @@ fail:
 done:
     pn_engine_release(&prep);
     free(results);
-    pn_cli_model_destroy(&m);
+    pn_model_destroy(&m);
     return rc;
 }

@@ -92,17 +92,15 @@ int pn_cmd_sweep(int argc, char **argv)
     memset(&dev, 0, sizeof dev);
     if (pn_config_load(&cfg, file, &err) != PN_OK)
         return pn_cli_fail("sweep", &err);
-    pn_status_t st = o.device ? pn_device_load(&dev, o.device, NULL, 0, 0, &err)
-                            : pn_device_load(&dev, cfg.device, cfg.path, cfg.device_pos.line,
-                                             cfg.device_pos.col, &err);
+    pn_status_t st = pn_model_load_device(&dev, &cfg, o.device, &err);
     pn_sweep_t sw;
     memset(&sw, 0, sizeof sw);
     pn_cli_out_t out = { 0 };
     progress_t prog = { !quiet && isatty(2), (size_t)-1 };
+    pn_cli_sim_defaults(&o, &cfg);
     if (st == PN_OK)
-        st = pn_sweep_init(&sw, &cfg, &dev, o.have_runs ? (uint32_t)o.runs : cfg.runs,
-                           o.have_seed ? o.seed : cfg.seed,
-                           o.have_max ? o.max_steps : cfg.max_steps, o.engine, &err);
+        st = pn_sweep_init(&sw, &cfg, &dev, (uint32_t)o.runs, o.seed, o.max_steps, o.engine,
+                           &err);
     if (st == PN_OK && o.threads)
         sw.threads = (uint32_t)o.threads;
     sw.max_steps_given = o.have_max;

@@ -109,43 +109,57 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     return PN_OK;
 }
 
-static pn_status_t read_params(reader_t *r, yaml_node_t *m)
+/* Reads entry i (at `entry`) of a read_named mapping: key k, value v. */
+typedef pn_status_t (*entry_fn)(reader_t *r, yaml_node_t *k, yaml_node_t *v, void *entry,
+                                size_t i);
+
+/* A mapping whose keys the user names (params, sweep): checked to be a
+ * mapping without repeated keys, *out allocated with one zeroed entry of
+ * `size` bytes per key (NULL for an empty mapping), then each entry read by
+ * fn in order. *out is set also on error: the caller owns it. */
+static pn_status_t read_named(reader_t *r, yaml_node_t *m, const char *what, size_t size,
+                              void **out, entry_fn fn)
+{
+    *out = NULL;
+    PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, what, r->err));
+    PN_CHECK(pn_yaml_check_keys(r->y, m, what, NULL, r->err));
+    size_t n = pn_yaml_len(m);
+    if (n && !(*out = calloc(n, size)))
+        return pn_error_at(r->err, PN_ENOMEM, r->c->path, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        PN_CHECK(fn(r, pn_yaml_pair_key(r->y, m, i), pn_yaml_pair_value(r->y, m, i),
+                    (char *)*out + i * size, i));
+    return PN_OK;
+}
+
+/* params.NAME: VALUE, entry i. */
+static pn_status_t read_param(reader_t *r, yaml_node_t *k, yaml_node_t *v, void *entry,
+                              size_t i)
 {
     pn_config_t *c = r->c;
-    PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "params", r->err));
-    PN_CHECK(pn_yaml_check_keys(r->y, m, "params", NULL, r->err));
-    size_t n = pn_yaml_len(m);
-    if (n == 0)
-        return PN_OK;
-    c->params = calloc(n, sizeof *c->params);
-    if (!c->params)
+    pn_param_t *p = entry;
+    const char *name = (const char *)k->data.scalar.value;
+    char snip[64], what[96];
+    pn_yaml_snippet(snip, sizeof snip, name, k->data.scalar.length);
+    if (strlen(name) != k->data.scalar.length || !pn_config_i_is_identifier(name))
+        return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
+                           "params name '%s' must be an identifier (letters, digits, "
+                           "'_', not starting with a digit)", snip);
+    if (pn_config_i_in_list(reserved_names, name, strlen(name)))
+        return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
+                           "params name '%s' is reserved (threads, warps, warp, "
+                           "schedulers, global, shared), choose another name", snip);
+    if (pn_config_i_is_builtin(name))
+        return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
+                           "params name '%s' is a constant or function of the expression "
+                           "language, choose another name", snip);
+    snprintf(what, sizeof what, "params.%s", snip);
+    PN_CHECK(pn_yaml_number(r->y, v, what, &p->value, r->err));
+    p->name = pn_yaml_strdup(name);
+    if (!p->name)
         return pn_error_at(r->err, PN_ENOMEM, c->path, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        yaml_node_t *k = pn_yaml_pair_key(r->y, m, i), *v = pn_yaml_pair_value(r->y, m, i);
-        pn_param_t *p = &c->params[i];
-        const char *name = (const char *)k->data.scalar.value;
-        char snip[64], what[96];
-        pn_yaml_snippet(snip, sizeof snip, name, k->data.scalar.length);
-        if (strlen(name) != k->data.scalar.length || !pn_config_i_is_identifier(name))
-            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
-                               "params name '%s' must be an identifier (letters, digits, "
-                               "'_', not starting with a digit)", snip);
-        if (pn_config_i_in_list(reserved_names, name, strlen(name)))
-            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
-                               "params name '%s' is reserved (threads, warps, warp, "
-                               "schedulers, global, shared), choose another name", snip);
-        if (pn_config_i_is_builtin(name))
-            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
-                               "params name '%s' is a constant or function of the expression "
-                               "language, choose another name", snip);
-        snprintf(what, sizeof what, "params.%s", snip);
-        PN_CHECK(pn_yaml_number(r->y, v, what, &p->value, r->err));
-        p->name = pn_yaml_strdup(name);
-        if (!p->name)
-            return pn_error_at(r->err, PN_ENOMEM, c->path, 0, 0, "out of memory");
-        p->pos = pos_of(k);
-        c->n_params = i + 1;
-    }
+    p->pos = pos_of(k);
+    c->n_params = i + 1;
     return PN_OK;
 }
 
@@ -399,75 +413,66 @@ static pn_status_t read_simulation(reader_t *r, yaml_node_t *m)
     return PN_OK;
 }
 
-static pn_status_t read_sweep(reader_t *r, yaml_node_t *m)
+/* sweep.AXIS: [values], entry i. */
+static pn_status_t read_axis(reader_t *r, yaml_node_t *k, yaml_node_t *list, void *entry,
+                             size_t i)
 {
+    pn_sweep_axis_t *a = entry;
     pn_config_t *c = r->c;
-    PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "sweep", r->err));
-    PN_CHECK(pn_yaml_check_keys(r->y, m, "sweep", NULL, r->err));
-    size_t n = pn_yaml_len(m);
-    if (n == 0)
-        return PN_OK;
-    c->sweep = calloc(n, sizeof *c->sweep);
-    if (!c->sweep)
+    const char *name = (const char *)k->data.scalar.value;
+    size_t nlen = k->data.scalar.length;
+    uint64_t min = 0, max = 0;
+    int integer = 1;
+    char what[96], snip[64];
+    pn_yaml_snippet(snip, sizeof snip, name, nlen);
+    if (nlen == 7 && !strcmp(name, "threads"))
+        min = 1, max = PN_SM_MAX_THREADS;
+    else if (nlen == 10 && !strcmp(name, "schedulers"))
+        min = 1, max = PN_SM_MAX_SCHEDULERS;
+    else if (pn_config_i_in_list(latency_keys, name, nlen))
+        min = 1, max = PN_SM_MAX_LATENCY;
+    else {
+        size_t p = 0;
+        while (p < c->n_params && strcmp(c->params[p].name, name))
+            p++;
+        if (p == c->n_params || strlen(name) != nlen) {
+            char known[512];
+            size_t o = (size_t)snprintf(known, sizeof known,
+                                        "threads, schedulers, global, shared");
+            for (p = 0; p < c->n_params && o < sizeof known; p++)
+                o += (size_t)snprintf(known + o, sizeof known - o, ", %s",
+                                      c->params[p].name);
+            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
+                               "unknown sweep axis '%s' (expected one of: %s)", snip,
+                               known);
+        }
+        integer = 0;
+    }
+    snprintf(what, sizeof what, "sweep.%s", snip);
+    PN_CHECK(pn_yaml_expect(r->y, list, YAML_SEQUENCE_NODE, what, r->err));
+    size_t nv = pn_yaml_len(list);
+    if (nv == 0)
+        return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(list),
+                           pn_yaml_col(list), "%s must be a non-empty list of numbers",
+                           what);
+    a->name = pn_yaml_strdup(name);
+    a->values = malloc(nv * sizeof *a->values);
+    c->n_sweep = i + 1;
+    if (!a->name || !a->values)
         return pn_error_at(r->err, PN_ENOMEM, c->path, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        yaml_node_t *k = pn_yaml_pair_key(r->y, m, i), *list = pn_yaml_pair_value(r->y, m, i);
-        pn_sweep_axis_t *a = &c->sweep[i];
-        const char *name = (const char *)k->data.scalar.value;
-        size_t nlen = k->data.scalar.length;
-        uint64_t min = 0, max = 0;
-        int integer = 1;
-        char what[96], snip[64];
-        pn_yaml_snippet(snip, sizeof snip, name, nlen);
-        if (nlen == 7 && !strcmp(name, "threads"))
-            min = 1, max = PN_SM_MAX_THREADS;
-        else if (nlen == 10 && !strcmp(name, "schedulers"))
-            min = 1, max = PN_SM_MAX_SCHEDULERS;
-        else if (pn_config_i_in_list(latency_keys, name, nlen))
-            min = 1, max = PN_SM_MAX_LATENCY;
-        else {
-            size_t p = 0;
-            while (p < c->n_params && strcmp(c->params[p].name, name))
-                p++;
-            if (p == c->n_params || strlen(name) != nlen) {
-                char known[512];
-                size_t o = (size_t)snprintf(known, sizeof known,
-                                            "threads, schedulers, global, shared");
-                for (p = 0; p < c->n_params && o < sizeof known; p++)
-                    o += (size_t)snprintf(known + o, sizeof known - o, ", %s",
-                                          c->params[p].name);
-                return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
-                                   "unknown sweep axis '%s' (expected one of: %s)", snip,
-                                   known);
-            }
-            integer = 0;
+    a->pos = pos_of(k);
+    for (size_t j = 0; j < nv; j++) {
+        yaml_node_t *v = pn_yaml_item(r->y, list, j);
+        char iwhat[128];
+        snprintf(iwhat, sizeof iwhat, "%s[%zu]", what, j);
+        if (integer) {
+            uint64_t u;
+            PN_CHECK(pn_yaml_uint(r->y, v, iwhat, min, max, &u, r->err));
+            a->values[j] = (double)u;
+        } else {
+            PN_CHECK(pn_yaml_number(r->y, v, iwhat, &a->values[j], r->err));
         }
-        snprintf(what, sizeof what, "sweep.%s", snip);
-        PN_CHECK(pn_yaml_expect(r->y, list, YAML_SEQUENCE_NODE, what, r->err));
-        size_t nv = pn_yaml_len(list);
-        if (nv == 0)
-            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(list),
-                               pn_yaml_col(list), "%s must be a non-empty list of numbers",
-                               what);
-        a->name = pn_yaml_strdup(name);
-        a->values = malloc(nv * sizeof *a->values);
-        c->n_sweep = i + 1;
-        if (!a->name || !a->values)
-            return pn_error_at(r->err, PN_ENOMEM, c->path, 0, 0, "out of memory");
-        a->pos = pos_of(k);
-        for (size_t j = 0; j < nv; j++) {
-            yaml_node_t *v = pn_yaml_item(r->y, list, j);
-            char iwhat[128];
-            snprintf(iwhat, sizeof iwhat, "%s[%zu]", what, j);
-            if (integer) {
-                uint64_t u;
-                PN_CHECK(pn_yaml_uint(r->y, v, iwhat, min, max, &u, r->err));
-                a->values[j] = (double)u;
-            } else {
-                PN_CHECK(pn_yaml_number(r->y, v, iwhat, &a->values[j], r->err));
-            }
-            a->n_values = j + 1;
-        }
+        a->n_values = j + 1;
     }
     return PN_OK;
 }
@@ -519,8 +524,12 @@ static pn_status_t read_config(reader_t *r)
     }
     if ((v = section(r, root, "model", NULL)) != NULL)
         PN_CHECK(read_model(r, v));
-    if ((v = section(r, root, "params", NULL)) != NULL)
-        PN_CHECK(read_params(r, v));
+    void *named = NULL;
+    if ((v = section(r, root, "params", NULL)) != NULL) {
+        pn_status_t st = read_named(r, v, "params", sizeof *c->params, &named, read_param);
+        c->params = named;
+        PN_CHECK(st);
+    }
     v = pn_yaml_get(r->y, root, "kernel", &k);
     if (!k)
         return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(root), pn_yaml_col(root),
@@ -529,8 +538,11 @@ static pn_status_t read_config(reader_t *r)
     PN_CHECK(read_kernel(r, v, k));
     if ((v = section(r, root, "simulation", NULL)) != NULL)
         PN_CHECK(read_simulation(r, v));
-    if ((v = section(r, root, "sweep", NULL)) != NULL)
-        PN_CHECK(read_sweep(r, v));
+    if ((v = section(r, root, "sweep", NULL)) != NULL) {
+        pn_status_t st = read_named(r, v, "sweep", sizeof *c->sweep, &named, read_axis);
+        c->sweep = named;
+        PN_CHECK(st);
+    }
     return PN_OK;
 }
 

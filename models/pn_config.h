@@ -146,6 +146,11 @@ pn_status_t pn_config_programs(const pn_config_t *cfg, uint32_t threads,
                                const double *param_values, pn_program_t *out,
                                pn_error_t *err);
 
+/* A fresh array of cfg's params values, in cfg->params order (at least one
+ * entry), for a caller to override some and pass as param_values; the
+ * caller frees it. Errors: PN_ENOMEM. O(params). */
+pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_error_t *err);
+
 /* The resolved, checked parameters of one simulation point. */
 typedef struct pn_kernel {
     uint32_t threads;

@@ -6,6 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_error_t *err)
+{
+    double *v = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *v);
+    *out = v;
+    if (!v)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    for (size_t i = 0; i < cfg->n_params; i++)
+        v[i] = cfg->params[i].value;
+    return PN_OK;
+}
+
 /* Position to blame for a threads value: the sweep axis when it came from there. */
 static pn_pos_t threads_pos(const pn_config_t *cfg, uint32_t threads)
 {

@@ -194,7 +194,8 @@ static void *batch_worker(void *arg)
 }
 
 pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
-                               pn_progress_fn progress, void *ctx, pn_error_t *err)
+                               pn_progress_fn progress, void *ctx, size_t *failed,
+                               pn_error_t *err)
 {
     if (threads == 0)
         threads = pn_engine_cpu_count();
@@ -215,6 +216,8 @@ pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
         pthread_join(tid[i], NULL);
     free(tid);
     pthread_mutex_destroy(&b.lock);
+    if (failed)
+        *failed = b.first_failed;
     if (b.first_failed < n) {
         if (err)
             *err = b.first_err;
@@ -231,7 +234,7 @@ pn_status_t pn_engine_run_batch(const pn_prepared_t *p, uint64_t seed, uint32_t 
         return pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", runs);
     for (uint32_t i = 0; i < runs; i++)
         jobs[i] = (pn_job_t){ p, seed + i, &results[i] };
-    pn_status_t st = pn_engine_run_jobs(jobs, runs, threads, NULL, NULL, err);
+    pn_status_t st = pn_engine_run_jobs(jobs, runs, threads, NULL, NULL, NULL, err);
     free(jobs);
     return st;
 }

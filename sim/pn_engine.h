@@ -146,12 +146,16 @@ typedef struct pn_job {
  * of total jobs finished. */
 typedef void (*pn_progress_fn)(void *ctx, size_t job, size_t done, size_t total);
 
-/* Run n jobs on up to `threads` threads (0: all processors). Every job's
- * result is the same whatever the number of threads. On error the error of
- * the lowest failing job index is returned; results are then unspecified.
- * progress (may be NULL) reports finished jobs. */
+/* The worker pool: run n jobs on up to `threads` threads (0: all
+ * processors), handed out in index order. Every job's result is the same
+ * whatever the number of threads. On error the error of the lowest failing
+ * job index is returned (deterministic: no job after a failure is started,
+ * every job before it runs) and *failed (when non-NULL) receives that index;
+ * results are then unspecified. progress (may be NULL) reports finished
+ * jobs. */
 pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
-                               pn_progress_fn progress, void *ctx, pn_error_t *err);
+                               pn_progress_fn progress, void *ctx, size_t *failed,
+                               pn_error_t *err);
 
 /* Run `runs` runs of the prepared engine p, run i seeded with seed + i, on
  * up to `threads` threads (0: all online processors). results[i] is run i's

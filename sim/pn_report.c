@@ -13,6 +13,19 @@ pn_status_t pn_format_parse(const char *s, pn_format_t *fmt, pn_error_t *err)
     return PN_OK;
 }
 
+pn_status_t pn_report_write(FILE *out, pn_format_t fmt, const pn_report_writers_t *w,
+                            const void *data, const char *what, pn_error_t *err)
+{
+    switch (fmt) {
+    case PN_FORMAT_TEXT: w->text(out, data); break;
+    case PN_FORMAT_JSON: w->json(out, data); break;
+    case PN_FORMAT_CSV:  w->csv(out, data); break;
+    }
+    if (ferror(out))
+        return pn_error_set(err, PN_EIO, "write error on %s", what);
+    return PN_OK;
+}
+
 void pn_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -31,14 +44,15 @@ void pn_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_summary(FILE *out, const char *key, const pn_summary_t *s)
+void pn_json_summary(FILE *out, const char *key, const pn_summary_t *s)
 {
-    fprintf(out, "  \"%s\": {\"mean\": %.10g, \"sd\": %.10g, \"min\": %" PRIu64
-            ", \"max\": %" PRIu64 "},\n", key, s->mean, s->sd, s->min, s->max);
+    fprintf(out, "\"%s\": {\"mean\": %.10g, \"sd\": %.10g, \"min\": %" PRIu64
+            ", \"max\": %" PRIu64 "}", key, s->mean, s->sd, s->min, s->max);
 }
 
-static void report_json(FILE *out, const pn_run_report_t *r)
+static void report_json(FILE *out, const void *data)
 {
+    const pn_run_report_t *r = data;
     fputs("{\n  \"kernel\": ", out);
     pn_json_string(out, r->kernel);
     fputs(",\n  \"device\": ", out);
@@ -50,8 +64,11 @@ static void report_json(FILE *out, const pn_run_report_t *r)
     fprintf(out, "  \"net\": {\"places\": %u, \"transitions\": %u, \"arcs\": %zu},\n",
             r->places, r->transitions, r->arcs);
     fprintf(out, "  \"engine\": \"%s\",\n", r->engine);
-    json_summary(out, "steps", &r->steps);
-    json_summary(out, "idle_steps", &r->idle);
+    fputs("  ", out);
+    pn_json_summary(out, "steps", &r->steps);
+    fputs(",\n  ", out);
+    pn_json_summary(out, "idle_steps", &r->idle);
+    fputs(",\n", out);
     if (r->calibrated)
         fprintf(out, "  \"time_us\": {\"mean\": %.10g, \"sd\": %.10g},\n",
                 r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
@@ -64,8 +81,9 @@ static void report_json(FILE *out, const pn_run_report_t *r)
     fputs("\n  ]\n}\n", out);
 }
 
-static void report_csv(FILE *out, const pn_run_report_t *r)
+static void report_csv(FILE *out, const void *data)
 {
+    const pn_run_report_t *r = data;
     fputs("kernel,threads,warps,run,seed,steps,idle_steps,firings", out);
     fputs(r->calibrated ? ",time_us\n" : "\n", out);
     for (uint32_t i = 0; i < r->runs; i++) {
@@ -84,8 +102,9 @@ static void text_row(FILE *out, const char *name, const pn_summary_t *s)
             s->min, s->max);
 }
 
-static void report_text(FILE *out, const pn_run_report_t *r)
+static void report_text(FILE *out, const void *data)
 {
+    const pn_run_report_t *r = data;
     fprintf(out, "kernel   %s (%s)\n", r->kernel, r->config_path);
     fprintf(out, "device   %s%s%s%s\n", r->device, r->device_desc ? " (" : "",
             r->device_desc ? r->device_desc : "", r->device_desc ? ")" : "");
@@ -109,12 +128,6 @@ static void report_text(FILE *out, const pn_run_report_t *r)
 pn_status_t pn_report_run(FILE *out, pn_format_t fmt, const pn_run_report_t *r,
                           pn_error_t *err)
 {
-    switch (fmt) {
-    case PN_FORMAT_TEXT: report_text(out, r); break;
-    case PN_FORMAT_JSON: report_json(out, r); break;
-    case PN_FORMAT_CSV:  report_csv(out, r); break;
-    }
-    if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error on the report");
-    return PN_OK;
+    static const pn_report_writers_t writers = { report_text, report_json, report_csv };
+    return pn_report_write(out, fmt, &writers, r, "the report", err);
 }

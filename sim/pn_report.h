@@ -13,6 +13,18 @@ typedef enum pn_format { PN_FORMAT_TEXT = 0, PN_FORMAT_JSON, PN_FORMAT_CSV } pn_
 /* Parse "text", "json" or "csv"; PN_EINVAL otherwise. */
 pn_status_t pn_format_parse(const char *s, pn_format_t *fmt, pn_error_t *err);
 
+/* One report's writer per format; each writes data to out. */
+typedef struct pn_report_writers {
+    void (*text)(FILE *out, const void *data);
+    void (*json)(FILE *out, const void *data);
+    void (*csv)(FILE *out, const void *data);
+} pn_report_writers_t;
+
+/* Write data to out with w's writer for fmt. Returns PN_EIO "write error on
+ * <what>" when out reports an error. */
+pn_status_t pn_report_write(FILE *out, pn_format_t fmt, const pn_report_writers_t *w,
+                            const void *data, const char *what, pn_error_t *err);
+
 /* Everything one `run` reports. Pointers are borrowed. */
 typedef struct pn_run_report {
     const char *kernel;
@@ -38,6 +50,10 @@ typedef struct pn_run_report {
  * number of CPU threads). Returns PN_EIO if out reports an error. */
 pn_status_t pn_report_run(FILE *out, pn_format_t fmt, const pn_run_report_t *r,
                           pn_error_t *err);
+
+/* Write `"key": {"mean": M, "sd": S, "min": m, "max": x}` (%.10g for the
+ * doubles). */
+void pn_json_summary(FILE *out, const char *key, const pn_summary_t *s);
 
 /* Write s as a JSON string literal (quotes and escapes included). */
 void pn_json_string(FILE *out, const char *s);

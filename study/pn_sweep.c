@@ -76,11 +76,8 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     memset(prep, 0, sizeof *prep);
     int has_sched = 0, has_l1 = 0, has_l2 = 0;
     uint32_t sched = 0, l1 = 0, l2 = 0;
-    double *params = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *params);
-    if (!params)
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
-    for (size_t i = 0; i < cfg->n_params; i++)
-        params[i] = cfg->params[i].value;
+    double *params;
+    PN_CHECK(pn_config_param_values(cfg, &params, err));
     for (size_t a = 0; a < cfg->n_sweep; a++) {
         const char *name = cfg->sweep[a].name;
         double v = pt->axis[a];
@@ -204,7 +201,7 @@ pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress,
                 job[nj++] = (pn_job_t){ &preps[c], sw->seed + r, &pt->results[r] };
         }
         if (st == PN_OK) {
-            st = pn_engine_run_jobs(job, nj, jobs, progress, ctx, err);
+            st = pn_engine_run_jobs(job, nj, jobs, progress, ctx, NULL, err);
             if (st != PN_OK)
                 pn_config_locate_run_error(sw->cfg, sw->max_steps_given, err);
         }
@@ -239,8 +236,9 @@ static double time_us(const pn_sweep_t *sw, double steps)
     return sw->dev->us_per_step * steps + sw->dev->us_offset;
 }
 
-static void report_csv(FILE *out, const pn_sweep_t *sw)
+static void report_csv(FILE *out, const void *data)
 {
+    const pn_sweep_t *sw = data;
     fputs("threads,warps", out);
     for (size_t a = 0; a < sw->cfg->n_sweep; a++)
         if (!is_threads(sw, a))
@@ -266,14 +264,9 @@ static void report_csv(FILE *out, const pn_sweep_t *sw)
     }
 }
 
-static void json_summary(FILE *out, const char *key, const pn_summary_t *s)
+static void report_json(FILE *out, const void *data)
 {
-    fprintf(out, ", \"%s\": {\"mean\": %.10g, \"sd\": %.10g, \"min\": %" PRIu64
-            ", \"max\": %" PRIu64 "}", key, s->mean, s->sd, s->min, s->max);
-}
-
-static void report_json(FILE *out, const pn_sweep_t *sw)
-{
+    const pn_sweep_t *sw = data;
     fputs("{\n  \"kernel\": ", out);
     pn_json_string(out, sw->cfg->kernel_name);
     fputs(",\n  \"device\": ", out);
@@ -297,8 +290,10 @@ static void report_json(FILE *out, const pn_sweep_t *sw)
             }
         fprintf(out, ", \"schedulers\": %u, \"latency\": {\"global\": %u, \"shared\": %u}, "
                 "\"engine\": \"%s\"", p->schedulers, p->l1, p->l2, p->engine);
-        json_summary(out, "steps", &p->steps);
-        json_summary(out, "idle_steps", &p->idle);
+        fputs(", ", out);
+        pn_json_summary(out, "steps", &p->steps);
+        fputs(", ", out);
+        pn_json_summary(out, "idle_steps", &p->idle);
         if (sw->dev->calibrated)
             fprintf(out, ", \"time_us\": {\"mean\": %.10g, \"sd\": %.10g}",
                     time_us(sw, p->steps.mean), sw->dev->us_per_step * p->steps.sd);
@@ -307,8 +302,9 @@ static void report_json(FILE *out, const pn_sweep_t *sw)
     fputs("\n  ]\n}\n", out);
 }
 
-static void report_text(FILE *out, const pn_sweep_t *sw)
+static void report_text(FILE *out, const void *data)
 {
+    const pn_sweep_t *sw = data;
     const pn_config_t *cfg = sw->cfg;
     fprintf(out, "kernel   %s (%s)\n", cfg->kernel_name, cfg->path);
     fprintf(out, "device   %s%s%s%s\n", sw->dev->name, sw->dev->description ? " (" : "",
@@ -358,12 +354,6 @@ static void report_text(FILE *out, const pn_sweep_t *sw)
 
 pn_status_t pn_sweep_report(FILE *out, pn_format_t fmt, const pn_sweep_t *sw, pn_error_t *err)
 {
-    switch (fmt) {
-    case PN_FORMAT_TEXT: report_text(out, sw); break;
-    case PN_FORMAT_JSON: report_json(out, sw); break;
-    case PN_FORMAT_CSV:  report_csv(out, sw); break;
-    }
-    if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error on the sweep report");
-    return PN_OK;
+    static const pn_report_writers_t writers = { report_text, report_json, report_csv };
+    return pn_report_write(out, fmt, &writers, sw, "the sweep report", err);
 }

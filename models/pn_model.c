@@ -1,0 +1,39 @@
+/* pn_model.c - a kernel config loaded down to its generated net. */
+#include "pn_model.h"
+
+#include <string.h>
+
+pn_status_t pn_model_load_device(pn_device_t *dev, const pn_config_t *cfg,
+                                 const char *device_override, pn_error_t *err)
+{
+    if (device_override)
+        return pn_device_load(dev, device_override, NULL, 0, 0, err);
+    return pn_device_load(dev, cfg->device, cfg->path, cfg->device_pos.line,
+                          cfg->device_pos.col, err);
+}
+
+void pn_model_destroy(pn_model_t *m)
+{
+    pn_net_destroy(&m->net);
+    pn_kernel_destroy(&m->kernel);
+    pn_device_destroy(&m->dev);
+    pn_config_destroy(&m->cfg);
+    memset(m, 0, sizeof *m);
+}
+
+pn_status_t pn_model_load(pn_model_t *m, const char *path, const char *device_override,
+                          uint32_t threads, pn_error_t *err)
+{
+    memset(m, 0, sizeof *m);
+    pn_net_init(&m->net);
+    pn_status_t st = pn_config_load(&m->cfg, path, err);
+    if (st == PN_OK)
+        st = pn_model_load_device(&m->dev, &m->cfg, device_override, err);
+    if (st == PN_OK)
+        st = pn_config_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
+    if (st == PN_OK)
+        st = pn_config_build_net(&m->cfg, &m->kernel, NULL, &m->net, &m->layout, err);
+    if (st != PN_OK)
+        pn_model_destroy(m);
+    return st;
+}

@@ -1,0 +1,206 @@
+/* pn_reorder.c - what-if reordering: a kernel's per-warp counts simulated in
+ * several instruction orders with the same seeds, the band between the best
+ * and the worst order, and the best order's gain, in text, JSON or CSV. */
+#include "pn_reorder.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_engine_sm.h"
+#include "pn_program.h"
+
+/* Run `runs` runs of net on the chosen engine into the next row: net is the
+ * SM net pn_sm_build made of sm, or a program-order net when sm is NULL. */
+static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0,
+                            const pn_sm_params_t *sm, const char *name,
+                            pn_run_result_t *results, pn_error_t *err)
+{
+    pn_run_opts_t opts = {
+        .max_steps = r->max_steps,
+        .idle_trans = t0,
+        .net_name = r->m->cfg.kernel_name,
+    };
+    pn_reorder_row_t *row = &r->rows[r->n_rows];
+    pn_prepared_t prep;
+    pn_status_t st = sm ? pn_sm_engine_prepare(&prep, r->engine, sm, net, &opts, err)
+                        : pn_program_engine_prepare(&prep, r->engine, net, &opts, err);
+    if (st == PN_OK)
+        st = pn_engine_run_batch(&prep, r->seed, r->runs, r->jobs, results, err);
+    row->engine = pn_engine_prepared_name(&prep);
+    pn_engine_release(&prep);
+    if (st != PN_OK) {
+        char what[64];
+        snprintf(what, sizeof what, "order %s", name);
+        pn_error_prefix(err, what);
+        pn_config_locate_run_error(&r->m->cfg, r->max_steps_given, err);
+        return err->code;
+    }
+    row->name = name;
+    row->places = net->n_places;
+    row->transitions = net->n_trans;
+    st = pn_summary_runs(results, r->runs, &row->steps, &row->idle, err);
+    if (st == PN_OK)
+        r->n_rows++;
+    return st;
+}
+
+/* Build the sequencer net of progs (one per warp) and simulate it. */
+static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs, const char *name,
+                                     pn_run_result_t *results, pn_error_t *err)
+{
+    const pn_sm_params_t *sm = &r->m->kernel.sm;
+    pn_net_t net;
+    pn_sm_layout_t lay;
+    pn_net_init(&net);
+    pn_status_t st = pn_sm_build_program(&net, sm->schedulers, sm->l1, sm->l2, sm->n_warps, progs,
+                                         &lay, err);
+    if (st != PN_OK)
+        pn_error_prefix(err, r->m->cfg.path);
+    else
+        st = simulate(r, &net, lay.t0, NULL, name, results, err);
+    pn_net_destroy(&net);
+    return st;
+}
+
+pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
+{
+    uint32_t warps = r->m->kernel.sm.n_warps;
+    pn_run_result_t *results = calloc(r->runs, sizeof *results);
+    pn_program_t *progs = calloc(warps, sizeof *progs);
+    pn_status_t st = PN_OK;
+    if (!results || !progs) {
+        st = pn_error_set(err, PN_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* the loaded net is the program-order net when the config has a program */
+    if (r->m->cfg.has_program)
+        st = simulate(r, &r->m->net, r->m->layout.t0, NULL, "program", results, err);
+    if (st == PN_OK) {
+        pn_net_t wpnm;
+        pn_sm_layout_t lay;
+        pn_net_init(&wpnm);
+        st = pn_sm_build(&wpnm, &r->m->kernel.sm, &lay, err);
+        if (st == PN_OK)
+            st = simulate(r, &wpnm, lay.t0, &r->m->kernel.sm, "random", results, err);
+        pn_net_destroy(&wpnm);
+    }
+    for (int o = 0; o < PN_ORDER_COUNT && st == PN_OK; o++) {
+        for (uint32_t w = 0; w < warps && st == PN_OK; w++)
+            st = pn_program_order(&progs[w], (pn_order_t)o, &r->m->kernel.sm.warps[w], err);
+        if (st == PN_OK)
+            st = simulate_programs(r, progs, pn_order_name((pn_order_t)o), results, err);
+        for (uint32_t w = 0; w < warps; w++)
+            pn_program_destroy(&progs[w]);
+    }
+    if (st == PN_OK) {
+        r->baseline = 0;
+        r->best = r->worst = 0;
+        for (size_t i = 1; i < r->n_rows; i++) {
+            if (r->rows[i].steps.mean < r->rows[r->best].steps.mean)
+                r->best = i;
+            if (r->rows[i].steps.mean > r->rows[r->worst].steps.mean)
+                r->worst = i;
+        }
+        double base = r->rows[r->baseline].steps.mean;
+        r->gain_pct = base > 0 ? 100.0 * (base - r->rows[r->best].steps.mean) / base : 0.0;
+    }
+done:
+    free(results);
+    free(progs);
+    return st;
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+static void report_json(FILE *out, const void *data)
+{
+    const pn_reorder_t *r = data;
+    const pn_model_t *m = r->m;
+    fputs("{\n  \"kernel\": ", out);
+    pn_json_string(out, m->cfg.kernel_name);
+    fputs(",\n  \"device\": ", out);
+    pn_json_string(out, m->dev.name);
+    fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n", m->kernel.threads,
+            m->kernel.sm.n_warps);
+    fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
+            "\"shared\": %u}},\n", m->kernel.sm.schedulers, m->kernel.sm.l1, m->kernel.sm.l2);
+    fprintf(out, "  \"runs\": %u,\n  \"seed\": %" PRIu64 ",\n  \"orders\": [", r->runs, r->seed);
+    for (size_t i = 0; i < r->n_rows; i++) {
+        const pn_reorder_row_t *o = &r->rows[i];
+        fprintf(out, "%s\n    {\"name\": \"%s\", \"engine\": \"%s\", \"net\": {\"places\": %u, "
+                "\"transitions\": %u}, ", i ? "," : "", o->name, o->engine,
+                o->places, o->transitions);
+        pn_json_summary(out, "steps", &o->steps);
+        fputs(", ", out);
+        pn_json_summary(out, "idle_steps", &o->idle);
+        fputs(", ", out);
+        fprintf(out, "\"best\": %s}", i == r->best ? "true" : "false");
+    }
+    fprintf(out, "\n  ],\n  \"band\": {\"best\": %.10g, \"worst\": %.10g, \"best_order\": \"%s\", "
+            "\"worst_order\": \"%s\"},\n", r->rows[r->best].steps.mean,
+            r->rows[r->worst].steps.mean, r->rows[r->best].name, r->rows[r->worst].name);
+    fprintf(out, "  \"baseline\": \"%s\",\n  \"gain_pct\": %.10g\n}\n", r->rows[r->baseline].name,
+            r->gain_pct);
+}
+
+static void report_csv(FILE *out, const void *data)
+{
+    const pn_reorder_t *r = data;
+    const pn_model_t *m = r->m;
+    fputs("kernel,threads,warps,order,engine,places,transitions,runs,steps_mean,steps_sd,"
+          "steps_min,steps_max,idle_mean,idle_sd,idle_min,idle_max,best,baseline,gain_pct\n",
+          out);
+    double base = r->rows[r->baseline].steps.mean;
+    for (size_t i = 0; i < r->n_rows; i++) {
+        const pn_reorder_row_t *o = &r->rows[i];
+        double gain = base > 0 ? 100.0 * (base - o->steps.mean) / base : 0.0;
+        fprintf(out, "%s,%u,%u,%s,%s,%u,%u,%u,%.10g,%.10g,%" PRIu64 ",%" PRIu64 ",%.10g,%.10g,"
+                "%" PRIu64 ",%" PRIu64 ",%d,%d,%.10g\n", m->cfg.kernel_name, m->kernel.threads,
+                m->kernel.sm.n_warps, o->name, o->engine, o->places,
+                o->transitions, r->runs, o->steps.mean, o->steps.sd, o->steps.min, o->steps.max,
+                o->idle.mean, o->idle.sd, o->idle.min, o->idle.max, i == r->best,
+                i == r->baseline, gain);
+    }
+}
+
+static void report_text(FILE *out, const void *data)
+{
+    const pn_reorder_t *r = data;
+    const pn_model_t *m = r->m;
+    const char *desc = m->dev.description;
+    fprintf(out, "kernel   %s (%s)\n", m->cfg.kernel_name, m->cfg.path);
+    fprintf(out, "device   %s%s%s%s\n", m->dev.name, desc ? " (" : "", desc ? desc : "",
+            desc ? ")" : "");
+    fprintf(out, "block    %u threads = %u warps\n", m->kernel.threads, m->kernel.sm.n_warps);
+    fprintf(out, "model    %u schedulers, global latency %u, shared latency %u\n",
+            m->kernel.sm.schedulers, m->kernel.sm.l1, m->kernel.sm.l2);
+    fprintf(out, "runs     %u per order (seeds %" PRIu64 "..%" PRIu64 ", the same for every "
+            "order)\n\n", r->runs, r->seed, r->seed + r->runs - 1);
+    fprintf(out, "%41s%-39s%s\n", "", "steps", "idle steps");
+    fprintf(out, "  %-14s %-6s %6s %6s  %10s %8s %8s %8s  %10s %8s %8s %8s\n", "order", "engine",
+            "places", "trans", "mean", "sd", "min", "max", "mean", "sd", "min", "max");
+    for (size_t i = 0; i < r->n_rows; i++) {
+        const pn_reorder_row_t *o = &r->rows[i];
+        fprintf(out, "%c %-14s %-6s %6u %6u  %10.1f %8.1f %8" PRIu64 " %8" PRIu64 "  %10.1f %8.1f %8"
+                PRIu64 " %8" PRIu64 "\n", i == r->best ? '*' : ' ', o->name,
+                o->engine, o->places, o->transitions, o->steps.mean, o->steps.sd,
+                o->steps.min, o->steps.max, o->idle.mean, o->idle.sd, o->idle.min, o->idle.max);
+    }
+    const pn_reorder_row_t *b = &r->rows[r->best], *w = &r->rows[r->worst];
+    fprintf(out, "\nband     %.1f .. %.1f mean steps (best %s, worst %s)\n", b->steps.mean,
+            w->steps.mean, b->name, w->name);
+    if (r->best == r->baseline)
+        fprintf(out, "gain     none: the baseline %s (*) is the best order\n", b->name);
+    else
+        fprintf(out, "gain     %.2f%% fewer steps with %s (*) than the baseline %s (%.1f)\n",
+                r->gain_pct, b->name, r->rows[r->baseline].name,
+                r->rows[r->baseline].steps.mean);
+}
+
+pn_status_t pn_reorder_report(FILE *out, pn_format_t fmt, const pn_reorder_t *r,
+                              pn_error_t *err)
+{
+    static const pn_report_writers_t writers = { report_text, report_json, report_csv };
+    return pn_report_write(out, fmt, &writers, r, "the report", err);
+}
