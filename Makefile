@@ -7,6 +7,9 @@
 #   make SANITIZE=address,undefined check     the same under ASan/UBSan
 #   make valgrind       unit tests and CLI cases under valgrind memcheck
 #   make install PREFIX=/usr/local DESTDIR=
+#
+# Internal invariants (no negative marking, conserved scheduler tokens) are
+# assert()s, kept in every build unless CFLAGS has -DNDEBUG (make bench sets it).
 
 # ---- user settings ---------------------------------------------------------
 CC       ?= cc
@@ -87,7 +90,7 @@ check-full: deps
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g" BUILD=build/bench build/bench/tests/bench_engine build/bench/pnsim
+	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/pnsim
 	build/bench/tests/bench_engine
 
 valgrind: $(PNSIM) $(TEST_BIN)

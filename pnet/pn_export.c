@@ -80,16 +80,17 @@ pn_status_t pn_net_to_igraph(const pn_net_t *net, igraph_t *g, pn_error_t *err)
     igraph_vector_int_t edges;
     igraph_strvector_t vname, vkind, vlabel, vshape, ekind, ehead;
     igraph_vector_t vmark, eweight;
-    int have_graph = 0;
-    igraph_vector_int_init(&edges, 0);
-    igraph_strvector_init(&vname, 0);
-    igraph_strvector_init(&vkind, 0);
-    igraph_strvector_init(&vlabel, 0);
-    igraph_strvector_init(&vshape, 0);
-    igraph_strvector_init(&ekind, 0);
-    igraph_strvector_init(&ehead, 0);
-    igraph_vector_init(&vmark, 0);
-    igraph_vector_init(&eweight, 0);
+    igraph_strvector_t *strs[] = { &vname, &vkind, &vlabel, &vshape, &ekind, &ehead };
+    igraph_vector_t *nums[] = { &vmark, &eweight };
+    enum { N_STRS = sizeof strs / sizeof strs[0], N_NUMS = sizeof nums / sizeof nums[0] };
+    size_t n_strs = 0, n_nums = 0;    /* initialised so far: destroyed at the end */
+    int have_edges = 0, have_graph = 0;
+    IG_TRY(igraph_vector_int_init(&edges, 0), "set up the arcs");
+    have_edges = 1;
+    for (; n_strs < N_STRS; n_strs++)
+        IG_TRY(igraph_strvector_init(strs[n_strs], 0), "set up the attributes");
+    for (; n_nums < N_NUMS; n_nums++)
+        IG_TRY(igraph_vector_init(nums[n_nums], 0), "set up the attributes");
 
     char label[512];
     for (uint32_t p = 0; p < net->n_places; p++) {
@@ -126,15 +127,12 @@ fail:
     if (have_graph)
         igraph_destroy(g);
 done:
-    igraph_vector_int_destroy(&edges);
-    igraph_strvector_destroy(&vname);
-    igraph_strvector_destroy(&vkind);
-    igraph_strvector_destroy(&vlabel);
-    igraph_strvector_destroy(&vshape);
-    igraph_strvector_destroy(&ekind);
-    igraph_strvector_destroy(&ehead);
-    igraph_vector_destroy(&vmark);
-    igraph_vector_destroy(&eweight);
+    if (have_edges)
+        igraph_vector_int_destroy(&edges);
+    for (size_t i = 0; i < n_strs; i++)
+        igraph_strvector_destroy(strs[i]);
+    for (size_t i = 0; i < n_nums; i++)
+        igraph_vector_destroy(nums[i]);
     return st;
 }
 

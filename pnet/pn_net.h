@@ -4,6 +4,7 @@
 #ifndef PN_NET_H
 #define PN_NET_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,14 +60,15 @@ void pn_net_init(pn_net_t *net);
 /* Free everything net owns and leave it empty. net may be NULL. */
 void pn_net_destroy(pn_net_t *net);
 
-/* Add a place named `name` (copied; must be unique, non-empty) with initial
+/* Add a place named `name` (copied; non-empty; names must be unique among
+ * places, which pn_net_freeze checks for all of them at once) with initial
  * marking m0. *id (may be NULL) receives its id, assigned 0, 1, 2, ...
- * Errors: PN_EINVAL (frozen net, duplicate or empty name), PN_ENOMEM. O(1)
- * amortised plus a linear duplicate check only in debug builds. */
+ * Errors: PN_EINVAL (frozen net, empty name), PN_ENOMEM; net unchanged on
+ * error. O(1) amortised. */
 pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
                              uint32_t *id, pn_error_t *err);
 
-/* Add a transition, as pn_net_add_place. */
+/* Add a transition, as pn_net_add_place (unique among transitions). */
 pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
                                   pn_error_t *err);
 
@@ -77,9 +79,11 @@ pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
 pn_status_t pn_net_add_arc(pn_net_t *net, pn_arc_kind_t kind, uint32_t t, uint32_t p,
                            uint32_t weight, pn_error_t *err);
 
-/* Lay the arcs out in the flat arrays and forbid further changes.
- * Errors: PN_ENOMEM (net unchanged, still unfrozen), PN_EINVAL (a merged
- * weight overflows 32 bits). O(arcs log arcs). */
+/* Check that no two places and no two transitions share a name, lay the
+ * arcs out in the flat arrays and forbid further changes. Errors: PN_EINVAL
+ * "two places are named 'x'" (or transitions), PN_EINVAL (a merged weight
+ * overflows 32 bits), PN_ENOMEM; the net is then left unfrozen. O(arcs log
+ * arcs + nodes log nodes). */
 pn_status_t pn_net_freeze(pn_net_t *net, pn_error_t *err);
 
 /* Id of the place / transition called name, or -1. O(n). */
@@ -111,11 +115,14 @@ static inline bool pn_net_inputs_fit(const pn_net_t *net, const pn_tokens_t *m, 
     return true;
 }
 
-/* Remove t's input tokens from m (caller checked they fit). */
+/* Remove t's input tokens from m (caller checked they fit: a marking never
+ * goes negative, which an assertion guards). */
 static inline void pn_net_consume(const pn_net_t *net, pn_tokens_t *m, uint32_t t)
 {
-    for (uint32_t i = net->in_off[t]; i < net->in_off[t + 1]; i++)
+    for (uint32_t i = net->in_off[t]; i < net->in_off[t + 1]; i++) {
+        assert(m[net->in[i].place] >= net->in[i].weight);
         m[net->in[i].place] -= net->in[i].weight;
+    }
 }
 
 /* Add t's output tokens to m. */

@@ -29,6 +29,7 @@
  */
 #include "pn_engine.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,10 +381,12 @@ static void demand(fast_t *f, uint32_t t, int sign)
         uint32_t p = net->in[i].place;
         if (!f->pl->shared[p])
             continue;
-        if (sign > 0)
+        if (sign > 0) {
             f->dem[p] += net->in[i].weight;
-        else
+        } else {
+            assert(f->dem[p] >= net->in[i].weight);
             f->dem[p] -= net->in[i].weight;
+        }
         con_update(f, p);
     }
 }
@@ -396,6 +399,7 @@ static void sync(fast_t *f, uint32_t t, uint64_t x)
     if (k == 0)
         return;
     uint32_t pin = net->in[net->in_off[t]].place;
+    assert(f->m[pin] >= k);               /* a ticker never drives its place negative */
     f->m[pin] -= k;
     mark_changed(f, pin);
     for (uint32_t i = net->out_off[t]; i < net->out_off[t + 1]; i++) {
@@ -615,6 +619,7 @@ static inline void consume(fast_t *f, uint32_t t)
     for (uint32_t i = net->in_off[t]; i < net->in_off[t + 1]; i++) {
         uint32_t p = net->in[i].place;
         touch(f, p);
+        assert(f->m[p] >= net->in[i].weight);   /* markings never go negative */
         f->m[p] -= net->in[i].weight;
         mark_changed(f, p);
     }

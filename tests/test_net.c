@@ -89,6 +89,14 @@ static void test_errors(void **state)
     assert_int_equal(pn_net_add_place(&net, "p", 0, NULL, &err), PN_OK);
     assert_int_equal(pn_net_freeze(&net, &err), PN_EINVAL);
     assert_string_equal(err.msg, "two places are named 'p'");
+    assert_false(net.frozen);
+    pn_net_destroy(&net);
+
+    pn_net_init(&net);
+    assert_int_equal(pn_net_add_transition(&net, "t", NULL, &err), PN_OK);
+    assert_int_equal(pn_net_add_transition(&net, "t", NULL, &err), PN_OK);
+    assert_int_equal(pn_net_freeze(&net, &err), PN_EINVAL);
+    assert_string_equal(err.msg, "two transitions are named 't'");
     pn_net_destroy(&net);
 
     pn_net_init(&net);
