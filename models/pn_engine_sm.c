@@ -246,19 +246,20 @@ done:
 
 const pn_engine_impl_t pn_engine_sm = { "sm", sm_run, sm_plan_free };
 
+static pn_status_t sm_plan_of(const void *params, void **plan, pn_error_t *err)
+{
+    return pn_sm_plan_new(params, plan, err);
+}
+
+const pn_model_engine_t pn_sm_model_engine = {
+    "the SM net of a kernel's counts", &pn_engine_sm, sm_plan_of
+};
+
 pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                  const pn_sm_params_t *p, const pn_net_t *net,
                                  const pn_run_opts_t *o, pn_error_t *err)
 {
-    if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
-        return pn_engine_prepare(prep, kind, net, o, err);
-    void *plan;
-    pn_status_t st = pn_sm_plan_new(p, &plan, err);
-    if (st != PN_OK) {
-        memset(prep, 0, sizeof *prep);
-        return st;
-    }
-    return pn_engine_prepare_compiled(prep, &pn_engine_sm, plan, o, err);
+    return pn_model_engine_prepare(prep, kind, &pn_sm_model_engine, p, net, o, err);
 }
 
 pn_status_t pn_sm_engine_run(pn_engine_kind_t kind, const pn_sm_params_t *p,

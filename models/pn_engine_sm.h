@@ -5,6 +5,7 @@
 
 #include "pn_engine.h"
 #include "pn_error.h"
+#include "pn_model_engine.h"
 #include "pn_net.h"
 #include "pn_sm.h"
 
@@ -21,10 +22,15 @@ extern const pn_engine_impl_t pn_engine_sm;
  * Errors: PN_EINVAL, PN_ELIMIT, PN_ENOMEM. O(warps). */
 pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **plan, pn_error_t *err);
 
+/* The SM net's model engine: pn_engine_sm, planned by pn_sm_plan_new from a
+ * const pn_sm_params_t *. */
+extern const pn_model_engine_t pn_sm_model_engine;
+
 /* Prepare engine `kind` for net, the net pn_sm_build made from p (both
  * borrowed, as o): PN_ENGINE_AUTO and PN_ENGINE_COMPILED take the sm engine,
- * planned from p; fast and literal run net (pn_engine_prepare). Errors: the
- * plan's. Release prep with pn_engine_release, also after an error. */
+ * planned from p; fast and literal run net (pn_model_engine_prepare with
+ * pn_sm_model_engine). Errors: the plan's. Release prep with
+ * pn_engine_release, also after an error. */
 pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                  const pn_sm_params_t *p, const pn_net_t *net,
                                  const pn_run_opts_t *o, pn_error_t *err);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_model_engine.h"
+
 /* ---- programs ------------------------------------------------------------ */
 
 void pn_program_init(pn_program_t *p)
@@ -472,15 +474,14 @@ out:
     return buf;
 }
 
+/* Program-order nets have no compiled engine. */
+static const pn_model_engine_t program_engine = {
+    "a program-order net (kernel.program)", NULL, NULL
+};
+
 pn_status_t pn_program_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind,
                                       const pn_net_t *net, const pn_run_opts_t *o,
                                       pn_error_t *err)
 {
-    if (kind == PN_ENGINE_COMPILED) {
-        memset(p, 0, sizeof *p);
-        return pn_error_set(err, PN_EINVAL, "the sm engine runs only the SM net of a kernel's "
-                            "counts, not a program-order net (kernel.program); use --engine "
-                            "fast");
-    }
-    return pn_engine_prepare(p, kind == PN_ENGINE_AUTO ? PN_ENGINE_FAST : kind, net, o, err);
+    return pn_model_engine_prepare(p, kind, &program_engine, NULL, net, o, err);
 }

@@ -81,14 +81,18 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
  * without a dead marking; returns PN_ELIMIT. */
 pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_error_t *err);
 
-/* An engine's implementation: how to run a plan and free it. A compiled
- * engine for a model's nets provides one of these (its plan built by the model
- * from the parameters it generated the net from) and hands it with a plan to
- * pn_engine_prepare_compiled; the literal and fast engines have theirs here.
- * run must be thread-safe for a shared, read-only plan and follow the
- * contract of pn_engine_literal_run (steps, idle steps, firings, PN_ELIMIT
- * through pn_engine_limit_error). free_plan accepts NULL; NULL itself when
- * the plan is borrowed. */
+/* An engine's implementation: how to run a plan and free it. The literal and
+ * fast engines have theirs here. A model with a compiled engine (next to its
+ * generator in models/, as models/pn_engine_sm.c) provides
+ *   - a `const pn_engine_impl_t` with its name, run and free_plan,
+ *   - a planner that builds the plan from the parameters the model generated
+ *     the net from (never by recognising the net),
+ * describes both in a pn_model_engine_t (models/pn_model_engine.h), whose
+ * pn_model_engine_prepare resolves auto and hands impl and plan to
+ * pn_engine_prepare_compiled. run must be thread-safe for a shared,
+ * read-only plan and keep the contract of pn_engine_literal_run (steps, idle
+ * steps, firings, PN_ELIMIT through pn_engine_limit_error). free_plan accepts
+ * NULL; it is NULL itself when the plan is borrowed. */
 typedef struct pn_engine_impl {
     const char *name;             /* as reports print it: "literal", "fast", "sm", ... */
     pn_status_t (*run)(const void *plan, uint64_t seed, const pn_run_opts_t *o,
