@@ -1,0 +1,296 @@
+/* pn_pipe.c - the pipelined SM net of models/PIPELINED.md, arc by arc. */
+#include "pn_pipe.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+const char *const pn_pipe_kind_names[PN_PIPE_KINDS] = {
+    "arith", "sfu", "shared_ld", "shared_st", "ld_l1", "ld_l2", "ld_dram", "global_st"
+};
+
+const char *const pn_pipe_pipe_names[PN_PIPE_PIPES] = { "lsu", "shared", "dram", "sfu" };
+
+static int is_load(int k)
+{
+    return k == PN_PIPE_LD_L1 || k == PN_PIPE_LD_L2 || k == PN_PIPE_LD_DRAM;
+}
+
+static uint32_t min_latency(int k)
+{
+    return is_load(k) ? 3u : 2u;
+}
+
+uint32_t pn_pipe_capacity(const pn_pipe_params_t *p, pn_pipe_pipe_t pipe)
+{
+    if (p->rate[pipe] == 0)
+        return 0;
+    uint32_t c = 0;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        if (p->cost[k][pipe] > c)
+            c = p->cost[k][pipe];
+    return c + p->rate[pipe];
+}
+
+pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
+{
+    if (p->partitions < 1 || p->partitions > PN_PIPE_MAX_PARTITIONS)
+        return pn_error_set(err, PN_EINVAL, "partitions must be between 1 and %u, got %u",
+                            PN_PIPE_MAX_PARTITIONS, p->partitions);
+    if (p->issue < 1 || p->issue > PN_PIPE_MAX_ISSUE)
+        return pn_error_set(err, PN_EINVAL, "issue must be between 1 and %u, got %u",
+                            PN_PIPE_MAX_ISSUE, p->issue);
+    for (int k = 0; k < PN_PIPE_KINDS; k++) {
+        if (p->latency[k] < min_latency(k) || p->latency[k] > PN_PIPE_MAX_LATENCY)
+            return pn_error_set(err, PN_EINVAL, "latency of %s must be between %u and %u, got %u",
+                                pn_pipe_kind_names[k], min_latency(k), PN_PIPE_MAX_LATENCY,
+                                p->latency[k]);
+        for (int q = 0; q < PN_PIPE_PIPES; q++) {
+            if (p->cost[k][q] > 0 && p->rate[q] == 0)
+                return pn_error_set(err, PN_EINVAL,
+                                    "%s takes %u units from the %s pipe, which has no rate",
+                                    pn_pipe_kind_names[k], p->cost[k][q], pn_pipe_pipe_names[q]);
+            if (p->cost[k][q] > 64u * PN_PIPE_UNIT)
+                return pn_error_set(err, PN_EINVAL, "%s: cost on the %s pipe above %u units",
+                                    pn_pipe_kind_names[k], pn_pipe_pipe_names[q],
+                                    64u * PN_PIPE_UNIT);
+        }
+    }
+    for (int q = 0; q < PN_PIPE_PIPES; q++)
+        if (p->rate[q] > 1000u * PN_PIPE_UNIT)
+            return pn_error_set(err, PN_EINVAL, "rate of the %s pipe above %u units per step",
+                                pn_pipe_pipe_names[q], 1000u * PN_PIPE_UNIT);
+    if (p->n_warps < 1 || !p->warps)
+        return pn_error_set(err, PN_EINVAL, "a pipelined net needs at least one warp");
+    for (uint32_t w = 0; w < p->n_warps; w++)
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            if (p->warps[w].n[k] > PN_PIPE_MAX_COUNT)
+                return pn_error_set(err, PN_ELIMIT, "warp %u: count of %s exceeds the limit %" PRIu64,
+                                    w, pn_pipe_kind_names[k], (uint64_t)PN_PIPE_MAX_COUNT);
+    return PN_OK;
+}
+
+uint64_t pn_pipe_single_warp_steps(const pn_pipe_counts_t *c, const uint32_t *latency)
+{
+    uint64_t s = 3;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        s += c->n[k] * latency[k];
+    return s;
+}
+
+uint64_t pn_pipe_single_warp_idle(const pn_pipe_counts_t *c, const uint32_t *latency)
+{
+    uint64_t s = 2;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        s += c->n[k] * (latency[k] - 1);
+    return s;
+}
+
+/* ---- building ---------------------------------------------------------------- */
+
+typedef struct builder {
+    pn_net_t *net;
+    pn_error_t *err;
+    char name[96];
+} builder_t;
+
+static pn_status_t place(builder_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
+    PN_PRINTF(4, 5);
+static pn_status_t trans(builder_t *b, uint32_t *id, const char *fmt, ...) PN_PRINTF(3, 4);
+
+static pn_status_t place(builder_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->name, sizeof b->name, fmt, ap);
+    va_end(ap);
+    return pn_net_add_place(b->net, b->name, m0, id, b->err);
+}
+
+static pn_status_t trans(builder_t *b, uint32_t *id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->name, sizeof b->name, fmt, ap);
+    va_end(ap);
+    return pn_net_add_transition(b->net, b->name, id, b->err);
+}
+
+static pn_status_t in(builder_t *b, uint32_t t, uint32_t p, uint32_t w)
+{
+    return pn_net_add_arc(b->net, PN_ARC_INPUT, t, p, w, b->err);
+}
+
+static pn_status_t out(builder_t *b, uint32_t t, uint32_t p, uint32_t w)
+{
+    return pn_net_add_arc(b->net, PN_ARC_OUTPUT, t, p, w, b->err);
+}
+
+static pn_status_t inh(builder_t *b, uint32_t t, uint32_t p)
+{
+    return pn_net_add_arc(b->net, PN_ARC_INHIBITOR, t, p, 1, b->err);
+}
+
+/* A token bucket: bucket (full), room (empty), refill R*room -> R*bucket
+ * inhibited by done. */
+typedef struct bucket {
+    uint32_t bucket, room, refill;
+    int present;
+} bucket_t;
+
+static pn_status_t add_bucket(builder_t *b, bucket_t *bk, const char *name, uint32_t cap,
+                              uint32_t rate, uint32_t done)
+{
+    bk->present = rate > 0;
+    if (!bk->present)
+        return PN_OK;
+    PN_CHECK(place(b, cap, &bk->bucket, "%s.bucket", name));
+    PN_CHECK(place(b, 0, &bk->room, "%s.room", name));
+    PN_CHECK(trans(b, &bk->refill, "%s.refill", name));
+    PN_CHECK(in(b, bk->refill, bk->room, rate));
+    PN_CHECK(out(b, bk->refill, bk->bucket, rate));
+    return inh(b, bk->refill, done);
+}
+
+/* Warp-local place ids. */
+typedef struct warp_places {
+    uint32_t c, r, go, z, a, b;
+    uint32_t x[PN_PIPE_KINDS], s[PN_PIPE_KINDS], g[PN_PIPE_KINDS], f[PN_PIPE_KINDS];
+} warp_places_t;
+
+static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
+                            const pn_pipe_layout_t *lay, const bucket_t *sm_pipes,
+                            const bucket_t *sfu, uint32_t inflight_place)
+{
+    const pn_pipe_counts_t *cnt = &p->warps[w];
+    const uint32_t part = w % p->partitions;
+    warp_places_t wp;
+    PN_CHECK(place(b, 1, &wp.c, "w%u.c", w));
+    PN_CHECK(place(b, 1, &wp.r, "w%u.r", w));
+    PN_CHECK(place(b, 0, &wp.go, "w%u.go", w));
+    PN_CHECK(place(b, 0, &wp.z, "w%u.z", w));
+    PN_CHECK(place(b, 0, &wp.a, "w%u.a", w));
+    PN_CHECK(place(b, 0, &wp.b, "w%u.b", w));
+    for (int k = 0; k < PN_PIPE_KINDS; k++) {
+        const char *kn = pn_pipe_kind_names[k];
+        PN_CHECK(place(b, cnt->n[k], &wp.x[k], "w%u.x_%s", w, kn));
+        PN_CHECK(place(b, 0, &wp.s[k], "w%u.s_%s", w, kn));
+        PN_CHECK(place(b, 0, &wp.g[k], "w%u.g_%s", w, kn));
+        PN_CHECK(place(b, 0, &wp.f[k], "w%u.f_%s", w, kn));
+    }
+    uint32_t t;
+    for (int k = 0; k < PN_PIPE_KINDS; k++) {
+        const char *kn = pn_pipe_kind_names[k];
+        const uint32_t L = p->latency[k];
+        /* frame I: select kind k while the previous instruction is in flight */
+        PN_CHECK(trans(b, &t, "w%u.sel_%s", w, kn));
+        PN_CHECK(in(b, t, wp.c, 1));
+        PN_CHECK(in(b, t, wp.x[k], 1));
+        PN_CHECK(out(b, t, wp.s[k], 1));
+        /* acquire: the warp is ready, its pipes have room; frame I goes on */
+        PN_CHECK(trans(b, &t, "w%u.acq_%s", w, kn));
+        PN_CHECK(in(b, t, wp.r, 1));
+        PN_CHECK(in(b, t, wp.s[k], 1));
+        for (int q = 0; q < PN_PIPE_PIPES; q++) {
+            uint32_t cost = p->cost[k][q];
+            if (cost == 0)
+                continue;
+            const bucket_t *bk = q == PN_PIPE_SFUP ? &sfu[part] : &sm_pipes[q];
+            PN_CHECK(in(b, t, bk->bucket, cost));
+            PN_CHECK(out(b, t, bk->room, cost));
+        }
+        if (is_load(k) && p->inflight > 0)
+            PN_CHECK(in(b, t, inflight_place, 1));
+        PN_CHECK(out(b, t, wp.g[k], 1));
+        PN_CHECK(out(b, t, wp.go, 1));
+        PN_CHECK(out(b, t, wp.c, 1));
+        /* issue: one step on the partition's scheduler */
+        PN_CHECK(trans(b, &t, "w%u.iss_%s", w, kn));
+        PN_CHECK(in(b, t, wp.g[k], 1));
+        PN_CHECK(in(b, t, wp.go, 1));
+        PN_CHECK(in(b, t, lay->sched0 + part, 1));
+        PN_CHECK(out(b, t, lay->sched0 + part, 1));
+        if (L == 2) {
+            PN_CHECK(out(b, t, wp.r, 1));
+            continue;
+        }
+        PN_CHECK(out(b, t, wp.f[k], 1));
+        if (L > 3)
+            PN_CHECK(out(b, t, wp.a, L - 3));
+        /* finish: the latency counted down, the warp is ready */
+        PN_CHECK(trans(b, &t, "w%u.fin_%s", w, kn));
+        PN_CHECK(in(b, t, wp.f[k], 1));
+        if (L > 3)
+            PN_CHECK(in(b, t, wp.b, L - 3));
+        PN_CHECK(inh(b, t, wp.a));
+        PN_CHECK(out(b, t, wp.r, 1));
+        if (is_load(k) && p->inflight > 0)
+            PN_CHECK(out(b, t, inflight_place, 1));
+    }
+    /* tick: one step of latency */
+    PN_CHECK(trans(b, &t, "w%u.tick", w));
+    PN_CHECK(in(b, t, wp.a, 1));
+    PN_CHECK(out(b, t, wp.b, 1));
+    /* terminate: nothing left, last instruction done */
+    PN_CHECK(trans(b, &t, "w%u.term", w));
+    PN_CHECK(in(b, t, wp.c, 1));
+    PN_CHECK(in(b, t, wp.r, 1));
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        PN_CHECK(inh(b, t, wp.x[k]));
+    PN_CHECK(out(b, t, wp.z, 1));
+    PN_CHECK(out(b, t, lay->pfin, 1));
+    /* retire: leave pw */
+    PN_CHECK(trans(b, &t, "w%u.retire", w));
+    PN_CHECK(in(b, t, wp.z, 1));
+    PN_CHECK(in(b, t, lay->pw, 1));
+    /* t0 waits only while no warp is about to issue or retire */
+    PN_CHECK(inh(b, lay->t0, wp.go));
+    return inh(b, lay->t0, wp.z);
+}
+
+pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layout_t *layout,
+                          pn_error_t *err)
+{
+    PN_CHECK(pn_pipe_check(p, err));
+    builder_t b = { .net = net, .err = err };
+    pn_pipe_layout_t lay;
+    PN_CHECK(place(&b, p->n_warps, &lay.pw, "pw"));
+    PN_CHECK(place(&b, 0, &lay.pfin, "pfin"));
+    PN_CHECK(place(&b, 0, &lay.done, "done"));
+    for (uint32_t j = 0; j < p->partitions; j++) {
+        uint32_t id;
+        PN_CHECK(place(&b, p->issue, &id, "q%u", j));
+        if (j == 0)
+            lay.sched0 = id;
+    }
+    PN_CHECK(trans(&b, &lay.t0, "t0"));
+    PN_CHECK(in(&b, lay.t0, lay.pw, 1));
+    PN_CHECK(out(&b, lay.t0, lay.pw, 1));
+    PN_CHECK(trans(&b, &lay.t_done, "t_done"));
+    PN_CHECK(in(&b, lay.t_done, lay.pfin, p->n_warps));
+    PN_CHECK(out(&b, lay.t_done, lay.done, 1));
+
+    bucket_t sm_pipes[PN_PIPE_PIPES] = { { 0, 0, 0, 0 } };
+    for (int q = 0; q < PN_PIPE_SFUP; q++)
+        PN_CHECK(add_bucket(&b, &sm_pipes[q], pn_pipe_pipe_names[q],
+                            pn_pipe_capacity(p, (pn_pipe_pipe_t)q), p->rate[q], lay.done));
+    bucket_t sfu[PN_PIPE_MAX_PARTITIONS];
+    for (uint32_t j = 0; j < p->partitions; j++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "sfu%u", j);
+        PN_CHECK(add_bucket(&b, &sfu[j], nm, pn_pipe_capacity(p, PN_PIPE_SFUP),
+                            p->rate[PN_PIPE_SFUP], lay.done));
+    }
+    uint32_t inflight = UINT32_MAX;
+    if (p->inflight > 0)
+        PN_CHECK(place(&b, p->inflight, &inflight, "inflight"));
+
+    lay.warp_place0 = net->n_places;
+    lay.warp_trans0 = net->n_trans;
+    for (uint32_t w = 0; w < p->n_warps; w++)
+        PN_CHECK(add_warp(&b, p, w, &lay, sm_pipes, sfu, inflight));
+    PN_CHECK(pn_net_freeze(net, err));
+    if (layout)
+        *layout = lay;
+    return PN_OK;
+}

@@ -1,0 +1,129 @@
+/* pn_pipe.h - the pipelined SM net (model.net: pipelined): one step is one SM
+ * cycle, warps bound to partition schedulers, per-kind latencies and
+ * token-bucket pipes, arc by arc as models/PIPELINED.md documents it. */
+#ifndef PN_PIPE_H
+#define PN_PIPE_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_net.h"
+
+/* The instruction kinds of the pipelined net: the count kinds of a config,
+ * with global loads split by the level that serves them. */
+typedef enum pn_pipe_kind {
+    PN_PIPE_ARITH = 0,
+    PN_PIPE_SFU = 1,
+    PN_PIPE_SHARED_LD = 2,
+    PN_PIPE_SHARED_ST = 3,
+    PN_PIPE_LD_L1 = 4,
+    PN_PIPE_LD_L2 = 5,
+    PN_PIPE_LD_DRAM = 6,
+    PN_PIPE_GLOBAL_ST = 7,
+    PN_PIPE_KINDS = 8
+} pn_pipe_kind_t;
+
+/* The throughput-limited pipes, each a token bucket (PIPELINED.md). The SFU
+ * pipe exists once per partition, the others once per SM. */
+typedef enum pn_pipe_pipe {
+    PN_PIPE_LSU = 0,      /* load/store pipe: sectors of global accesses */
+    PN_PIPE_SHMEM = 1,    /* shared-memory pipe: wavefronts */
+    PN_PIPE_DRAM = 2,     /* this SM's share of DRAM: sectors of DRAM loads */
+    PN_PIPE_SFUP = 3,     /* one partition's SFU pipe: warp instructions */
+    PN_PIPE_PIPES = 4
+} pn_pipe_pipe_t;
+
+/* Bucket units per sector, wavefront or SFU instruction: costs and rates are
+ * rounded to 1/PN_PIPE_UNIT. */
+#define PN_PIPE_UNIT 1000u
+
+/* Largest latency, partitions and issue width accepted. */
+#define PN_PIPE_MAX_LATENCY   1000000u
+#define PN_PIPE_MAX_PARTITIONS 64u
+#define PN_PIPE_MAX_ISSUE      8u
+
+/* Short names of the kinds ("arith", "sfu", "shared_ld", "shared_st",
+ * "ld_l1", "ld_l2", "ld_dram", "global_st") and pipes ("lsu", "shared",
+ * "dram", "sfu"). */
+extern const char *const pn_pipe_kind_names[PN_PIPE_KINDS];
+extern const char *const pn_pipe_pipe_names[PN_PIPE_PIPES];
+
+/* Per-warp instruction counts by pipelined kind. */
+typedef struct pn_pipe_counts {
+    uint64_t n[PN_PIPE_KINDS];
+} pn_pipe_counts_t;
+
+/* Everything the generator needs; the net is a pure function of it.
+ * rate[p] == 0 leaves pipe p out (unlimited); cost[k][p] is what an
+ * instruction of kind k takes from pipe p's bucket (0: nothing). */
+typedef struct pn_pipe_params {
+    uint32_t partitions;                    /* S >= 1: warp w on partition w mod S */
+    uint32_t issue;                         /* instructions a partition issues per step, >= 1 */
+    uint32_t latency[PN_PIPE_KINDS];        /* >= 2; loads (l1, l2, dram) >= 3 */
+    uint32_t rate[PN_PIPE_PIPES];           /* bucket refill per step, units */
+    uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES]; /* units taken at acquisition */
+    uint32_t inflight;                      /* global loads outstanding per SM; 0: unlimited */
+    uint32_t n_warps;                       /* >= 1 */
+    const pn_pipe_counts_t *warps;          /* n_warps entries */
+} pn_pipe_params_t;
+
+/* A bucket's capacity: the largest cost any kind takes from it plus one
+ * step's refill, so that every access fits eventually. 0 for an absent pipe. */
+uint32_t pn_pipe_capacity(const pn_pipe_params_t *p, pn_pipe_pipe_t pipe);
+
+/* Validate p: PN_EINVAL naming the bad field (latency below its minimum or
+ * above PN_PIPE_MAX_LATENCY, partitions or issue out of range, a cost on an
+ * absent pipe, no warps), PN_ELIMIT for a count above PN_PIPE_MAX_COUNT. */
+pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err);
+
+/* Largest count per warp and kind. */
+#define PN_PIPE_MAX_COUNT UINT64_C(4294967295)
+
+/* Where the generator put the global nodes. */
+typedef struct pn_pipe_layout {
+    uint32_t pw, t0, pfin, done, t_done;
+    uint32_t sched0;              /* partition j's scheduler place: sched0 + j */
+    uint32_t warp_place0;         /* warp 0's first place */
+    uint32_t warp_trans0;         /* warp 0's first transition */
+} pn_pipe_layout_t;
+
+/* Build the pipelined net of p into net, which must be freshly initialised
+ * (pn_net_init) and is frozen on success. Names: "pw", "pfin", "done", "t0",
+ * "t_done", "q<j>" (schedulers), "<pipe>.bucket", "<pipe>.room",
+ * "<pipe>.refill" (sfu pipes as "sfu<j>.*"), "inflight", and per warp
+ * "w<i>.<place>" / "w<i>.<transition>" as PIPELINED.md lists them. On error
+ * net holds a partial net that the caller destroys as usual. O(n_warps). */
+pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layout_t *layout,
+                          pn_error_t *err);
+
+/* Steps a single warp alone needs when no pipe makes it wait:
+ * sum_k x_k * L_k + 3, whatever the random choices (PIPELINED.md). */
+uint64_t pn_pipe_single_warp_steps(const pn_pipe_counts_t *c, const uint32_t *latency);
+
+/* Firings of transition t0 (idle steps) in that same single-warp run:
+ * sum_k x_k * (L_k - 1) + 2. */
+uint64_t pn_pipe_single_warp_idle(const pn_pipe_counts_t *c, const uint32_t *latency);
+
+/* The compiled engine's plan: the parameters, copied. */
+typedef struct pn_pipe_plan pn_pipe_plan_t;
+
+/* Make a plan from p (copied, checked). Errors as pn_pipe_check, PN_ENOMEM.
+ * Free with pn_pipe_plan_free (NULL allowed). O(n_warps). */
+pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn_error_t *err);
+void pn_pipe_plan_free(pn_pipe_plan_t *pl);
+
+/* The result of one compiled run (the same fields as an engine's result). */
+typedef struct pn_pipe_result {
+    uint64_t steps, idle_steps, firings;
+} pn_pipe_result_t;
+
+/* One run of the compiled engine for the net pn_pipe_build makes of the
+ * plan's parameters: the same distribution of steps, idle steps and firings
+ * as the literal engine, simulated as events of the warps. PN_ELIMIT when
+ * max_steps steps pass (res->steps = max_steps then). Thread-safe for a
+ * shared plan. Time O(instructions * log warps + steps in which a warp waits
+ * for a pipe); memory O(warps). */
+pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_steps,
+                        pn_pipe_result_t *res, pn_error_t *err);
+
+#endif

@@ -1,0 +1,449 @@
+/* pn_pipe_engine.c - the pipelined net compiled: an exact event-driven
+ * simulation of the net pn_pipe_build makes (models/PIPELINED.md), one state
+ * machine per warp, buckets as numbers.
+ *
+ * Timeline of one instruction of kind k and latency L, acquired at step a:
+ *   a        acq_k (resources taken from M_a, in a uniform random order
+ *            among the warps whose acquisition is enabled at M_a)
+ *   i >= a+1 iss_k: among the warps of a partition holding `go` in M_i, a
+ *            uniform random subset of size `issue` issues
+ *   i+L-1    r is back (fin_k at i+L-2 for L >= 3) and, for loads, the
+ *            inflight token; frame I chose the next kind at a+1, so the
+ *            next acquisition is tried at i+L-1
+ * The first selection is at step 0, the first acquisition at step 1. A warp
+ * with nothing left terminates at the step its r comes back (term), retires
+ * at the next (retire, z held), and the run ends one step after the last
+ * termination with t_done. t0 fires in the steps whose marking has pw >= 1
+ * and no warp holding go or z. Buckets refill by R at step t when
+ * cap - level(M_t) >= R. Only steps in which some warp acts are visited;
+ * quiet stretches are jumped over with the buckets and t0 counted in closed
+ * form. */
+#include "pn_pipe.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_rng.h"
+
+struct pn_pipe_plan {
+    pn_pipe_params_t p;
+    pn_pipe_counts_t *warps;
+    uint32_t cap[PN_PIPE_PIPES];
+    uint32_t n_buckets;                /* 3 SM pipes + partitions SFU pipes */
+};
+
+void pn_pipe_plan_free(pn_pipe_plan_t *pl)
+{
+    if (pl) {
+        free(pl->warps);
+        free(pl);
+    }
+}
+
+pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn_error_t *err)
+{
+    *out = NULL;
+    PN_CHECK(pn_pipe_check(p, err));
+    pn_pipe_plan_t *pl = calloc(1, sizeof *pl);
+    if (!pl || !(pl->warps = malloc((size_t)p->n_warps * sizeof *pl->warps))) {
+        free(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
+    }
+    pl->p = *p;
+    memcpy(pl->warps, p->warps, (size_t)p->n_warps * sizeof *pl->warps);
+    pl->p.warps = pl->warps;
+    for (int q = 0; q < PN_PIPE_PIPES; q++)
+        pl->cap[q] = pn_pipe_capacity(p, (pn_pipe_pipe_t)q);
+    pl->n_buckets = PN_PIPE_SFUP + p->partitions;
+    *out = pl;
+    return PN_OK;
+}
+
+/* ---- run state ---------------------------------------------------------------- */
+
+typedef struct warp {
+    uint64_t x[PN_PIPE_KINDS];
+    uint64_t left;
+    uint8_t kind;                      /* the kind selected next */
+    uint32_t part;
+} warp_t;
+
+typedef struct event {
+    uint64_t time;
+    uint32_t warp;
+} event_t;
+
+typedef struct bucket {
+    uint64_t level, cap, rate;
+} bucket_t;
+
+typedef struct run {
+    const pn_pipe_plan_t *pl;
+    pn_rng_t rng;
+    warp_t *w;
+    event_t *heap;                     /* r comes back: min-heap by time */
+    uint32_t n_heap;
+    uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
+    uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
+    uint32_t *n_go;
+    uint32_t go_total;
+    uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
+    uint32_t *order;                   /* scratch for the acquisition walk */
+    bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
+    uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
+    uint64_t idle, firings;
+} run_t;
+
+static void heap_push(run_t *r, uint64_t time, uint32_t warp)
+{
+    uint32_t i = r->n_heap++;
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (r->heap[parent].time <= time)
+            break;
+        r->heap[i] = r->heap[parent];
+        i = parent;
+    }
+    r->heap[i] = (event_t){ time, warp };
+}
+
+static event_t heap_pop(run_t *r)
+{
+    event_t top = r->heap[0], last = r->heap[--r->n_heap];
+    uint32_t i = 0, n = r->n_heap;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && r->heap[c + 1].time < r->heap[c].time)
+            c++;
+        if (r->heap[c].time >= last.time)
+            break;
+        r->heap[i] = r->heap[c];
+        i = c;
+    }
+    if (n > 0)
+        r->heap[i] = last;
+    return top;
+}
+
+static int is_load(int k)
+{
+    return k == PN_PIPE_LD_L1 || k == PN_PIPE_LD_L2 || k == PN_PIPE_LD_DRAM;
+}
+
+/* Frame I: a uniform choice among the kinds the warp has left. */
+static void select_kind(run_t *r, warp_t *w)
+{
+    uint32_t m = 0;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        m += w->x[k] > 0;
+    uint32_t pick = pn_rng_below(&r->rng, m);
+    for (int k = 0; k < PN_PIPE_KINDS; k++) {
+        if (w->x[k] == 0)
+            continue;
+        if (pick-- == 0) {
+            w->kind = (uint8_t)k;
+            w->x[k]--;
+            w->left--;
+            return;
+        }
+    }
+}
+
+/* The bucket of pipe q for a warp on partition part. */
+static bucket_t *bucket_of(run_t *r, int q, uint32_t part)
+{
+    return q == PN_PIPE_SFUP ? &r->bk[PN_PIPE_SFUP + part] : &r->bk[q];
+}
+
+/* Can warp w's acquisition take its resources from the levels now? */
+static int fits(run_t *r, const warp_t *w)
+{
+    const pn_pipe_params_t *p = &r->pl->p;
+    for (int q = 0; q < PN_PIPE_PIPES; q++) {
+        uint32_t c = p->cost[w->kind][q];
+        if (c && bucket_of(r, q, w->part)->level < c)
+            return 0;
+    }
+    return !(is_load(w->kind) && r->inflight == 0);
+}
+
+static void take(run_t *r, const warp_t *w)
+{
+    const pn_pipe_params_t *p = &r->pl->p;
+    for (int q = 0; q < PN_PIPE_PIPES; q++) {
+        uint32_t c = p->cost[w->kind][q];
+        if (c) {
+            bucket_t *b = bucket_of(r, q, w->part);
+            assert(b->level >= c);
+            b->level -= c;
+        }
+    }
+    if (is_load(w->kind) && r->inflight != UINT64_MAX) {
+        assert(r->inflight > 0);
+        r->inflight--;
+    }
+}
+
+/* Steps from the marking in which the buckets hold their current levels until
+ * warp w's acquisition fits, counting refills only; UINT64_MAX when it waits
+ * for an inflight token (an event brings it). */
+static uint64_t wait_for(run_t *r, const warp_t *w)
+{
+    const pn_pipe_params_t *p = &r->pl->p;
+    if (is_load(w->kind) && r->inflight == 0)
+        return UINT64_MAX;
+    uint64_t m = 0;
+    for (int q = 0; q < PN_PIPE_PIPES; q++) {
+        uint32_t c = p->cost[w->kind][q];
+        const bucket_t *b = bucket_of(r, q, w->part);
+        if (c && b->level < c) {
+            uint64_t need = (c - b->level + b->rate - 1) / b->rate;
+            if (need > m)
+                m = need;
+        }
+    }
+    return m;
+}
+
+/* Advance every bucket over n steps in which nothing is taken. */
+static void refill_quiet(run_t *r, uint64_t n)
+{
+    for (uint32_t i = 0; i < r->pl->n_buckets; i++) {
+        bucket_t *b = &r->bk[i];
+        if (b->rate == 0 || b->cap - b->level < b->rate)
+            continue;
+        uint64_t k = (b->cap - b->level) / b->rate;
+        if (k > n)
+            k = n;
+        b->level += k * b->rate;
+        r->firings += k;
+    }
+}
+
+/* The acquisitions of one step, from the marking's levels. */
+static void acquire(run_t *r)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->n_acq; i++)
+        if (fits(r, &r->w[r->acq[i]]))
+            r->order[n++] = i;
+    if (n == 0)
+        return;
+    /* walk a uniform random order of the enabled ones; when all of them fit
+     * together every order fires them all, so no shuffle is needed */
+    int all_fit = 1;
+    {
+        uint64_t need[PN_PIPE_PIPES + PN_PIPE_MAX_PARTITIONS] = { 0 };
+        uint64_t loads = 0;
+        const pn_pipe_params_t *p = &r->pl->p;
+        for (uint32_t i = 0; i < n; i++) {
+            const warp_t *w = &r->w[r->acq[r->order[i]]];
+            for (int q = 0; q < PN_PIPE_PIPES; q++)
+                if (p->cost[w->kind][q])
+                    need[q == PN_PIPE_SFUP ? PN_PIPE_SFUP + w->part : (uint32_t)q] +=
+                        p->cost[w->kind][q];
+            loads += (uint64_t)is_load(w->kind);
+        }
+        for (uint32_t i = 0; i < r->pl->n_buckets && all_fit; i++)
+            all_fit = need[i] <= r->bk[i].level;
+        if (r->inflight != UINT64_MAX && loads > r->inflight)
+            all_fit = 0;
+    }
+    if (!all_fit)
+        pn_rng_shuffle_u32(&r->rng, r->order, n);
+    uint32_t taken = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t idx = r->order[i];
+        const warp_t *w = &r->w[r->acq[idx]];
+        if (!all_fit && !fits(r, w))
+            continue;
+        take(r, w);
+        r->fresh[r->n_fresh++] = r->acq[idx];
+        r->acq[idx] = UINT32_MAX;
+        taken++;
+    }
+    /* compact the list, keeping the order of the rest */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < r->n_acq; i++)
+        if (r->acq[i] != UINT32_MAX)
+            r->acq[k++] = r->acq[i];
+    r->n_acq = k;
+    (void)taken;
+}
+
+/* The issues of one step at time t: per partition, a uniform subset of the
+ * warps holding go, as large as the issue width. */
+static void issue(run_t *r, uint64_t t)
+{
+    const pn_pipe_params_t *p = &r->pl->p;
+    const uint32_t W = p->n_warps;
+    for (uint32_t j = 0; j < p->partitions; j++) {
+        uint32_t n = r->n_go[j];
+        if (n == 0)
+            continue;
+        uint32_t *g = &r->go[(size_t)j * W];
+        uint32_t m = n < p->issue ? n : p->issue;
+        if (m < n)
+            for (uint32_t i = 0; i < m; i++) {
+                uint32_t s = i + pn_rng_below(&r->rng, n - i);
+                uint32_t tmp = g[i];
+                g[i] = g[s];
+                g[s] = tmp;
+            }
+        for (uint32_t i = 0; i < m; i++) {
+            const warp_t *w = &r->w[g[i]];
+            uint32_t L = p->latency[w->kind];
+            heap_push(r, t + L - 1, g[i]);
+            r->firings += (uint64_t)L + 1;   /* sel, acq, iss, ticks, fin */
+        }
+        memmove(g, g + m, (size_t)(n - m) * sizeof *g);
+        r->n_go[j] = n - m;
+        r->go_total -= m;
+    }
+}
+
+static void run_free(run_t *r)
+{
+    free(r->w);
+    free(r->heap);
+    free(r->acq);
+    free(r->go);
+    free(r->n_go);
+    free(r->fresh);
+    free(r->order);
+    free(r->bk);
+}
+
+pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_steps,
+                        pn_pipe_result_t *res, pn_error_t *err)
+{
+    const pn_pipe_params_t *p = &pl->p;
+    const uint32_t W = p->n_warps;
+    run_t r = { .pl = pl };
+    r.w = calloc(W, sizeof *r.w);
+    r.heap = malloc((size_t)W * sizeof *r.heap);
+    r.acq = malloc((size_t)W * sizeof *r.acq);
+    r.go = malloc((size_t)W * p->partitions * sizeof *r.go);
+    r.n_go = calloc(p->partitions, sizeof *r.n_go);
+    r.fresh = malloc((size_t)W * sizeof *r.fresh);
+    r.order = malloc((size_t)W * sizeof *r.order);
+    r.bk = calloc(pl->n_buckets, sizeof *r.bk);
+    if (!r.w || !r.heap || !r.acq || !r.go || !r.n_go || !r.fresh || !r.order || !r.bk) {
+        run_free(&r);
+        return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
+    }
+    pn_rng_seed(&r.rng, seed);
+    for (uint32_t i = 0; i < pl->n_buckets; i++) {
+        int q = i < PN_PIPE_SFUP ? (int)i : PN_PIPE_SFUP;
+        r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
+    }
+    r.inflight = p->inflight ? p->inflight : UINT64_MAX;
+
+    /* step 0: every warp selects (acquires from step 1) or terminates */
+    uint64_t pw = W, pfin = 0, z_now = 0, term_now = 0;
+    for (uint32_t i = 0; i < W; i++) {
+        warp_t *w = &r.w[i];
+        memcpy(w->x, p->warps[i].n, sizeof w->x);
+        w->part = i % p->partitions;
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            w->left += w->x[k];
+        if (w->left) {
+            select_kind(&r, w);
+            r.acq[r.n_acq++] = i;
+        } else {
+            term_now++;
+        }
+    }
+    r.idle = 1;                        /* t0 at step 0 */
+    r.firings = 1 + term_now;
+    uint64_t t = 0;
+    pn_status_t st = PN_OK;
+    for (;;) {
+        /* end of step t: retire, terminate, refill, fresh acquisitions */
+        pw -= z_now;
+        r.firings += z_now;
+        if (pfin == W) {               /* t_done fired at t: M_{t+1} is dead */
+            r.firings++;
+            break;
+        }
+        pfin += term_now;
+        z_now = term_now;
+        term_now = 0;
+        for (uint32_t i = 0; i < r.n_fresh; i++) {
+            uint32_t wi = r.fresh[i], j = r.w[wi].part;
+            r.go[(size_t)j * W + r.n_go[j]++] = wi;
+        }
+        r.go_total += r.n_fresh;
+        r.n_fresh = 0;
+
+        /* next step in which something happens */
+        uint64_t next = t + 1;
+        if (r.go_total == 0 && z_now == 0 && pfin != W) {
+            next = r.n_heap ? r.heap[0].time : UINT64_MAX;
+            for (uint32_t i = 0; i < r.n_acq && next > t + 1; i++) {
+                uint64_t m = wait_for(&r, &r.w[r.acq[i]]);
+                if (m != UINT64_MAX && t + 1 + m < next)
+                    next = t + 1 + m;
+            }
+            if (next == UINT64_MAX) {
+                st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
+                                  "at step %" PRIu64 ": no warp can go on", seed, t);
+                break;
+            }
+        }
+        if (next >= max_steps) {
+            st = pn_error_set(err, PN_ELIMIT, "pipelined net (seed %" PRIu64 ") reached no "
+                              "dead marking within max_steps = %" PRIu64 " steps", seed,
+                              max_steps);
+            t = max_steps - 1;
+            break;
+        }
+        /* steps t+1 .. next-1: quiet; M_{t+1} is where the buckets stand */
+        if (next > t + 1) {
+            uint64_t gap = next - t - 1;
+            if (pw >= 1)
+                r.idle += gap, r.firings += gap;
+            refill_quiet(&r, gap);
+        }
+        t = next;
+
+        /* step t, from M_t */
+        while (r.n_heap && r.heap[0].time == t) {
+            event_t e = heap_pop(&r);
+            warp_t *w = &r.w[e.warp];
+            if (is_load(w->kind) && r.inflight != UINT64_MAX)
+                r.inflight++;
+            if (w->left) {
+                select_kind(&r, w);
+                r.acq[r.n_acq++] = e.warp;
+            } else {
+                term_now++;
+            }
+        }
+        r.firings += term_now;
+        if (pw >= 1 && r.go_total == 0 && z_now == 0)
+            r.idle++, r.firings++;
+        /* refills decided on M_t, applied after the step's takings */
+        uint64_t refill[PN_PIPE_SFUP + PN_PIPE_MAX_PARTITIONS];
+        for (uint32_t i = 0; i < pl->n_buckets; i++) {
+            bucket_t *b = &r.bk[i];
+            refill[i] = (b->rate && b->cap - b->level >= b->rate) ? b->rate : 0;
+        }
+        issue(&r, t);
+        acquire(&r);
+        for (uint32_t i = 0; i < pl->n_buckets; i++) {
+            r.bk[i].level += refill[i];
+            r.firings += refill[i] != 0;
+            assert(r.bk[i].level <= r.bk[i].cap);
+        }
+    }
+    res->steps = t + 1;
+    res->idle_steps = r.idle;
+    res->firings = r.firings;
+    run_free(&r);
+    return st;
+}

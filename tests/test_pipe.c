@@ -1,0 +1,315 @@
+/* test_pipe.c - the pipelined net (models/PIPELINED.md): its size, the exact
+ * one-warp steps and idle steps of the literal engine, and the compiled
+ * engine against the literal one (identical where the net is deterministic,
+ * the same step distribution where it is random: two-sample chi-square with
+ * fixed seeds, and a power control). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_chi2.h"
+#include "pn_engine.h"
+#include "pn_pipe.h"
+#include "pn_rng.h"
+
+static int scaled(int runs)
+{
+    const char *full = getenv("PN_FULL");
+    return full && *full == '1' ? 10 * runs : runs;
+}
+
+/* Small latencies and pipes of an imaginary SM, so that the literal engine is quick. */
+static void small_sm(pn_pipe_params_t *p)
+{
+    static const uint32_t lat[PN_PIPE_KINDS] = { 4, 9, 6, 3, 8, 15, 30, 2 };
+    memset(p, 0, sizeof *p);
+    p->partitions = 2;
+    p->issue = 1;
+    memcpy(p->latency, lat, sizeof lat);
+    p->rate[PN_PIPE_LSU] = 4000;
+    p->rate[PN_PIPE_SHMEM] = 1000;
+    p->rate[PN_PIPE_DRAM] = 500;
+    p->rate[PN_PIPE_SFUP] = 250;
+    for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
+        p->cost[k][PN_PIPE_LSU] = 4000;
+    p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_LSU] = 8000;
+    p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] = 4000;
+    p->cost[PN_PIPE_SHARED_LD][PN_PIPE_SHMEM] = 1000;
+    p->cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = 2000;
+    p->cost[PN_PIPE_SFU][PN_PIPE_SFUP] = 1000;
+    p->inflight = 3;
+}
+
+static void build(pn_net_t *net, pn_pipe_layout_t *lay, const pn_pipe_params_t *p)
+{
+    pn_net_init(net);
+    pn_error_t err;
+    if (pn_pipe_build(net, p, lay, &err) != PN_OK)
+        fail_msg("build: %s", err.msg);
+}
+
+static pn_run_result_t run_literal(const pn_net_t *net, int64_t t0, uint64_t seed)
+{
+    pn_run_opts_t o = { .max_steps = 10000000, .idle_trans = t0, .net_name = "t" };
+    pn_run_result_t r;
+    pn_error_t err;
+    if (pn_engine_literal_run(net, seed, &o, &r, &err) != PN_OK)
+        fail_msg("literal: %s", err.msg);
+    return r;
+}
+
+static pn_pipe_result_t run_compiled(const pn_pipe_plan_t *pl, uint64_t seed)
+{
+    pn_pipe_result_t r;
+    pn_error_t err;
+    if (pn_pipe_run(pl, seed, 10000000, &r, &err) != PN_OK)
+        fail_msg("compiled: %s", err.msg);
+    return r;
+}
+
+static void test_net_size(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    pn_pipe_counts_t c[3] = { { { 1, 2, 3, 4, 5, 6, 7, 8 } } };
+    p.n_warps = 3;
+    p.warps = c;
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, &p);
+    /* global: pw, pfin, done, 2 schedulers, 3 SM buckets + 2 sfu buckets (x2
+     * places), inflight; per warp 6 + 4 * 8 places */
+    assert_int_equal(net.n_places, 3 + 2 + 10 + 1 + 3 * 38);
+    /* global: t0, t_done, 5 refills; per warp 8 sel, 8 acq, 8 iss, 7 fin
+     * (shared_st... no: global_st has latency 2 and no fin), tick, term, retire */
+    assert_int_equal(net.n_trans, 2 + 5 + 3 * (8 + 8 + 8 + 7 + 3));
+    assert_true(pn_net_find_place(&net, "w2.x_ld_dram") >= 0);
+    assert_true(pn_net_find_transition(&net, "w1.fin_sfu") >= 0);
+    assert_true(pn_net_find_transition(&net, "w1.fin_global_st") < 0);
+    assert_true(pn_net_find_transition(&net, "sfu1.refill") >= 0);
+    pn_net_destroy(&net);
+}
+
+/* One warp with pipes wide enough that nothing waits: the literal engine
+ * gives sum x_k L_k + 3 steps and sum x_k (L_k - 1) + 2 idle steps for every
+ * seed; the compiled engine the same steps, idle steps and firings. */
+static void test_one_warp_exact(void **state)
+{
+    (void)state;
+    pn_rng_t rng;
+    pn_rng_seed(&rng, 7);
+    for (int i = 0; i < 120; i++) {
+        pn_pipe_params_t p;
+        small_sm(&p);
+        p.partitions = 1 + pn_rng_below(&rng, 4);
+        for (int k = 0; k < PN_PIPE_KINDS; k++) {
+            uint32_t lo = (k >= PN_PIPE_LD_L1 && k <= PN_PIPE_LD_DRAM) ? 3 : 2;
+            p.latency[k] = lo + pn_rng_below(&rng, 40);
+        }
+        for (int q = 0; q < PN_PIPE_PIPES; q++)
+            p.rate[q] = 8000 + pn_rng_below(&rng, 1000);   /* >= every cost */
+        p.inflight = pn_rng_below(&rng, 2);
+        pn_pipe_counts_t c;
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            c.n[k] = pn_rng_below(&rng, 6);
+        p.n_warps = 1;
+        p.warps = &c;
+        pn_net_t net;
+        pn_pipe_layout_t lay;
+        build(&net, &lay, &p);
+        pn_pipe_plan_t *pl;
+        assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            pn_run_result_t a = run_literal(&net, lay.t0, seed * 1000 + (uint64_t)i);
+            pn_pipe_result_t b = run_compiled(pl, seed + (uint64_t)i);
+            assert_int_equal(a.steps, pn_pipe_single_warp_steps(&c, p.latency));
+            assert_int_equal(a.idle_steps, pn_pipe_single_warp_idle(&c, p.latency));
+            assert_int_equal(b.steps, a.steps);
+            assert_int_equal(b.idle_steps, a.idle_steps);
+            assert_int_equal(b.firings, a.firings);
+        }
+        pn_pipe_plan_free(pl);
+        pn_net_destroy(&net);
+    }
+}
+
+/* Named values: arith only, 100 instructions of latency 4 -> 403 steps. */
+static void test_one_warp_values(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    pn_pipe_counts_t c = { { 100 } };
+    p.n_warps = 1;
+    p.warps = &c;
+    assert_int_equal(pn_pipe_single_warp_steps(&c, p.latency), 403);
+    assert_int_equal(pn_pipe_single_warp_idle(&c, p.latency), 302);
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, &p);
+    pn_run_result_t a = run_literal(&net, lay.t0, 1);
+    assert_int_equal(a.steps, 403);
+    assert_int_equal(a.idle_steps, 302);
+    pn_net_destroy(&net);
+}
+
+/* ---- distributions ---------------------------------------------------------- */
+
+#define NBIN 8192
+
+static void hist_literal(const pn_net_t *net, int64_t t0, int runs, uint64_t seed, uint64_t lo,
+                         double *steps, double *idles)
+{
+    memset(steps, 0, NBIN * sizeof *steps);
+    memset(idles, 0, NBIN * sizeof *idles);
+    for (int i = 0; i < runs; i++) {
+        pn_run_result_t r = run_literal(net, t0, seed + (uint64_t)i);
+        assert_true(r.steps >= lo && r.steps - lo < NBIN);
+        steps[r.steps - lo]++;
+        assert_true(r.idle_steps < NBIN);
+        idles[r.idle_steps]++;
+    }
+}
+
+static void hist_compiled(const pn_pipe_plan_t *pl, int runs, uint64_t seed, uint64_t lo,
+                          double *steps, double *idles, int shift)
+{
+    memset(steps, 0, NBIN * sizeof *steps);
+    memset(idles, 0, NBIN * sizeof *idles);
+    for (int i = 0; i < runs; i++) {
+        pn_pipe_result_t r = run_compiled(pl, seed + (uint64_t)i);
+        r.steps += (uint64_t)shift;
+        assert_true(r.steps >= lo && r.steps - lo < NBIN);
+        steps[r.steps - lo]++;
+        assert_true(r.idle_steps < NBIN);
+        idles[r.idle_steps]++;
+    }
+}
+
+typedef struct scenario {
+    const char *name;
+    uint32_t warps, partitions, issue, inflight;
+    pn_pipe_counts_t c;
+    uint32_t dram_rate;
+} scenario_t;
+
+static void two_sample(const scenario_t *s, int runs, int shift, double *ps, double *pi)
+{
+    pn_pipe_params_t p;
+    small_sm(&p);
+    p.partitions = s->partitions;
+    p.issue = s->issue;
+    p.inflight = s->inflight;
+    if (s->dram_rate)
+        p.rate[PN_PIPE_DRAM] = s->dram_rate;
+    pn_pipe_counts_t c[16];
+    for (uint32_t w = 0; w < s->warps; w++)
+        c[w] = s->c;
+    p.n_warps = s->warps;
+    p.warps = c;
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, &p);
+    pn_pipe_plan_t *pl;
+    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+    static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
+    uint64_t lo = pn_pipe_single_warp_steps(&s->c, p.latency) - 3;
+    hist_literal(&net, lay.t0, runs, 1, lo, sa, ia);
+    hist_compiled(pl, runs, 1000003, lo, sb, ib, shift);
+    *ps = pn_chi2_p(sa, sb, NBIN, 0, 10);
+    *pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
+    pn_pipe_plan_free(pl);
+    pn_net_destroy(&net);
+}
+
+static const scenario_t scenarios[] = {
+    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0 },
+    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300 },
+    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0 },
+    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0 },
+    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0 },
+};
+
+static void test_two_sample(void **state)
+{
+    (void)state;
+    const int runs = scaled(1500);
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
+        double ps, pi;
+        two_sample(&scenarios[i], runs, 0, &ps, &pi);
+        if (ps < 1e-3 || pi < 1e-3)
+            fail_msg("%s: literal and compiled differ (p = %g steps, %g idle)",
+                     scenarios[i].name, ps, pi);
+    }
+}
+
+/* Power control: the test sees a one-step shift of the compiled engine
+ * (measured p about 1e-143 on the sfu-bound net, 1e-4 on the dram-bound one). */
+static void test_two_sample_power(void **state)
+{
+    (void)state;
+    double ps, pi;
+    two_sample(&scenarios[2], scaled(1500), 1, &ps, &pi);
+    assert_true(ps < 1e-6);
+}
+
+static void test_check_rejects(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    pn_pipe_counts_t c = { { 1 } };
+    p.n_warps = 1;
+    p.warps = &c;
+    pn_error_t err;
+    p.latency[PN_PIPE_LD_L2] = 2;
+    assert_int_equal(pn_pipe_check(&p, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "latency of ld_l2 must be between 3"));
+    small_sm(&p);
+    p.n_warps = 1;
+    p.warps = &c;
+    p.rate[PN_PIPE_DRAM] = 0;
+    assert_int_equal(pn_pipe_check(&p, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "ld_dram takes 4000 units from the dram pipe"));
+    small_sm(&p);
+    p.n_warps = 0;
+    assert_int_equal(pn_pipe_check(&p, &err), PN_EINVAL);
+}
+
+static void test_max_steps(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    pn_pipe_counts_t c = { { 100 } };
+    p.n_warps = 1;
+    p.warps = &c;
+    pn_pipe_plan_t *pl;
+    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+    pn_pipe_result_t r;
+    pn_error_t err;
+    assert_int_equal(pn_pipe_run(pl, 1, 403, &r, &err), PN_OK);
+    assert_int_equal(r.steps, 403);
+    assert_int_equal(pn_pipe_run(pl, 1, 402, &r, &err), PN_ELIMIT);
+    pn_pipe_plan_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_net_size),
+        cmocka_unit_test(test_one_warp_values),
+        cmocka_unit_test(test_one_warp_exact),
+        cmocka_unit_test(test_two_sample),
+        cmocka_unit_test(test_two_sample_power),
+        cmocka_unit_test(test_check_rejects),
+        cmocka_unit_test(test_max_steps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
