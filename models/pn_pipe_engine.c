@@ -32,6 +32,9 @@ struct pn_pipe_plan {
     pn_pipe_counts_t *warps;
     uint32_t cap[PN_PIPE_PIPES];
     uint32_t n_buckets;                /* 3 SM pipes + partitions SFU pipes */
+    uint8_t n_cost[PN_PIPE_KINDS];     /* pipes kind k takes from */
+    uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
+    uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
 };
 
 void pn_pipe_plan_free(pn_pipe_plan_t *pl)
@@ -57,6 +60,12 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
     for (int q = 0; q < PN_PIPE_PIPES; q++)
         pl->cap[q] = pn_pipe_capacity(p, (pn_pipe_pipe_t)q);
     pl->n_buckets = PN_PIPE_SFUP + p->partitions;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        for (int q = 0; q < PN_PIPE_PIPES; q++)
+            if (p->cost[k][q]) {
+                pl->cost_pipe[k][pl->n_cost[k]] = (uint8_t)q;
+                pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
+            }
     *out = pl;
     return PN_OK;
 }
@@ -85,6 +94,11 @@ typedef struct run {
     warp_t *w;
     event_t *heap;                     /* r comes back: min-heap by time */
     uint32_t n_heap;
+    event_t *wake;                     /* parked acquisitions: min-heap by the first
+                                        * step at which refills alone make them fit */
+    uint32_t n_wake;
+    uint32_t *waiters, n_waiters;      /* parked until an inflight token comes back */
+    uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
     uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
@@ -96,36 +110,36 @@ typedef struct run {
     uint64_t idle, firings;
 } run_t;
 
-static void heap_push(run_t *r, uint64_t time, uint32_t warp)
+static void heap_push(event_t *h, uint32_t *n_heap, uint64_t time, uint32_t warp)
 {
-    uint32_t i = r->n_heap++;
+    uint32_t i = (*n_heap)++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        if (r->heap[parent].time <= time)
+        if (h[parent].time <= time)
             break;
-        r->heap[i] = r->heap[parent];
+        h[i] = h[parent];
         i = parent;
     }
-    r->heap[i] = (event_t){ time, warp };
+    h[i] = (event_t){ time, warp };
 }
 
-static event_t heap_pop(run_t *r)
+static event_t heap_pop(event_t *h, uint32_t *n_heap)
 {
-    event_t top = r->heap[0], last = r->heap[--r->n_heap];
-    uint32_t i = 0, n = r->n_heap;
+    event_t top = h[0], last = h[--*n_heap];
+    uint32_t i = 0, n = *n_heap;
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && r->heap[c + 1].time < r->heap[c].time)
+        if (c + 1 < n && h[c + 1].time < h[c].time)
             c++;
-        if (r->heap[c].time >= last.time)
+        if (h[c].time >= last.time)
             break;
-        r->heap[i] = r->heap[c];
+        h[i] = h[c];
         i = c;
     }
     if (n > 0)
-        r->heap[i] = last;
+        h[i] = last;
     return top;
 }
 
@@ -153,34 +167,29 @@ static void select_kind(run_t *r, warp_t *w)
     }
 }
 
-/* The bucket of pipe q for a warp on partition part. */
-static bucket_t *bucket_of(run_t *r, int q, uint32_t part)
+/* Index of the bucket of pipe q for a warp on partition part. */
+static uint32_t bucket_index(int q, uint32_t part)
 {
-    return q == PN_PIPE_SFUP ? &r->bk[PN_PIPE_SFUP + part] : &r->bk[q];
+    return q == PN_PIPE_SFUP ? PN_PIPE_SFUP + part : (uint32_t)q;
 }
 
 /* Can warp w's acquisition take its resources from the levels now? */
-static int fits(run_t *r, const warp_t *w)
+static int fits(const run_t *r, const warp_t *w)
 {
-    const pn_pipe_params_t *p = &r->pl->p;
-    for (int q = 0; q < PN_PIPE_PIPES; q++) {
-        uint32_t c = p->cost[w->kind][q];
-        if (c && bucket_of(r, q, w->part)->level < c)
+    const pn_pipe_plan_t *pl = r->pl;
+    for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++)
+        if (r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)].level < pl->cost[w->kind][i])
             return 0;
-    }
     return !(is_load(w->kind) && r->inflight == 0);
 }
 
 static void take(run_t *r, const warp_t *w)
 {
-    const pn_pipe_params_t *p = &r->pl->p;
-    for (int q = 0; q < PN_PIPE_PIPES; q++) {
-        uint32_t c = p->cost[w->kind][q];
-        if (c) {
-            bucket_t *b = bucket_of(r, q, w->part);
-            assert(b->level >= c);
-            b->level -= c;
-        }
+    const pn_pipe_plan_t *pl = r->pl;
+    for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
+        bucket_t *b = &r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)];
+        assert(b->level >= pl->cost[w->kind][i]);
+        b->level -= pl->cost[w->kind][i];
     }
     if (is_load(w->kind) && r->inflight != UINT64_MAX) {
         assert(r->inflight > 0);
@@ -191,16 +200,16 @@ static void take(run_t *r, const warp_t *w)
 /* Steps from the marking in which the buckets hold their current levels until
  * warp w's acquisition fits, counting refills only; UINT64_MAX when it waits
  * for an inflight token (an event brings it). */
-static uint64_t wait_for(run_t *r, const warp_t *w)
+static uint64_t wait_for(const run_t *r, const warp_t *w)
 {
-    const pn_pipe_params_t *p = &r->pl->p;
+    const pn_pipe_plan_t *pl = r->pl;
     if (is_load(w->kind) && r->inflight == 0)
         return UINT64_MAX;
     uint64_t m = 0;
-    for (int q = 0; q < PN_PIPE_PIPES; q++) {
-        uint32_t c = p->cost[w->kind][q];
-        const bucket_t *b = bucket_of(r, q, w->part);
-        if (c && b->level < c) {
+    for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
+        uint32_t c = pl->cost[w->kind][i];
+        const bucket_t *b = &r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)];
+        if (b->level < c) {
             uint64_t need = (c - b->level + b->rate - 1) / b->rate;
             if (need > m)
                 m = need;
@@ -236,19 +245,17 @@ static void acquire(run_t *r)
     /* walk a uniform random order of the enabled ones; when all of them fit
      * together every order fires them all, so no shuffle is needed */
     int all_fit = 1;
-    {
-        uint64_t need[PN_PIPE_PIPES + PN_PIPE_MAX_PARTITIONS] = { 0 };
-        uint64_t loads = 0;
-        const pn_pipe_params_t *p = &r->pl->p;
+    if (n > 1) {
+        const pn_pipe_plan_t *pl = r->pl;
+        uint64_t *need = r->need, loads = 0;
+        memset(need, 0, pl->n_buckets * sizeof *need);
         for (uint32_t i = 0; i < n; i++) {
             const warp_t *w = &r->w[r->acq[r->order[i]]];
-            for (int q = 0; q < PN_PIPE_PIPES; q++)
-                if (p->cost[w->kind][q])
-                    need[q == PN_PIPE_SFUP ? PN_PIPE_SFUP + w->part : (uint32_t)q] +=
-                        p->cost[w->kind][q];
+            for (uint32_t c = 0; c < pl->n_cost[w->kind]; c++)
+                need[bucket_index(pl->cost_pipe[w->kind][c], w->part)] += pl->cost[w->kind][c];
             loads += (uint64_t)is_load(w->kind);
         }
-        for (uint32_t i = 0; i < r->pl->n_buckets && all_fit; i++)
+        for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
             all_fit = need[i] <= r->bk[i].level;
         if (r->inflight != UINT64_MAX && loads > r->inflight)
             all_fit = 0;
@@ -266,13 +273,26 @@ static void acquire(run_t *r)
         r->acq[idx] = UINT32_MAX;
         taken++;
     }
-    /* compact the list, keeping the order of the rest */
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < r->n_acq; i++)
-        if (r->acq[i] != UINT32_MAX)
-            r->acq[k++] = r->acq[i];
-    r->n_acq = k;
     (void)taken;
+}
+
+/* Park the warps that did not acquire in this step, from the marking of the
+ * next step (t+1): until an inflight token comes back, or until the first
+ * step at which refills alone make them fit (no warp can fit earlier: takes
+ * only lower the levels). */
+static void park(run_t *r, uint64_t t)
+{
+    for (uint32_t i = 0; i < r->n_acq; i++) {
+        uint32_t wi = r->acq[i];
+        if (wi == UINT32_MAX)
+            continue;
+        uint64_t m = wait_for(r, &r->w[wi]);
+        if (m == UINT64_MAX)
+            r->waiters[r->n_waiters++] = wi;
+        else
+            heap_push(r->wake, &r->n_wake, t + 1 + m, wi);
+    }
+    r->n_acq = 0;
 }
 
 /* The issues of one step at time t: per partition, a uniform subset of the
@@ -297,7 +317,7 @@ static void issue(run_t *r, uint64_t t)
         for (uint32_t i = 0; i < m; i++) {
             const warp_t *w = &r->w[g[i]];
             uint32_t L = p->latency[w->kind];
-            heap_push(r, t + L - 1, g[i]);
+            heap_push(r->heap, &r->n_heap, t + L - 1, g[i]);
             r->firings += (uint64_t)L + 1;   /* sel, acq, iss, ticks, fin */
         }
         memmove(g, g + m, (size_t)(n - m) * sizeof *g);
@@ -311,6 +331,9 @@ static void run_free(run_t *r)
     free(r->w);
     free(r->heap);
     free(r->acq);
+    free(r->wake);
+    free(r->waiters);
+    free(r->need);
     free(r->go);
     free(r->n_go);
     free(r->fresh);
@@ -327,12 +350,16 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
     r.w = calloc(W, sizeof *r.w);
     r.heap = malloc((size_t)W * sizeof *r.heap);
     r.acq = malloc((size_t)W * sizeof *r.acq);
+    r.wake = malloc((size_t)W * sizeof *r.wake);
+    r.waiters = malloc((size_t)W * sizeof *r.waiters);
+    r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
     r.go = malloc((size_t)W * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
     r.fresh = malloc((size_t)W * sizeof *r.fresh);
     r.order = malloc((size_t)W * sizeof *r.order);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
-    if (!r.w || !r.heap || !r.acq || !r.go || !r.n_go || !r.fresh || !r.order || !r.bk) {
+    if (!r.w || !r.heap || !r.acq || !r.go || !r.n_go || !r.fresh || !r.order || !r.bk ||
+        !r.wake || !r.waiters || !r.need) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
     }
@@ -353,7 +380,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
             w->left += w->x[k];
         if (w->left) {
             select_kind(&r, w);
-            r.acq[r.n_acq++] = i;
+            heap_push(r.wake, &r.n_wake, 1, i);
         } else {
             term_now++;
         }
@@ -384,11 +411,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != W) {
             next = r.n_heap ? r.heap[0].time : UINT64_MAX;
-            for (uint32_t i = 0; i < r.n_acq && next > t + 1; i++) {
-                uint64_t m = wait_for(&r, &r.w[r.acq[i]]);
-                if (m != UINT64_MAX && t + 1 + m < next)
-                    next = t + 1 + m;
-            }
+            if (r.n_wake && r.wake[0].time < next)
+                next = r.wake[0].time;
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
                                   "at step %" PRIu64 ": no warp can go on", seed, t);
@@ -412,11 +436,17 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
         t = next;
 
         /* step t, from M_t */
+        while (r.n_wake && r.wake[0].time == t)
+            r.acq[r.n_acq++] = heap_pop(r.wake, &r.n_wake).warp;
         while (r.n_heap && r.heap[0].time == t) {
-            event_t e = heap_pop(&r);
+            event_t e = heap_pop(r.heap, &r.n_heap);
             warp_t *w = &r.w[e.warp];
-            if (is_load(w->kind) && r.inflight != UINT64_MAX)
+            if (is_load(w->kind) && r.inflight != UINT64_MAX) {
                 r.inflight++;
+                memcpy(r.acq + r.n_acq, r.waiters, r.n_waiters * sizeof *r.waiters);
+                r.n_acq += r.n_waiters;
+                r.n_waiters = 0;
+            }
             if (w->left) {
                 select_kind(&r, w);
                 r.acq[r.n_acq++] = e.warp;
@@ -440,6 +470,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
             r.firings += refill[i] != 0;
             assert(r.bk[i].level <= r.bk[i].cap);
         }
+        park(&r, t);
     }
     res->steps = t + 1;
     res->idle_steps = r.idle;
