@@ -1,0 +1,139 @@
+/* pn_probe.c - a probe CSV turned into a profile's `pipelined:` section. */
+#include "pn_probe.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_csv.h"
+
+const char *const pn_probe_names[PN_PROBE_COUNT] = {
+    "clock_mhz", "lat_int", "lat_fp", "lat_sfu", "busy_sfu", "lat_shared_ld", "lat_shared_st",
+    "lat_l1", "lat_l2", "lat_dram", "lat_global_st", "tput_lsu_sectors",
+    "tput_shared_wavefronts", "tput_dram_sectors", "inflight_loads", "barrier_w1",
+    "launch_overhead_us"
+};
+
+/* Copy the text after "# <key>" and ':' on a comment line into dst. */
+static void comment_value(const char *text, const char *key, char *dst, size_t size)
+{
+    size_t kl = strlen(key);
+    for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
+        if (s[0] != '#')
+            continue;
+        const char *p = s + 1;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, key, kl) != 0)
+            continue;
+        const char *colon = strchr(p, ':'), *nl = strchr(p, '\n');
+        if (!colon || (nl && colon > nl))
+            continue;
+        colon++;
+        while (*colon == ' ')
+            colon++;
+        size_t n = nl ? (size_t)(nl - colon) : strlen(colon);
+        if (n >= size)
+            n = size - 1;
+        memcpy(dst, colon, n);
+        dst[n] = '\0';
+        return;
+    }
+}
+
+pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err)
+{
+    memset(pr, 0, sizeof *pr);
+    pn_csv_t csv;
+    PN_CHECK(pn_csv_read(&csv, path, err));
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        char head[8192];
+        size_t n = fread(head, 1, sizeof head - 1, f);
+        head[n] = '\0';
+        fclose(f);
+        comment_value(head, "gpu", pr->gpu, sizeof pr->gpu);
+        comment_value(head, "date", pr->date, sizeof pr->date);
+    }
+    const char *expected = "probe,value,unit,detail";
+    long cp, cv;
+    pn_status_t st = pn_csv_require(&csv, "probe", expected, &cp, err);
+    if (st == PN_OK)
+        st = pn_csv_require(&csv, "value", expected, &cv, err);
+    for (size_t i = 0; st == PN_OK && i < csv.n_rows; i++) {
+        const pn_csv_row_t *row = &csv.rows[i];
+        const char *name = row->f[cp].text;
+        for (int k = 0; k < PN_PROBE_COUNT; k++) {
+            if (strcmp(name, pn_probe_names[k]) != 0)
+                continue;
+            if (pr->line[k]) {
+                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[cp].col,
+                                 "probe '%s' given twice (first on line %ld)", name, pr->line[k]);
+                break;
+            }
+            st = pn_csv_double(&csv, row, (size_t)cv, name, 0, &pr->value[k], err);
+            pr->line[k] = row->line;
+            break;
+        }
+    }
+    for (int k = 0; st == PN_OK && k < PN_PROBE_COUNT; k++)
+        if (!pr->line[k])
+            st = pn_error_at(err, PN_EINVAL, path, csv.header.line, 1,
+                             "missing probe '%s' (the probe suite writes every one: "
+                             "examples/probe/README.md)", pn_probe_names[k]);
+    pn_csv_destroy(&csv);
+    return st;
+}
+
+static unsigned steps(double cycles, unsigned lo)
+{
+    double r = round(cycles);
+    return r < lo ? lo : (unsigned)r;
+}
+
+pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned partitions,
+                                   const char *source, pn_error_t *err)
+{
+    const double *v = pr->value;
+    fprintf(out, "pipelined:                  # pnsim probe %s%s%s%s%s\n", source,
+            pr->gpu[0] ? " (" : "", pr->gpu, pr->date[0] ? ", " : "", pr->date);
+    fprintf(out, "  clock_mhz: %.6g           # probe clock_mhz\n", v[PN_PROBE_CLOCK_MHZ]);
+    fprintf(out, "  partitions: %u              # documentation: warp schedulers per SM\n",
+            partitions);
+    fprintf(out, "  issue: 1                   # documentation: one instruction per scheduler "
+            "and cycle\n");
+    fprintf(out, "  launch_us: %.6g          # probe launch_overhead_us\n",
+            v[PN_PROBE_LAUNCH_OVERHEAD_US]);
+    fprintf(out, "  latency:\n");
+    fprintf(out, "    arith: %u                  # probes lat_int %.4g, lat_fp %.4g (mean)\n",
+            steps((v[PN_PROBE_LAT_INT] + v[PN_PROBE_LAT_FP]) / 2, 2), v[PN_PROBE_LAT_INT],
+            v[PN_PROBE_LAT_FP]);
+    fprintf(out, "    sfu: %u                   # probe lat_sfu %.4g\n",
+            steps(v[PN_PROBE_LAT_SFU], 2), v[PN_PROBE_LAT_SFU]);
+    fprintf(out, "    shared_ld: %u             # probe lat_shared_ld %.4g\n",
+            steps(v[PN_PROBE_LAT_SHARED_LD], 2), v[PN_PROBE_LAT_SHARED_LD]);
+    fprintf(out, "    shared_st: %u             # probe lat_shared_st %.4g\n",
+            steps(v[PN_PROBE_LAT_SHARED_ST], 2), v[PN_PROBE_LAT_SHARED_ST]);
+    fprintf(out, "    l1: %u                    # probe lat_l1 %.4g\n",
+            steps(v[PN_PROBE_LAT_L1], 3), v[PN_PROBE_LAT_L1]);
+    fprintf(out, "    l2: %u                   # probe lat_l2 %.4g\n",
+            steps(v[PN_PROBE_LAT_L2], 3), v[PN_PROBE_LAT_L2]);
+    fprintf(out, "    dram: %u                 # probe lat_dram %.4g\n",
+            steps(v[PN_PROBE_LAT_DRAM], 3), v[PN_PROBE_LAT_DRAM]);
+    fprintf(out, "    global_st: %u             # probe lat_global_st %.4g\n",
+            steps(v[PN_PROBE_LAT_GLOBAL_ST], 2), v[PN_PROBE_LAT_GLOBAL_ST]);
+    fprintf(out, "    barrier: %u               # probe barrier_w1 %.4g\n",
+            steps(v[PN_PROBE_BARRIER_W1], 2), v[PN_PROBE_BARRIER_W1]);
+    fprintf(out, "  sfu_busy: %.4g               # probe busy_sfu\n", v[PN_PROBE_BUSY_SFU]);
+    fprintf(out, "  lsu_sectors: %.4g            # probe tput_lsu_sectors\n",
+            v[PN_PROBE_TPUT_LSU_SECTORS]);
+    fprintf(out, "  shared_wavefronts: %.4g      # probe tput_shared_wavefronts\n",
+            v[PN_PROBE_TPUT_SHARED_WAVEFRONTS]);
+    fprintf(out, "  dram_sectors: %.4g          # probe tput_dram_sectors (whole device)\n",
+            v[PN_PROBE_TPUT_DRAM_SECTORS]);
+    fprintf(out, "  inflight: %u               # probe inflight_loads\n",
+            steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
+    if (ferror(out))
+        return pn_error_set(err, PN_EIO, "write error");
+    return PN_OK;
+}

@@ -1,0 +1,59 @@
+/* pn_probe.h - device probes (examples/probe/): read the CSV the probe suite
+ * writes and turn it into a device profile's `pipelined:` section, each value
+ * with the probe it comes from named in a comment. */
+#ifndef PN_PROBE_H
+#define PN_PROBE_H
+
+#include <stdio.h>
+
+#include "pn_error.h"
+
+/* The probes pnsim reads, in the order of pn_probe_names. */
+typedef enum pn_probe_id {
+    PN_PROBE_CLOCK_MHZ = 0,
+    PN_PROBE_LAT_INT,
+    PN_PROBE_LAT_FP,
+    PN_PROBE_LAT_SFU,
+    PN_PROBE_BUSY_SFU,
+    PN_PROBE_LAT_SHARED_LD,
+    PN_PROBE_LAT_SHARED_ST,
+    PN_PROBE_LAT_L1,
+    PN_PROBE_LAT_L2,
+    PN_PROBE_LAT_DRAM,
+    PN_PROBE_LAT_GLOBAL_ST,
+    PN_PROBE_TPUT_LSU_SECTORS,
+    PN_PROBE_TPUT_SHARED_WAVEFRONTS,
+    PN_PROBE_TPUT_DRAM_SECTORS,
+    PN_PROBE_INFLIGHT_LOADS,
+    PN_PROBE_BARRIER_W1,
+    PN_PROBE_LAUNCH_OVERHEAD_US,
+    PN_PROBE_COUNT
+} pn_probe_id_t;
+
+/* "clock_mhz", "lat_int", ... as the CSV's `probe` column names them. */
+extern const char *const pn_probe_names[PN_PROBE_COUNT];
+
+typedef struct pn_probe {
+    double value[PN_PROBE_COUNT];
+    long line[PN_PROBE_COUNT];     /* where each value stood in the CSV */
+    char gpu[128];                 /* from a "# gpu: ..." comment line; "" if none */
+    char date[64];                 /* from a "# date...: ..." comment line; "" if none */
+} pn_probe_t;
+
+/* Read a probe CSV (header `probe,value,unit,...`; '#' comment lines). Every
+ * probe of pn_probe_names must appear once with a finite value > 0; other
+ * probes are ignored. Errors name the file, line and column: a missing
+ * column or probe ("path:H:1: missing probe 'lat_l2'"), a duplicate, a bad
+ * number; PN_EIO for an unreadable file. O(file size). */
+pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
+
+/* Write the `pipelined:` section for a device of `partitions` schedulers per
+ * SM (documentation, not a probe): clock, partitions, issue 1, launch
+ * overhead, latencies (rounded to steps, at least 2, loads at least 3),
+ * sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, each line
+ * commented with its probe; `source` (the CSV as the user named it) in the
+ * section's comment. PN_EIO on a write error. */
+pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned partitions,
+                                   const char *source, pn_error_t *err);
+
+#endif
