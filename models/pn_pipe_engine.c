@@ -32,6 +32,7 @@ struct pn_pipe_plan {
     pn_pipe_counts_t *warps;
     uint32_t cap[PN_PIPE_PIPES];
     uint32_t n_buckets;                /* 3 SM pipes + partitions SFU pipes */
+    uint64_t ring;                     /* calendar slots: a power of two > every horizon */
     uint8_t n_cost[PN_PIPE_KINDS];     /* pipes kind k takes from */
     uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
     uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
@@ -66,6 +67,17 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
                 pl->cost_pipe[k][pl->n_cost[k]] = (uint8_t)q;
                 pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
             }
+    /* horizon: a latency, or a parked acquisition's wait for a full bucket */
+    uint64_t h = 2;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        if (p->latency[k] > h)
+            h = p->latency[k];
+    for (int q = 0; q < PN_PIPE_PIPES; q++)
+        if (p->rate[q] && pl->cap[q] / p->rate[q] + 2 > h)
+            h = pl->cap[q] / p->rate[q] + 2;
+    pl->ring = 64;
+    while (pl->ring <= h)
+        pl->ring *= 2;
     *out = pl;
     return PN_OK;
 }
@@ -79,11 +91,6 @@ typedef struct warp {
     uint32_t part;
 } warp_t;
 
-typedef struct event {
-    uint64_t time;
-    uint32_t warp;
-} event_t;
-
 typedef struct bucket {
     uint64_t level, cap, rate;
 } bucket_t;
@@ -92,11 +99,13 @@ typedef struct run {
     const pn_pipe_plan_t *pl;
     pn_rng_t rng;
     warp_t *w;
-    event_t *heap;                     /* r comes back: min-heap by time */
-    uint32_t n_heap;
-    event_t *wake;                     /* parked acquisitions: min-heap by the first
-                                        * step at which refills alone make them fit */
-    uint32_t n_wake;
+    /* calendar of the next RS steps (RS = plan's ring, a power of two):
+     * ready[s], wake[s] list the warps whose r comes back / whose parked
+     * acquisition may fit at the step s mod RS; lists linked through next[];
+     * bits[] marks the slots where either list is non-empty */
+    uint32_t *ready, *wake, *next;
+    uint64_t *bits;
+    uint64_t pending;                  /* warps in either list */
     uint32_t *waiters, n_waiters;      /* parked until an inflight token comes back */
     uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
     uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
@@ -110,37 +119,32 @@ typedef struct run {
     uint64_t idle, firings;
 } run_t;
 
-static void heap_push(event_t *h, uint32_t *n_heap, uint64_t time, uint32_t warp)
+/* Put warp w into the list `lists` (ready or wake) at step `time` (> now,
+ * < now + ring). O(1). */
+static void cal_push(run_t *r, uint32_t *lists, uint64_t time, uint32_t w)
 {
-    uint32_t i = (*n_heap)++;
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (h[parent].time <= time)
-            break;
-        h[i] = h[parent];
-        i = parent;
-    }
-    h[i] = (event_t){ time, warp };
+    uint64_t slot = time & (r->pl->ring - 1);
+    r->next[w] = lists[slot];
+    lists[slot] = w;
+    r->bits[slot >> 6] |= UINT64_C(1) << (slot & 63);
+    r->pending++;
 }
 
-static event_t heap_pop(event_t *h, uint32_t *n_heap)
+/* The first step after `now` with a non-empty slot (pending > 0). O(ring / 64). */
+static uint64_t cal_next(const run_t *r, uint64_t now)
 {
-    event_t top = h[0], last = h[--*n_heap];
-    uint32_t i = 0, n = *n_heap;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h[c + 1].time < h[c].time)
-            c++;
-        if (h[c].time >= last.time)
-            break;
-        h[i] = h[c];
-        i = c;
+    const uint64_t mask = r->pl->ring - 1, words = r->pl->ring >> 6;
+    uint64_t s = (now + 1) & mask, wi = s >> 6;
+    uint64_t word = r->bits[wi] & (~UINT64_C(0) << (s & 63));
+    for (uint64_t i = 0; i <= words; i++) {
+        if (word) {
+            uint64_t slot = (wi << 6) + (uint64_t)__builtin_ctzll(word);
+            return now + 1 + ((slot - ((now + 1) & mask)) & mask);
+        }
+        wi = (wi + 1) % words;
+        word = r->bits[wi];
     }
-    if (n > 0)
-        h[i] = last;
-    return top;
+    return UINT64_MAX;
 }
 
 static int is_load(int k)
@@ -290,7 +294,7 @@ static void park(run_t *r, uint64_t t)
         if (m == UINT64_MAX)
             r->waiters[r->n_waiters++] = wi;
         else
-            heap_push(r->wake, &r->n_wake, t + 1 + m, wi);
+            cal_push(r, r->wake, t + 1 + m, wi);
     }
     r->n_acq = 0;
 }
@@ -317,7 +321,7 @@ static void issue(run_t *r, uint64_t t)
         for (uint32_t i = 0; i < m; i++) {
             const warp_t *w = &r->w[g[i]];
             uint32_t L = p->latency[w->kind];
-            heap_push(r->heap, &r->n_heap, t + L - 1, g[i]);
+            cal_push(r, r->ready, t + L - 1, g[i]);
             r->firings += (uint64_t)L + 1;   /* sel, acq, iss, ticks, fin */
         }
         memmove(g, g + m, (size_t)(n - m) * sizeof *g);
@@ -329,7 +333,9 @@ static void issue(run_t *r, uint64_t t)
 static void run_free(run_t *r)
 {
     free(r->w);
-    free(r->heap);
+    free(r->ready);
+    free(r->next);
+    free(r->bits);
     free(r->acq);
     free(r->wake);
     free(r->waiters);
@@ -348,9 +354,11 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
     const uint32_t W = p->n_warps;
     run_t r = { .pl = pl };
     r.w = calloc(W, sizeof *r.w);
-    r.heap = malloc((size_t)W * sizeof *r.heap);
+    r.ready = malloc(pl->ring * sizeof *r.ready);
+    r.next = malloc((size_t)W * sizeof *r.next);
+    r.bits = calloc(pl->ring / 64, sizeof *r.bits);
     r.acq = malloc((size_t)W * sizeof *r.acq);
-    r.wake = malloc((size_t)W * sizeof *r.wake);
+    r.wake = malloc(pl->ring * sizeof *r.wake);
     r.waiters = malloc((size_t)W * sizeof *r.waiters);
     r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
     r.go = malloc((size_t)W * p->partitions * sizeof *r.go);
@@ -358,12 +366,14 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
     r.fresh = malloc((size_t)W * sizeof *r.fresh);
     r.order = malloc((size_t)W * sizeof *r.order);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
-    if (!r.w || !r.heap || !r.acq || !r.go || !r.n_go || !r.fresh || !r.order || !r.bk ||
+    if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh || !r.order || !r.bk ||
         !r.wake || !r.waiters || !r.need) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
     }
     pn_rng_seed(&r.rng, seed);
+    memset(r.ready, 0xff, pl->ring * sizeof *r.ready);
+    memset(r.wake, 0xff, pl->ring * sizeof *r.wake);
     for (uint32_t i = 0; i < pl->n_buckets; i++) {
         int q = i < PN_PIPE_SFUP ? (int)i : PN_PIPE_SFUP;
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
@@ -380,7 +390,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
             w->left += w->x[k];
         if (w->left) {
             select_kind(&r, w);
-            heap_push(r.wake, &r.n_wake, 1, i);
+            cal_push(&r, r.wake, 1, i);
         } else {
             term_now++;
         }
@@ -410,9 +420,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
         /* next step in which something happens */
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != W) {
-            next = r.n_heap ? r.heap[0].time : UINT64_MAX;
-            if (r.n_wake && r.wake[0].time < next)
-                next = r.wake[0].time;
+            next = r.pending ? cal_next(&r, t) : UINT64_MAX;
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
                                   "at step %" PRIu64 ": no warp can go on", seed, t);
@@ -436,11 +444,18 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
         t = next;
 
         /* step t, from M_t */
-        while (r.n_wake && r.wake[0].time == t)
-            r.acq[r.n_acq++] = heap_pop(r.wake, &r.n_wake).warp;
-        while (r.n_heap && r.heap[0].time == t) {
-            event_t e = heap_pop(r.heap, &r.n_heap);
-            warp_t *w = &r.w[e.warp];
+        const uint64_t slot = t & (pl->ring - 1);
+        for (uint32_t wi = r.wake[slot]; wi != UINT32_MAX; wi = r.next[wi]) {
+            r.acq[r.n_acq++] = wi;
+            r.pending--;
+        }
+        uint32_t first = r.ready[slot];
+        r.wake[slot] = r.ready[slot] = UINT32_MAX;
+        r.bits[slot >> 6] &= ~(UINT64_C(1) << (slot & 63));
+        for (uint32_t wi = first, nx; wi != UINT32_MAX; wi = nx) {
+            nx = r.next[wi];
+            r.pending--;
+            warp_t *w = &r.w[wi];
             if (is_load(w->kind) && r.inflight != UINT64_MAX) {
                 r.inflight++;
                 memcpy(r.acq + r.n_acq, r.waiters, r.n_waiters * sizeof *r.waiters);
@@ -449,7 +464,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
             }
             if (w->left) {
                 select_kind(&r, w);
-                r.acq[r.n_acq++] = e.warp;
+                r.acq[r.n_acq++] = wi;
             } else {
                 term_now++;
             }
