@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pn_chi2.h"
+#include "pn_exact.h"
 #include "pn_engine.h"
 #include "pn_pipe.h"
 #include "pn_rng.h"
@@ -259,6 +260,63 @@ static void test_two_sample_power(void **state)
     assert_true(ps < 1e-6);
 }
 
+/* Two warps on one partition sharing a tight shared-memory pipe, a DRAM pipe
+ * and one inflight token: the exact distribution of steps by enumeration;
+ * the literal and compiled engines match it, a one-step shift does not. */
+static void test_exact_distribution(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    static const uint32_t lat[PN_PIPE_KINDS] = { 2, 3, 3, 2, 3, 4, 5, 2 };
+    memcpy(p.latency, lat, sizeof lat);
+    p.partitions = 1;
+    p.inflight = 1;
+    p.rate[PN_PIPE_SHMEM] = 700;
+    p.rate[PN_PIPE_DRAM] = 2000;
+    pn_pipe_counts_t c[2] = { { { 2, 0, 1, 0, 0, 0, 1, 0 } }, { { 1, 0, 2, 0, 0, 1, 0, 0 } } };
+    p.n_warps = 2;
+    p.warps = c;
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, &p);
+    pn_exact_t x = { .net = &net };
+    const double *exact = pn_exact_dist(&x, net.m0);
+    double total = 0;
+    int support = 0;
+    for (int s = 0; s < PN_EXACT_MAXSTEPS; s++) {
+        total += exact[s];
+        support += exact[s] > 0;
+    }
+    assert_true(total > 1 - 1e-9 && total < 1 + 1e-9);
+    assert_true(support >= 3);                  /* genuinely random */
+    assert_true(x.nodes > 100);
+    pn_pipe_plan_t *pl;
+    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+    const int runs = scaled(4000);
+    static double sa[PN_EXACT_MAXSTEPS], sb[PN_EXACT_MAXSTEPS], shifted[PN_EXACT_MAXSTEPS];
+    memset(sa, 0, sizeof sa);
+    memset(sb, 0, sizeof sb);
+    for (int i = 0; i < runs; i++) {
+        pn_run_result_t a = run_literal(&net, lay.t0, 11 + (uint64_t)i);
+        pn_pipe_result_t b = run_compiled(pl, 50000 + (uint64_t)i);
+        assert_true(a.steps < PN_EXACT_MAXSTEPS && b.steps < PN_EXACT_MAXSTEPS);
+        sa[a.steps]++;
+        sb[b.steps]++;
+    }
+    double pa = pn_chi2_p(sa, exact, PN_EXACT_MAXSTEPS, 1, 10);
+    double pb = pn_chi2_p(sb, exact, PN_EXACT_MAXSTEPS, 1, 10);
+    if (pa < 1e-3 || pb < 1e-3)
+        fail_msg("against the exact distribution: literal p = %g, compiled p = %g", pa, pb);
+    memset(shifted, 0, sizeof shifted);
+    for (int s = 0; s + 1 < PN_EXACT_MAXSTEPS; s++)
+        shifted[s + 1] = exact[s];
+    assert_true(pn_chi2_p(sb, shifted, PN_EXACT_MAXSTEPS, 1, 10) < 1e-6);
+    pn_pipe_plan_free(pl);
+    pn_exact_free(&x);
+    pn_net_destroy(&net);
+}
+
 static void test_check_rejects(void **state)
 {
     (void)state;
@@ -308,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_two_sample),
         cmocka_unit_test(test_two_sample_power),
+        cmocka_unit_test(test_exact_distribution),
         cmocka_unit_test(test_check_rejects),
         cmocka_unit_test(test_max_steps),
     };
