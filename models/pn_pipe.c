@@ -62,12 +62,28 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
                                 pn_pipe_pipe_names[q], 1000u * PN_PIPE_UNIT);
     if (p->n_warps < 1 || !p->warps)
         return pn_error_set(err, PN_EINVAL, "a pipelined net needs at least one warp");
+    if (p->barriers > PN_PIPE_MAX_COUNT)
+        return pn_error_set(err, PN_ELIMIT, "barriers per warp exceed the limit %" PRIu64,
+                            (uint64_t)PN_PIPE_MAX_COUNT);
+    if (p->barriers > 0 && (p->barrier_latency < PN_PIPE_MIN_BARRIER_LATENCY ||
+                            p->barrier_latency > PN_PIPE_MAX_LATENCY))
+        return pn_error_set(err, PN_EINVAL, "latency of barrier must be between %u and %u, got %u",
+                            PN_PIPE_MIN_BARRIER_LATENCY, PN_PIPE_MAX_LATENCY,
+                            p->barrier_latency);
     for (uint32_t w = 0; w < p->n_warps; w++)
         for (int k = 0; k < PN_PIPE_KINDS; k++)
             if (p->warps[w].n[k] > PN_PIPE_MAX_COUNT)
                 return pn_error_set(err, PN_ELIMIT, "warp %u: count of %s exceeds the limit %" PRIu64,
                                     w, pn_pipe_kind_names[k], (uint64_t)PN_PIPE_MAX_COUNT);
     return PN_OK;
+}
+
+uint64_t pn_pipe_phase(const pn_pipe_counts_t *c, uint64_t barriers)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        n += c->n[k];
+    return n / (barriers + 1);
 }
 
 uint64_t pn_pipe_single_warp_steps(const pn_pipe_counts_t *c, const uint32_t *latency)
@@ -154,19 +170,33 @@ static pn_status_t add_bucket(builder_t *b, bucket_t *bk, const char *name, uint
 
 /* Warp-local place ids. */
 typedef struct warp_places {
-    uint32_t c, r, go, z, a, b;
+    uint32_t c, r, go, z, a, b, bud, barl, wait;
     uint32_t x[PN_PIPE_KINDS], s[PN_PIPE_KINDS], g[PN_PIPE_KINDS], f[PN_PIPE_KINDS];
 } warp_places_t;
 
-static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
-                            const pn_pipe_layout_t *lay, const bucket_t *sm_pipes,
-                            const bucket_t *sfu, uint32_t inflight_place)
+/* What a warp's sub-net connects to besides the global part. */
+typedef struct warp_ctx {
+    const bucket_t *sm_pipes, *sfu;
+    uint32_t inflight;            /* place, or UINT32_MAX */
+    uint32_t started;             /* 1: the block is resident from M0 */
+    uint32_t start;               /* the block's start transition (not started) */
+    uint32_t pfin_b;              /* the block's pfin, or UINT32_MAX */
+    uint32_t arr_b, rel_b;        /* the block's barrier places (barriers > 0) */
+} warp_ctx_t;
+
+static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w, uint32_t i,
+                            const pn_pipe_layout_t *lay, const warp_ctx_t *cx)
 {
-    const pn_pipe_counts_t *cnt = &p->warps[w];
-    const uint32_t part = w % p->partitions;
+    const pn_pipe_counts_t *cnt = &p->warps[i];
+    const uint32_t part = i % p->partitions;
+    const uint64_t k_bar = p->barriers;
+    uint64_t n = 0;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        n += cnt->n[k];
+    const uint64_t phase = pn_pipe_phase(cnt, k_bar), last = n - k_bar * phase;
     warp_places_t wp;
-    PN_CHECK(place(b, 1, &wp.c, "w%u.c", w));
-    PN_CHECK(place(b, 1, &wp.r, "w%u.r", w));
+    PN_CHECK(place(b, cx->started, &wp.c, "w%u.c", w));
+    PN_CHECK(place(b, cx->started, &wp.r, "w%u.r", w));
     PN_CHECK(place(b, 0, &wp.go, "w%u.go", w));
     PN_CHECK(place(b, 0, &wp.z, "w%u.z", w));
     PN_CHECK(place(b, 0, &wp.a, "w%u.a", w));
@@ -178,7 +208,16 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
         PN_CHECK(place(b, 0, &wp.g[k], "w%u.g_%s", w, kn));
         PN_CHECK(place(b, 0, &wp.f[k], "w%u.f_%s", w, kn));
     }
+    if (k_bar > 0) {
+        PN_CHECK(place(b, phase, &wp.bud, "w%u.bud", w));
+        PN_CHECK(place(b, k_bar, &wp.barl, "w%u.barl", w));
+        PN_CHECK(place(b, 0, &wp.wait, "w%u.wait", w));
+    }
     uint32_t t;
+    if (!cx->started) {
+        PN_CHECK(out(b, cx->start, wp.c, 1));
+        PN_CHECK(out(b, cx->start, wp.r, 1));
+    }
     for (int k = 0; k < PN_PIPE_KINDS; k++) {
         const char *kn = pn_pipe_kind_names[k];
         const uint32_t L = p->latency[k];
@@ -186,6 +225,8 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
         PN_CHECK(trans(b, &t, "w%u.sel_%s", w, kn));
         PN_CHECK(in(b, t, wp.c, 1));
         PN_CHECK(in(b, t, wp.x[k], 1));
+        if (k_bar > 0)
+            PN_CHECK(in(b, t, wp.bud, 1));
         PN_CHECK(out(b, t, wp.s[k], 1));
         /* acquire: the warp is ready, its pipes have room; frame I goes on */
         PN_CHECK(trans(b, &t, "w%u.acq_%s", w, kn));
@@ -195,12 +236,12 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
             uint32_t cost = p->cost[k][q];
             if (cost == 0)
                 continue;
-            const bucket_t *bk = q == PN_PIPE_SFUP ? &sfu[part] : &sm_pipes[q];
+            const bucket_t *bk = q == PN_PIPE_SFUP ? &cx->sfu[part] : &cx->sm_pipes[q];
             PN_CHECK(in(b, t, bk->bucket, cost));
             PN_CHECK(out(b, t, bk->room, cost));
         }
         if (is_load(k) && p->inflight > 0)
-            PN_CHECK(in(b, t, inflight_place, 1));
+            PN_CHECK(in(b, t, cx->inflight, 1));
         PN_CHECK(out(b, t, wp.g[k], 1));
         PN_CHECK(out(b, t, wp.go, 1));
         PN_CHECK(out(b, t, wp.c, 1));
@@ -225,20 +266,52 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
         PN_CHECK(inh(b, t, wp.a));
         PN_CHECK(out(b, t, wp.r, 1));
         if (is_load(k) && p->inflight > 0)
-            PN_CHECK(out(b, t, inflight_place, 1));
+            PN_CHECK(out(b, t, cx->inflight, 1));
     }
     /* tick: one step of latency */
     PN_CHECK(trans(b, &t, "w%u.tick", w));
     PN_CHECK(in(b, t, wp.a, 1));
     PN_CHECK(out(b, t, wp.b, 1));
+    if (k_bar > 0) {
+        /* arrive at a barrier: the phase's instructions are done */
+        PN_CHECK(trans(b, &t, "w%u.arrive", w));
+        PN_CHECK(in(b, t, wp.c, 1));
+        PN_CHECK(in(b, t, wp.r, 1));
+        PN_CHECK(in(b, t, wp.barl, 1));
+        PN_CHECK(inh(b, t, wp.bud));
+        PN_CHECK(out(b, t, wp.wait, 1));
+        PN_CHECK(out(b, t, cx->arr_b, 1));
+        /* go on after the block's release, with the next phase's budget */
+        PN_CHECK(trans(b, &t, "w%u.resume", w));
+        PN_CHECK(in(b, t, wp.wait, 1));
+        PN_CHECK(in(b, t, cx->rel_b, 1));
+        PN_CHECK(in(b, t, wp.barl, 1));
+        PN_CHECK(out(b, t, wp.barl, 1));
+        PN_CHECK(out(b, t, wp.c, 1));
+        PN_CHECK(out(b, t, wp.r, 1));
+        if (phase > 0)
+            PN_CHECK(out(b, t, wp.bud, (uint32_t)phase));
+        PN_CHECK(trans(b, &t, "w%u.resume_last", w));
+        PN_CHECK(in(b, t, wp.wait, 1));
+        PN_CHECK(in(b, t, cx->rel_b, 1));
+        PN_CHECK(inh(b, t, wp.barl));
+        PN_CHECK(out(b, t, wp.c, 1));
+        PN_CHECK(out(b, t, wp.r, 1));
+        if (last > 0)
+            PN_CHECK(out(b, t, wp.bud, (uint32_t)last));
+    }
     /* terminate: nothing left, last instruction done */
     PN_CHECK(trans(b, &t, "w%u.term", w));
     PN_CHECK(in(b, t, wp.c, 1));
     PN_CHECK(in(b, t, wp.r, 1));
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         PN_CHECK(inh(b, t, wp.x[k]));
+    if (k_bar > 0)
+        PN_CHECK(inh(b, t, wp.barl));
     PN_CHECK(out(b, t, wp.z, 1));
     PN_CHECK(out(b, t, lay->pfin, 1));
+    if (cx->pfin_b != UINT32_MAX)
+        PN_CHECK(out(b, t, cx->pfin_b, 1));
     /* retire: leave pw */
     PN_CHECK(trans(b, &t, "w%u.retire", w));
     PN_CHECK(in(b, t, wp.z, 1));
@@ -248,13 +321,74 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
     return inh(b, lay->t0, wp.z);
 }
 
+/* Block b's own nodes: its start (b >= resident), completion (when blocks
+ * wait for a slot) and barrier release (barriers > 0); cx receives them. */
+static pn_status_t add_block(builder_t *b, const pn_pipe_params_t *p, uint32_t blk,
+                             uint32_t blocks, uint32_t resident, uint32_t slot, uint32_t *turn,
+                             warp_ctx_t *cx)
+{
+    const uint32_t W = p->n_warps;
+    uint32_t t;
+    cx->started = blk < resident;
+    cx->pfin_b = UINT32_MAX;
+    if (blocks > resident) {
+        PN_CHECK(place(b, 0, &cx->pfin_b, "b%u.pfin", blk));
+        PN_CHECK(trans(b, &t, "b%u.end", blk));
+        PN_CHECK(in(b, t, cx->pfin_b, W));
+        PN_CHECK(out(b, t, slot, 1));
+    }
+    if (!cx->started) {
+        /* start in program order: block blk takes turn_blk and passes it on */
+        uint32_t next = UINT32_MAX;
+        if (blk + 1 < blocks)
+            PN_CHECK(place(b, 0, &next, "b%u.turn", blk + 1));
+        PN_CHECK(trans(b, &cx->start, "b%u.start", blk));
+        PN_CHECK(in(b, cx->start, slot, 1));
+        PN_CHECK(in(b, cx->start, *turn, 1));
+        if (next != UINT32_MAX)
+            PN_CHECK(out(b, cx->start, next, 1));
+        *turn = next;
+    }
+    if (p->barriers > 0) {
+        const uint32_t Lb = p->barrier_latency;
+        PN_CHECK(place(b, 0, &cx->arr_b, "b%u.arr", blk));
+        PN_CHECK(place(b, 0, &cx->rel_b, "b%u.rel", blk));
+        PN_CHECK(trans(b, &t, "b%u.release", blk));
+        PN_CHECK(in(b, t, cx->arr_b, W));
+        if (Lb == PN_PIPE_MIN_BARRIER_LATENCY)
+            return out(b, t, cx->rel_b, W);
+        uint32_t f, a, bb, fin, tick;
+        PN_CHECK(place(b, 0, &f, "b%u.f", blk));
+        PN_CHECK(place(b, 0, &a, "b%u.a", blk));
+        PN_CHECK(place(b, 0, &bb, "b%u.b", blk));
+        PN_CHECK(out(b, t, f, 1));
+        if (Lb > 6)
+            PN_CHECK(out(b, t, a, Lb - 6));
+        PN_CHECK(trans(b, &tick, "b%u.tick", blk));
+        PN_CHECK(in(b, tick, a, 1));
+        PN_CHECK(out(b, tick, bb, 1));
+        PN_CHECK(trans(b, &fin, "b%u.fin", blk));
+        PN_CHECK(in(b, fin, f, 1));
+        if (Lb > 6)
+            PN_CHECK(in(b, fin, bb, Lb - 6));
+        PN_CHECK(inh(b, fin, a));
+        PN_CHECK(out(b, fin, cx->rel_b, W));
+    }
+    return PN_OK;
+}
+
 pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layout_t *layout,
                           pn_error_t *err)
 {
     PN_CHECK(pn_pipe_check(p, err));
     builder_t b = { .net = net, .err = err };
     pn_pipe_layout_t lay;
-    PN_CHECK(place(&b, p->n_warps, &lay.pw, "pw"));
+    const uint32_t blocks = p->blocks ? p->blocks : 1, resident = p->resident ? p->resident : 1;
+    const uint64_t total = (uint64_t)blocks * p->n_warps;
+    if (total > UINT32_MAX)
+        return pn_error_set(err, PN_ELIMIT, "%u blocks of %u warps: too many warps for one net",
+                            blocks, p->n_warps);
+    PN_CHECK(place(&b, total, &lay.pw, "pw"));
     PN_CHECK(place(&b, 0, &lay.pfin, "pfin"));
     PN_CHECK(place(&b, 0, &lay.done, "done"));
     for (uint32_t j = 0; j < p->partitions; j++) {
@@ -267,7 +401,7 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
     PN_CHECK(in(&b, lay.t0, lay.pw, 1));
     PN_CHECK(out(&b, lay.t0, lay.pw, 1));
     PN_CHECK(trans(&b, &lay.t_done, "t_done"));
-    PN_CHECK(in(&b, lay.t_done, lay.pfin, p->n_warps));
+    PN_CHECK(in(&b, lay.t_done, lay.pfin, (uint32_t)total));
     PN_CHECK(out(&b, lay.t_done, lay.done, 1));
 
     bucket_t sm_pipes[PN_PIPE_PIPES] = { { 0, 0, 0, 0 } };
@@ -285,10 +419,19 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
     if (p->inflight > 0)
         PN_CHECK(place(&b, p->inflight, &inflight, "inflight"));
 
+    uint32_t slot = UINT32_MAX, turn = UINT32_MAX;
+    if (blocks > resident) {
+        PN_CHECK(place(&b, 0, &slot, "slot"));
+        PN_CHECK(place(&b, 1, &turn, "b%u.turn", resident));
+    }
     lay.warp_place0 = net->n_places;
     lay.warp_trans0 = net->n_trans;
-    for (uint32_t w = 0; w < p->n_warps; w++)
-        PN_CHECK(add_warp(&b, p, w, &lay, sm_pipes, sfu, inflight));
+    warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .inflight = inflight };
+    for (uint32_t blk = 0; blk < blocks; blk++) {
+        PN_CHECK(add_block(&b, p, blk, blocks, resident, slot, &turn, &cx));
+        for (uint32_t i = 0; i < p->n_warps; i++)
+            PN_CHECK(add_warp(&b, p, blk * p->n_warps + i, i, &lay, &cx));
+    }
     PN_CHECK(pn_net_freeze(net, err));
     if (layout)
         *layout = lay;

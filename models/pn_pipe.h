@@ -63,9 +63,16 @@ typedef struct pn_pipe_params {
     uint32_t rate[PN_PIPE_PIPES];           /* bucket refill per step, units */
     uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES]; /* units taken at acquisition */
     uint32_t inflight;                      /* global loads outstanding per SM; 0: unlimited */
-    uint32_t n_warps;                       /* >= 1 */
-    const pn_pipe_counts_t *warps;          /* n_warps entries */
+    uint32_t n_warps;                       /* warps per block, >= 1 */
+    const pn_pipe_counts_t *warps;          /* n_warps entries: warp i of every block */
+    uint64_t barriers;                      /* barriers per warp (every warp the same) */
+    uint32_t barrier_latency;               /* >= 5 when barriers > 0 */
+    uint32_t blocks;                        /* blocks this SM runs; 0 is taken as 1 */
+    uint32_t resident;                      /* blocks resident at once; 0 is taken as 1 */
 } pn_pipe_params_t;
+
+/* Smallest barrier latency (PIPELINED.md, barriers). */
+#define PN_PIPE_MIN_BARRIER_LATENCY 5u
 
 /* A bucket's capacity: the largest cost any kind takes from it plus one
  * step's refill, so that every access fits eventually. 0 for an absent pipe. */
@@ -78,6 +85,10 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err);
 
 /* Largest count per warp and kind. */
 #define PN_PIPE_MAX_COUNT UINT64_C(4294967295)
+
+/* Instructions of warp counts c before its first barrier (and between two):
+ * floor(n / (barriers + 1)); the last phase has the rest. */
+uint64_t pn_pipe_phase(const pn_pipe_counts_t *c, uint64_t barriers);
 
 /* Where the generator put the global nodes. */
 typedef struct pn_pipe_layout {

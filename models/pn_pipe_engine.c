@@ -33,6 +33,9 @@ struct pn_pipe_plan {
     uint32_t cap[PN_PIPE_PIPES];
     uint32_t n_buckets;                /* 3 SM pipes + partitions SFU pipes */
     uint64_t ring;                     /* calendar slots: a power of two > every horizon */
+    uint32_t blocks, resident;         /* B >= 1, R >= 1 */
+    uint64_t total;                    /* B * warps per block */
+    uint64_t *phase, *last;            /* per warp of a block: budgets between barriers */
     uint8_t n_cost[PN_PIPE_KINDS];     /* pipes kind k takes from */
     uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
     uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
@@ -42,6 +45,8 @@ void pn_pipe_plan_free(pn_pipe_plan_t *pl)
 {
     if (pl) {
         free(pl->warps);
+        free(pl->phase);
+        free(pl->last);
         free(pl);
     }
 }
@@ -51,8 +56,10 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
     *out = NULL;
     PN_CHECK(pn_pipe_check(p, err));
     pn_pipe_plan_t *pl = calloc(1, sizeof *pl);
-    if (!pl || !(pl->warps = malloc((size_t)p->n_warps * sizeof *pl->warps))) {
-        free(pl);
+    if (!pl || !(pl->warps = malloc((size_t)p->n_warps * sizeof *pl->warps)) ||
+        !(pl->phase = malloc((size_t)p->n_warps * sizeof *pl->phase)) ||
+        !(pl->last = malloc((size_t)p->n_warps * sizeof *pl->last))) {
+        pn_pipe_plan_free(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
     }
     pl->p = *p;
@@ -61,6 +68,22 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
     for (int q = 0; q < PN_PIPE_PIPES; q++)
         pl->cap[q] = pn_pipe_capacity(p, (pn_pipe_pipe_t)q);
     pl->n_buckets = PN_PIPE_SFUP + p->partitions;
+    pl->blocks = p->blocks ? p->blocks : 1;
+    pl->resident = p->resident ? p->resident : 1;
+    pl->total = (uint64_t)pl->blocks * p->n_warps;
+    if (pl->total > UINT32_MAX / 2) {
+        uint32_t blocks = pl->blocks;
+        pn_pipe_plan_free(pl);
+        return pn_error_set(err, PN_ELIMIT, "%u blocks of %u warps: too many warps for one SM",
+                            blocks, p->n_warps);
+    }
+    for (uint32_t i = 0; i < p->n_warps; i++) {
+        uint64_t n = 0;
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            n += p->warps[i].n[k];
+        pl->phase[i] = pn_pipe_phase(&p->warps[i], p->barriers);
+        pl->last[i] = p->barriers ? n - p->barriers * pl->phase[i] : n;
+    }
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         for (int q = 0; q < PN_PIPE_PIPES; q++)
             if (p->cost[k][q]) {
@@ -68,7 +91,7 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
                 pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
             }
     /* horizon: a latency, or a parked acquisition's wait for a full bucket */
-    uint64_t h = 2;
+    uint64_t h = 2 + p->barrier_latency + (p->resident ? p->resident : 1) + 4;
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         if (p->latency[k] > h)
             h = p->latency[k];
@@ -87,8 +110,12 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
 typedef struct warp {
     uint64_t x[PN_PIPE_KINDS];
     uint64_t left;
+    uint64_t bud;                      /* instructions left before the next barrier */
+    uint64_t barl;                     /* barriers left */
     uint8_t kind;                      /* the kind selected next */
+    uint8_t cr;                        /* the next event brings c and r (start, resume) */
     uint32_t part;
+    uint32_t block, idx;
 } warp_t;
 
 typedef struct bucket {
@@ -117,6 +144,10 @@ typedef struct run {
     bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
     uint64_t idle, firings;
+    uint32_t *arrived, *ended;         /* per block: warps at the barrier, terminated */
+    uint32_t next_block;               /* the first block not started */
+    uint64_t turn;                     /* first step at which the next block may start */
+    uint64_t term_now;                 /* warps terminating in this step */
 } run_t;
 
 /* Put warp w into the list `lists` (ready or wake) at step `time` (> now,
@@ -166,6 +197,7 @@ static void select_kind(run_t *r, warp_t *w)
             w->kind = (uint8_t)k;
             w->x[k]--;
             w->left--;
+            w->bud--;
             return;
         }
     }
@@ -304,12 +336,11 @@ static void park(run_t *r, uint64_t t)
 static void issue(run_t *r, uint64_t t)
 {
     const pn_pipe_params_t *p = &r->pl->p;
-    const uint32_t W = p->n_warps;
     for (uint32_t j = 0; j < p->partitions; j++) {
         uint32_t n = r->n_go[j];
         if (n == 0)
             continue;
-        uint32_t *g = &r->go[(size_t)j * W];
+        uint32_t *g = &r->go[(size_t)j * r->pl->total];
         uint32_t m = n < p->issue ? n : p->issue;
         if (m < n)
             for (uint32_t i = 0; i < m; i++) {
@@ -345,29 +376,123 @@ static void run_free(run_t *r)
     free(r->fresh);
     free(r->order);
     free(r->bk);
+    free(r->arrived);
+    free(r->ended);
+}
+
+/* The warps of block b take their counts. */
+static void init_block(run_t *r, uint32_t b)
+{
+    const pn_pipe_plan_t *pl = r->pl;
+    const pn_pipe_params_t *p = &pl->p;
+    for (uint32_t i = 0; i < p->n_warps; i++) {
+        warp_t *w = &r->w[(size_t)b * p->n_warps + i];
+        memcpy(w->x, p->warps[i].n, sizeof w->x);
+        w->left = 0;
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            w->left += w->x[k];
+        w->part = i % p->partitions;
+        w->block = b;
+        w->idx = i;
+        w->bud = p->barriers ? pl->phase[i] : UINT64_MAX;
+        w->barl = p->barriers;
+        w->cr = 1;
+    }
+}
+
+static void on_event(run_t *r, uint32_t wi, uint64_t t);
+
+/* Warp w arrives at its block's barrier at step t; the last arrival
+ * releases the block: its warps get c and r back at t + L_bar - 2. */
+static void arrive(run_t *r, warp_t *w, uint64_t t)
+{
+    const pn_pipe_plan_t *pl = r->pl;
+    const pn_pipe_params_t *p = &pl->p;
+    w->barl--;
+    r->firings++;
+    if (++r->arrived[w->block] < p->n_warps)
+        return;
+    r->arrived[w->block] = 0;
+    uint32_t Lb = p->barrier_latency;
+    r->firings += 1 + (Lb > 5 ? Lb - 5 : 0) + p->n_warps;   /* release, ticks, fin, resumes */
+    for (uint32_t i = 0; i < p->n_warps; i++) {
+        uint32_t wi = w->block * p->n_warps + i;
+        warp_t *v = &r->w[wi];
+        v->bud = v->barl ? pl->phase[i] : pl->last[i];
+        v->cr = 1;
+        cal_push(r, r->ready, t + Lb - 2, wi);
+    }
+}
+
+/* Warp w terminates at step t; the block's last one frees its slot at t + 2,
+ * where the next block starts (blocks start in order, one per step). */
+static void terminate(run_t *r, warp_t *w, uint64_t t)
+{
+    const pn_pipe_plan_t *pl = r->pl;
+    const uint32_t W = pl->p.n_warps;
+    r->term_now++;
+    if (pl->blocks <= pl->resident || ++r->ended[w->block] < W)
+        return;
+    r->firings++;                                  /* end_b at t + 1 */
+    if (r->next_block >= pl->blocks)
+        return;
+    uint64_t v = t + 2 > r->turn ? t + 2 : r->turn;
+    r->turn = v + 1;
+    r->firings++;                                  /* start at v */
+    uint32_t b = r->next_block++;
+    init_block(r, b);
+    for (uint32_t i = 0; i < W; i++)
+        cal_push(r, r->ready, v + 1, b * W + i);
+}
+
+/* Warp wi's r is marked at step t (with c, when w->cr). */
+static void on_event(run_t *r, uint32_t wi, uint64_t t)
+{
+    warp_t *w = &r->w[wi];
+    int cr = w->cr;
+    w->cr = 0;
+    if (!cr && is_load(w->kind) && r->inflight != UINT64_MAX) {
+        r->inflight++;
+        memcpy(r->acq + r->n_acq, r->waiters, r->n_waiters * sizeof *r->waiters);
+        r->n_acq += r->n_waiters;
+        r->n_waiters = 0;
+    }
+    if (w->left && w->bud) {
+        select_kind(r, w);
+        if (cr)
+            cal_push(r, r->wake, t + 1, wi);     /* selected now, acquires next step */
+        else
+            r->acq[r->n_acq++] = wi;             /* selected earlier, acquires now */
+    } else if (w->barl) {
+        arrive(r, w, t);
+    } else {
+        terminate(r, w, t);
+    }
 }
 
 pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_steps,
                         pn_pipe_result_t *res, pn_error_t *err)
 {
     const pn_pipe_params_t *p = &pl->p;
-    const uint32_t W = p->n_warps;
+    const uint32_t T = (uint32_t)pl->total;
     run_t r = { .pl = pl };
-    r.w = calloc(W, sizeof *r.w);
+    r.w = calloc(T, sizeof *r.w);
     r.ready = malloc(pl->ring * sizeof *r.ready);
-    r.next = malloc((size_t)W * sizeof *r.next);
+    r.next = malloc((size_t)T * sizeof *r.next);
     r.bits = calloc(pl->ring / 64, sizeof *r.bits);
-    r.acq = malloc((size_t)W * sizeof *r.acq);
+    r.acq = malloc((size_t)T * sizeof *r.acq);
     r.wake = malloc(pl->ring * sizeof *r.wake);
-    r.waiters = malloc((size_t)W * sizeof *r.waiters);
+    r.waiters = malloc((size_t)T * sizeof *r.waiters);
     r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
-    r.go = malloc((size_t)W * p->partitions * sizeof *r.go);
+    r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
-    r.fresh = malloc((size_t)W * sizeof *r.fresh);
-    r.order = malloc((size_t)W * sizeof *r.order);
+    r.fresh = malloc((size_t)T * sizeof *r.fresh);
+    r.order = malloc((size_t)T * sizeof *r.order);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
-    if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh || !r.order || !r.bk ||
-        !r.wake || !r.waiters || !r.need) {
+    r.arrived = calloc(pl->blocks, sizeof *r.arrived);
+    r.ended = calloc(pl->blocks, sizeof *r.ended);
+    if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
+        !r.order || !r.bk || !r.wake || !r.waiters || !r.need || !r.arrived || !r.ended) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
     }
@@ -380,46 +505,39 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
     }
     r.inflight = p->inflight ? p->inflight : UINT64_MAX;
 
-    /* step 0: every warp selects (acquires from step 1) or terminates */
-    uint64_t pw = W, pfin = 0, z_now = 0, term_now = 0;
-    for (uint32_t i = 0; i < W; i++) {
-        warp_t *w = &r.w[i];
-        memcpy(w->x, p->warps[i].n, sizeof w->x);
-        w->part = i % p->partitions;
-        for (int k = 0; k < PN_PIPE_KINDS; k++)
-            w->left += w->x[k];
-        if (w->left) {
-            select_kind(&r, w);
-            cal_push(&r, r.wake, 1, i);
-        } else {
-            term_now++;
-        }
-    }
+    /* step 0: the resident blocks' warps select (acquire from step 1),
+     * arrive at a barrier or terminate */
+    uint64_t pw = T, pfin = 0, z_now = 0;
+    r.next_block = pl->blocks < pl->resident ? pl->blocks : pl->resident;
+    for (uint32_t b = 0; b < r.next_block; b++)
+        init_block(&r, b);
+    for (uint32_t wi = 0; wi < r.next_block * p->n_warps; wi++)
+        on_event(&r, wi, 0);
     r.idle = 1;                        /* t0 at step 0 */
-    r.firings = 1 + term_now;
+    r.firings += 1 + r.term_now;
     uint64_t t = 0;
     pn_status_t st = PN_OK;
     for (;;) {
-        /* end of step t: retire, terminate, refill, fresh acquisitions */
+        /* end of step t: retire, terminate, fresh acquisitions */
         pw -= z_now;
         r.firings += z_now;
-        if (pfin == W) {               /* t_done fired at t: M_{t+1} is dead */
+        if (pfin == T) {               /* t_done fired at t: M_{t+1} is dead */
             r.firings++;
             break;
         }
-        pfin += term_now;
-        z_now = term_now;
-        term_now = 0;
+        pfin += r.term_now;
+        z_now = r.term_now;
+        r.term_now = 0;
         for (uint32_t i = 0; i < r.n_fresh; i++) {
             uint32_t wi = r.fresh[i], j = r.w[wi].part;
-            r.go[(size_t)j * W + r.n_go[j]++] = wi;
+            r.go[(size_t)j * T + r.n_go[j]++] = wi;
         }
         r.go_total += r.n_fresh;
         r.n_fresh = 0;
 
         /* next step in which something happens */
         uint64_t next = t + 1;
-        if (r.go_total == 0 && z_now == 0 && pfin != W) {
+        if (r.go_total == 0 && z_now == 0 && pfin != T) {
             next = r.pending ? cal_next(&r, t) : UINT64_MAX;
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
@@ -455,21 +573,9 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
         for (uint32_t wi = first, nx; wi != UINT32_MAX; wi = nx) {
             nx = r.next[wi];
             r.pending--;
-            warp_t *w = &r.w[wi];
-            if (is_load(w->kind) && r.inflight != UINT64_MAX) {
-                r.inflight++;
-                memcpy(r.acq + r.n_acq, r.waiters, r.n_waiters * sizeof *r.waiters);
-                r.n_acq += r.n_waiters;
-                r.n_waiters = 0;
-            }
-            if (w->left) {
-                select_kind(&r, w);
-                r.acq[r.n_acq++] = wi;
-            } else {
-                term_now++;
-            }
+            on_event(&r, wi, t);
         }
-        r.firings += term_now;
+        r.firings += r.term_now;
         if (pw >= 1 && r.go_total == 0 && z_now == 0)
             r.idle++, r.firings++;
         /* refills decided on M_t, applied after the step's takings */

@@ -140,6 +140,48 @@ static void test_one_warp_exact(void **state)
     }
 }
 
+/* Barriers and blocks, one warp per block, nothing waiting: each barrier adds
+ * L_bar - 1 steps (phases of at least one instruction); B blocks run one at a
+ * time take B * sum x L + 4B - 1 steps. Literal and compiled agree exactly. */
+static void test_barriers_blocks_exact(void **state)
+{
+    (void)state;
+    static const struct { uint64_t barriers; uint32_t lb, blocks, resident; } cases[] = {
+        { 1, 5, 1, 1 }, { 2, 9, 1, 1 }, { 3, 6, 1, 1 }, { 0, 0, 3, 1 }, { 2, 7, 3, 1 },
+    };
+    pn_pipe_counts_t c = { { 3, 1, 1, 1, 1, 1, 1, 1 } };    /* 10 instructions */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pn_pipe_params_t p;
+        small_sm(&p);
+        for (int q = 0; q < PN_PIPE_PIPES; q++)
+            p.rate[q] = 9000;
+        p.n_warps = 1;
+        p.warps = &c;
+        p.barriers = cases[i].barriers;
+        p.barrier_latency = cases[i].lb;
+        p.blocks = cases[i].blocks;
+        p.resident = cases[i].resident;
+        uint64_t sum = pn_pipe_single_warp_steps(&c, p.latency) - 3;
+        uint64_t one = sum + 3 + p.barriers * (p.barrier_latency - 1);
+        uint64_t expect = p.blocks * (one - 3) + 4 * p.blocks - 1;
+        pn_net_t net;
+        pn_pipe_layout_t lay;
+        build(&net, &lay, &p);
+        pn_pipe_plan_t *pl;
+        assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            pn_run_result_t a = run_literal(&net, lay.t0, seed);
+            pn_pipe_result_t b = run_compiled(pl, seed + 100);
+            assert_int_equal(a.steps, expect);
+            assert_int_equal(b.steps, a.steps);
+            assert_int_equal(b.idle_steps, a.idle_steps);
+            assert_int_equal(b.firings, a.firings);
+        }
+        pn_pipe_plan_free(pl);
+        pn_net_destroy(&net);
+    }
+}
+
 /* Named values: arith only, 100 instructions of latency 4 -> 403 steps. */
 static void test_one_warp_values(void **state)
 {
@@ -198,6 +240,7 @@ typedef struct scenario {
     uint32_t warps, partitions, issue, inflight;
     pn_pipe_counts_t c;
     uint32_t dram_rate;
+    uint32_t blocks, resident, barriers, barrier_latency;
 } scenario_t;
 
 static void two_sample(const scenario_t *s, int runs, int shift, double *ps, double *pi)
@@ -209,6 +252,10 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
     p.inflight = s->inflight;
     if (s->dram_rate)
         p.rate[PN_PIPE_DRAM] = s->dram_rate;
+    p.blocks = s->blocks;
+    p.resident = s->resident;
+    p.barriers = s->barriers;
+    p.barrier_latency = s->barrier_latency;
     pn_pipe_counts_t c[16];
     for (uint32_t w = 0; w < s->warps; w++)
         c[w] = s->c;
@@ -221,6 +268,8 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
     assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
     static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
     uint64_t lo = pn_pipe_single_warp_steps(&s->c, p.latency) - 3;
+    if (lo > 100)
+        lo -= 100;
     hist_literal(&net, lay.t0, runs, 1, lo, sa, ia);
     hist_compiled(pl, runs, 1000003, lo, sb, ib, shift);
     *ps = pn_chi2_p(sa, sb, NBIN, 0, 10);
@@ -230,11 +279,15 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
 }
 
 static const scenario_t scenarios[] = {
-    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0 },
-    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300 },
-    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0 },
-    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0 },
-    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0 },
+    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0, 0, 0, 0, 0 },
+    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300, 0, 0, 0, 0 },
+    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0 },
+    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0 },
+    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0, 0, 0, 0, 0 },
+    { "5 blocks of 2 warps, 2 resident, 2 barriers", 2, 2, 1, 2, { { 6, 1, 2, 1, 1, 1, 1, 1 } }, 0,
+      5, 2, 2, 7 },
+    { "3 blocks of 3 warps, 1 resident, 1 barrier", 3, 2, 1, 0, { { 5, 2, 1, 0, 0, 2, 0, 1 } }, 0,
+      3, 1, 1, 5 },
 };
 
 static void test_two_sample(void **state)
@@ -364,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_net_size),
         cmocka_unit_test(test_one_warp_values),
         cmocka_unit_test(test_one_warp_exact),
+        cmocka_unit_test(test_barriers_blocks_exact),
         cmocka_unit_test(test_two_sample),
         cmocka_unit_test(test_two_sample_power),
         cmocka_unit_test(test_exact_distribution),
