@@ -1,0 +1,236 @@
+/* pn_pipe_profile.c - pipelined device parameters, occupancy rules and kernel
+ * memory behaviour, read strictly and turned into generator parameters. */
+#include "pn_pipe_profile.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS] = {
+    "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram", "global_st", "barrier"
+};
+
+static const char *const pd_keys[] = {
+    "partitions", "issue", "clock_mhz", "launch_us", "sfu_busy", "lsu_sectors",
+    "shared_wavefronts", "dram_sectors", "inflight", "latency"
+};
+#define N_PD_KEYS (sizeof pd_keys / sizeof pd_keys[0])
+
+static int in_list(const char *s, const char *const *list)
+{
+    for (; list && *list; list++)
+        if (!strcmp(s, *list))
+            return 1;
+    return 0;
+}
+
+static pn_status_t number_above(pn_yaml_t *y, yaml_node_t *v, const char *what, double lo,
+                                int strict, double *out, pn_error_t *err)
+{
+    PN_CHECK(pn_yaml_number(y, v, what, out, err));
+    if (strict ? !(*out > lo) : !(*out >= lo))
+        return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
+                           "%s must be a number %s %g, got %g", what, strict ? ">" : ">=", lo,
+                           *out);
+    return PN_OK;
+}
+
+pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *what,
+                                 int complete, const char *const *extra,
+                                 pn_pipe_device_t *d, pn_error_t *err)
+{
+    char name[96];
+    PN_CHECK(pn_yaml_expect(y, map, YAML_MAPPING_NODE, what, err));
+    for (size_t i = 0; i < pn_yaml_len(map); i++) {
+        yaml_node_t *k = pn_yaml_pair_key(y, map, i), *v = pn_yaml_pair_value(y, map, i);
+        if (!k || k->type != YAML_SCALAR_NODE)
+            return pn_yaml_type_error(y, k, what, "a mapping with scalar keys", err);
+        const char *key = (const char *)k->data.scalar.value;
+        snprintf(name, sizeof name, "%s.%s", what, key);
+        if (!strcmp(key, "partitions") || !strcmp(key, "issue") || !strcmp(key, "inflight")) {
+            uint64_t u;
+            int part = key[0] == 'p', iss = key[0] == 'i' && key[1] == 's';
+            PN_CHECK(pn_yaml_uint(y, v, name, part || iss ? 1 : 0,
+                                  part ? PN_PIPE_MAX_PARTITIONS
+                                       : iss ? PN_PIPE_MAX_ISSUE : 1048576u, &u, err));
+            if (part)
+                d->partitions = (uint32_t)u, d->set |= PN_PD_PARTITIONS;
+            else if (iss)
+                d->issue = (uint32_t)u, d->set |= PN_PD_ISSUE;
+            else
+                d->inflight = (uint32_t)u, d->set |= PN_PD_INFLIGHT;
+        } else if (!strcmp(key, "clock_mhz")) {
+            PN_CHECK(number_above(y, v, name, 0, 1, &d->clock_mhz, err));
+            d->set |= PN_PD_CLOCK;
+        } else if (!strcmp(key, "launch_us")) {
+            PN_CHECK(number_above(y, v, name, 0, 0, &d->launch_us, err));
+            d->set |= PN_PD_LAUNCH;
+        } else if (!strcmp(key, "sfu_busy")) {
+            PN_CHECK(number_above(y, v, name, 1, 0, &d->sfu_busy, err));
+            d->set |= PN_PD_SFU_BUSY;
+        } else if (!strcmp(key, "lsu_sectors")) {
+            PN_CHECK(number_above(y, v, name, 0, 1, &d->lsu_sectors, err));
+            d->set |= PN_PD_LSU;
+        } else if (!strcmp(key, "shared_wavefronts")) {
+            PN_CHECK(number_above(y, v, name, 0, 1, &d->shared_wavefronts, err));
+            d->set |= PN_PD_SHARED;
+        } else if (!strcmp(key, "dram_sectors")) {
+            PN_CHECK(number_above(y, v, name, 0, 1, &d->dram_sectors, err));
+            d->set |= PN_PD_DRAM;
+        } else if (!strcmp(key, "latency")) {
+            PN_CHECK(pn_yaml_expect(y, v, YAML_MAPPING_NODE, name, err));
+            for (size_t j = 0; j < pn_yaml_len(v); j++) {
+                yaml_node_t *lk = pn_yaml_pair_key(y, v, j), *lv = pn_yaml_pair_value(y, v, j);
+                const char *lname = lk && lk->type == YAML_SCALAR_NODE
+                                        ? (const char *)lk->data.scalar.value : "";
+                int idx = -1;
+                for (int q = 0; q < PN_PD_LAT_KEYS; q++)
+                    if (!strcmp(lname, pn_pipe_latency_keys[q]))
+                        idx = q;
+                if (idx < 0) {
+                    if (extra && in_list(lname, extra))
+                        continue;   /* the paper net's global/shared, read elsewhere */
+                    return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(lk), pn_yaml_col(lk),
+                                       "unknown key '%s' in %s.latency (expected arith, sfu, "
+                                       "shared_ld, shared_st, l1, l2, dram, global_st, barrier)",
+                                       lname, what);
+                }
+                uint32_t lo = idx == 8 ? PN_PIPE_MIN_BARRIER_LATENCY
+                              : (idx >= PN_PIPE_LD_L1 && idx <= PN_PIPE_LD_DRAM) ? 3u : 2u;
+                uint64_t u;
+                char lw[128];
+                snprintf(lw, sizeof lw, "%s.latency.%s", what, lname);
+                PN_CHECK(pn_yaml_uint(y, lv, lw, lo, PN_PIPE_MAX_LATENCY, &u, err));
+                d->latency[idx] = (uint32_t)u;
+                d->set |= PN_PD_LAT0 << idx;
+            }
+        } else if (!(extra && in_list(key, extra))) {
+            char list[256] = "";
+            for (size_t j = 0; j < N_PD_KEYS; j++) {
+                strcat(list, j ? ", " : "");
+                strcat(list, pd_keys[j]);
+            }
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
+                               "unknown key '%s' in %s (expected %s)", key, what, list);
+        }
+    }
+    if (complete && (d->set & PN_PD_ALL) != PN_PD_ALL) {
+        for (size_t j = 0; j < N_PD_KEYS - 1; j++)
+            if (!(d->set & (1u << j)))
+                return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(map),
+                                   pn_yaml_col(map), "%s: missing key '%s'", what, pd_keys[j]);
+        for (int q = 0; q < PN_PD_LAT_KEYS; q++)
+            if (!(d->set & (PN_PD_LAT0 << q)))
+                return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(map),
+                                   pn_yaml_col(map), "%s: missing key 'latency.%s'", what,
+                                   pn_pipe_latency_keys[q]);
+    }
+    return PN_OK;
+}
+
+void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
+{
+    unsigned s = o->set;
+    if (s & PN_PD_PARTITIONS) d->partitions = o->partitions;
+    if (s & PN_PD_ISSUE) d->issue = o->issue;
+    if (s & PN_PD_CLOCK) d->clock_mhz = o->clock_mhz;
+    if (s & PN_PD_LAUNCH) d->launch_us = o->launch_us;
+    if (s & PN_PD_SFU_BUSY) d->sfu_busy = o->sfu_busy;
+    if (s & PN_PD_LSU) d->lsu_sectors = o->lsu_sectors;
+    if (s & PN_PD_SHARED) d->shared_wavefronts = o->shared_wavefronts;
+    if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
+    if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
+    for (int q = 0; q < PN_PD_LAT_KEYS; q++)
+        if (s & (PN_PD_LAT0 << q))
+            d->latency[q] = o->latency[q];
+    d->set |= s;
+}
+
+pn_status_t pn_occ_rules_parse(pn_yaml_t *y, yaml_node_t *map, pn_occ_rules_t *r,
+                               pn_error_t *err)
+{
+    static const char *const keys[] = {
+        "max_warps", "max_blocks", "regs_per_sm", "regs_per_block", "reg_unit",
+        "reg_partitions", "max_regs_per_thread", "shared_per_sm", "shared_per_block",
+        "shared_unit", "shared_reserve", NULL
+    };
+    uint32_t *fields[] = {
+        &r->max_warps, &r->max_blocks, &r->regs_per_sm, &r->regs_per_block, &r->reg_unit,
+        &r->reg_partitions, &r->max_regs_per_thread, &r->shared_per_sm, &r->shared_per_block,
+        &r->shared_unit, &r->shared_reserve
+    };
+    PN_CHECK(pn_yaml_expect(y, map, YAML_MAPPING_NODE, "occupancy", err));
+    PN_CHECK(pn_yaml_check_keys(y, map, "occupancy", keys, err));
+    for (int i = 0; keys[i]; i++) {
+        yaml_node_t *v = pn_yaml_get(y, map, keys[i], NULL);
+        char what[64];
+        uint64_t u;
+        snprintf(what, sizeof what, "occupancy.%s", keys[i]);
+        if (!v)
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(map), pn_yaml_col(map),
+                               "occupancy: missing key '%s'", keys[i]);
+        int may_be_zero = !strcmp(keys[i], "shared_reserve");
+        PN_CHECK(pn_yaml_uint(y, v, what, may_be_zero ? 0 : 1, 16777216u, &u, err));
+        *fields[i] = (uint32_t)u;
+    }
+    return PN_OK;
+}
+
+void pn_memory_default(pn_memory_t *m)
+{
+    m->l1_hit = 0;
+    m->l2_hit = 1;
+    m->sectors_ld = 4;
+    m->sectors_st = 4;
+    m->shared_wavefronts = 1;
+}
+
+void pn_memory_split(const pn_memory_t *m, uint64_t g, uint64_t *l1, uint64_t *l2,
+                     uint64_t *dram)
+{
+    uint64_t a = (uint64_t)llround((double)g * m->l1_hit);
+    if (a > g)
+        a = g;
+    uint64_t b = (uint64_t)llround((double)(g - a) * m->l2_hit);
+    if (b > g - a)
+        b = g - a;
+    *l1 = a;
+    *l2 = b;
+    *dram = g - a - b;
+}
+
+static uint32_t units(double x)
+{
+    double u = round(x * PN_PIPE_UNIT);
+    return u < 1 ? 1u : u > 4e9 ? 4000000000u : (uint32_t)u;
+}
+
+void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const pn_memory_t *mem,
+                         uint32_t busy_sms)
+{
+    p->partitions = d->partitions;
+    p->issue = d->issue;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        p->latency[k] = d->latency[k];
+    p->barrier_latency = d->latency[8];
+    memset(p->rate, 0, sizeof p->rate);
+    memset(p->cost, 0, sizeof p->cost);
+    p->rate[PN_PIPE_LSU] = units(d->lsu_sectors);
+    p->rate[PN_PIPE_SHMEM] = units(d->shared_wavefronts);
+    p->rate[PN_PIPE_DRAM] = units(d->dram_sectors / (busy_sms ? busy_sms : 1));
+    p->rate[PN_PIPE_SFUP] = units(1.0 / d->sfu_busy);
+    for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
+        p->cost[k][PN_PIPE_LSU] = units(mem->sectors_ld);
+    p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] = units(mem->sectors_ld);
+    p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_LSU] = units(mem->sectors_st);
+    p->cost[PN_PIPE_SHARED_LD][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
+    p->cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
+    p->cost[PN_PIPE_SFU][PN_PIPE_SFUP] = PN_PIPE_UNIT;
+    p->inflight = d->inflight;
+}
+
+double pn_pipe_time_us(const pn_pipe_device_t *d, double steps)
+{
+    if (d->calibrated)
+        return d->us_per_step * steps + d->us_offset;
+    return steps / d->clock_mhz + d->launch_us;
+}

@@ -1,0 +1,99 @@
+/* pn_pipe_profile.h - the device parameters of the pipelined net (a profile's
+ * `pipelined:` section, or a config's overrides under `model:`), the
+ * occupancy rules (a profile's `occupancy:` section), and how they and a
+ * kernel's memory behaviour become the generator's pn_pipe_params_t. */
+#ifndef PN_PIPE_PROFILE_H
+#define PN_PIPE_PROFILE_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_occupancy.h"
+#include "pn_pipe.h"
+#include "pn_yaml.h"
+
+/* Keys of a `pipelined:` section; bits of pn_pipe_device_t.set. */
+enum {
+    PN_PD_PARTITIONS = 1 << 0,
+    PN_PD_ISSUE = 1 << 1,
+    PN_PD_CLOCK = 1 << 2,
+    PN_PD_LAUNCH = 1 << 3,
+    PN_PD_SFU_BUSY = 1 << 4,
+    PN_PD_LSU = 1 << 5,
+    PN_PD_SHARED = 1 << 6,
+    PN_PD_DRAM = 1 << 7,
+    PN_PD_INFLIGHT = 1 << 8,
+    PN_PD_LAT0 = 1 << 9            /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
+};
+
+/* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
+ * "global_st" (the kinds of pn_pipe_kind_t, in order) and "barrier". */
+#define PN_PD_LAT_KEYS 9
+extern const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS];
+
+typedef struct pn_pipe_device {
+    unsigned set;                 /* which keys were given */
+    uint32_t partitions, issue;
+    double clock_mhz;             /* steps per microsecond */
+    double launch_us;             /* a launch's fixed cost, added to every time */
+    uint32_t latency[PN_PD_LAT_KEYS];
+    double sfu_busy;              /* steps a partition's SFU pipe is busy per instruction */
+    double lsu_sectors;           /* per step, per SM */
+    double shared_wavefronts;     /* per step, per SM */
+    double dram_sectors;          /* per step, whole device */
+    uint32_t inflight;            /* 0: no limit */
+    int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
+    double us_per_step, us_offset;
+} pn_pipe_device_t;
+
+/* Every key of a complete `pipelined:` section. */
+#define PN_PD_ALL ((unsigned)(PN_PD_LAT0 << PN_PD_LAT_KEYS) - 1u)
+
+/* Read the keys of mapping `map` into d, OR-ing their bits into d->set. With
+ * `complete`, every key must be there (a profile); otherwise any subset (a
+ * config's model:, which may also hold `extra` keys, NULL-terminated, that
+ * are skipped here). Ranges: partitions 1..64, issue 1..8, clock_mhz > 0,
+ * launch_us >= 0, latencies 2..PN_PIPE_MAX_LATENCY (loads from 3, barrier
+ * from 5), sfu_busy >= 1, rates > 0, inflight 0..1048576. Errors name file,
+ * line and column. */
+pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *what,
+                                 int complete, const char *const *extra,
+                                 pn_pipe_device_t *d, pn_error_t *err);
+
+/* Copy into d every key `over` has set. */
+void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *over);
+
+/* Read a profile's `occupancy:` mapping (every key required). */
+pn_status_t pn_occ_rules_parse(pn_yaml_t *y, yaml_node_t *map, pn_occ_rules_t *r,
+                               pn_error_t *err);
+
+/* A kernel's memory behaviour (`kernel.memory`), with the spec's defaults. */
+typedef struct pn_memory {
+    double l1_hit;                /* [0, 1], default 0 */
+    double l2_hit;                /* [0, 1], default 1 */
+    double sectors_ld;            /* [1, 32], default 4 */
+    double sectors_st;            /* [1, 32], default 4 */
+    double shared_wavefronts;     /* >= 1 (at most 32), default 1 */
+} pn_memory_t;
+
+/* The defaults above. */
+void pn_memory_default(pn_memory_t *m);
+
+/* Split g global loads by level with rounding that keeps the sum:
+ * l1 = round(g * l1_hit), l2 = round((g - l1) * l2_hit), dram = the rest. */
+void pn_memory_split(const pn_memory_t *m, uint64_t g, uint64_t *l1, uint64_t *l2,
+                     uint64_t *dram);
+
+/* Fill the device part of p (partitions, issue, latencies, rates, costs,
+ * inflight, barrier latency) from d and mem, the DRAM pipe getting
+ * dram_sectors / busy_sms per step. Units: PN_PIPE_UNIT per sector,
+ * wavefront or SFU instruction, rounded; a rate that rounds to 0 becomes 1.
+ * Leaves warps, blocks and barriers alone. */
+void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const pn_memory_t *mem,
+                         uint32_t busy_sms);
+
+/* Microseconds of `steps` steps: a * steps + b when calibrated, else
+ * steps / clock_mhz + launch_us. */
+double pn_pipe_time_us(const pn_pipe_device_t *d, double steps);
+
+#endif
