@@ -92,3 +92,34 @@ pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_c
         return pn_error_set(err, PN_EIO, "write error");
     return PN_OK;
 }
+
+pn_status_t pn_profile_replace(FILE *out, const char *text, size_t len, const char *key,
+                               const char *section, pn_error_t *err)
+{
+    size_t klen = strlen(key);
+    int skipping = 0, last_nl = 1;
+    for (size_t i = 0; i < len;) {
+        const char *line = text + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t l = nl ? (size_t)(nl - line) + 1 : len - i;
+        i += l;
+        size_t k = top_key(line, l);
+        if (k == klen && !strncmp(line, key, klen)) {
+            skipping = 1;
+            continue;
+        }
+        if (skipping && !is_blank_line(line, l) && (line[0] == ' ' || line[0] == '\t' ||
+                                                   line[0] == '#'))
+            continue;
+        if (!is_blank_line(line, l))
+            skipping = 0;
+        fwrite(line, 1, l, out);
+        last_nl = line[l - 1] == '\n';
+    }
+    if (!last_nl)
+        fputc('\n', out);
+    fputs(section, out);
+    if (ferror(out))
+        return pn_error_set(err, PN_EIO, "write error");
+    return PN_OK;
+}

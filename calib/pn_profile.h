@@ -35,4 +35,11 @@ typedef struct pn_calibration {
 pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_calibration_t *c,
                              pn_error_t *err);
 
+/* Write the profile text (len bytes) to out with every top-level `key:`
+ * section removed (its key line and the lines under it, as above), then
+ * `section` (text ending in a newline) appended. Everything else, comments
+ * included, is copied byte for byte. PN_EIO when out reports an error. O(len). */
+pn_status_t pn_profile_replace(FILE *out, const char *text, size_t len, const char *key,
+                               const char *section, pn_error_t *err);
+
 #endif
