@@ -108,8 +108,7 @@ pn_status_t pn_profile_replace(FILE *out, const char *text, size_t len, const ch
             skipping = 1;
             continue;
         }
-        if (skipping && !is_blank_line(line, l) && (line[0] == ' ' || line[0] == '\t' ||
-                                                   line[0] == '#'))
+        if (skipping && !is_blank_line(line, l) && (line[0] == ' ' || line[0] == '\t'))
             continue;
         if (!is_blank_line(line, l))
             skipping = 0;
