@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "pn_engine.h"
 #include "pn_error.h"
 #include "pn_net.h"
 
@@ -123,18 +124,25 @@ typedef struct pn_pipe_plan pn_pipe_plan_t;
 pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn_error_t *err);
 void pn_pipe_plan_free(pn_pipe_plan_t *pl);
 
-/* The result of one compiled run (the same fields as an engine's result). */
-typedef struct pn_pipe_result {
-    uint64_t steps, idle_steps, firings;
-} pn_pipe_result_t;
-
 /* One run of the compiled engine for the net pn_pipe_build makes of the
  * plan's parameters: the same distribution of steps, idle steps and firings
- * as the literal engine, simulated as events of the warps. PN_ELIMIT when
- * max_steps steps pass (res->steps = max_steps then). Thread-safe for a
- * shared plan. Time O(instructions * log warps + steps in which a warp waits
- * for a pipe); memory O(warps). */
-pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_steps,
-                        pn_pipe_result_t *res, pn_error_t *err);
+ * as the literal engine, simulated as events of the warps (o->max_steps as
+ * the engines take it: PN_ELIMIT through pn_engine_limit_error; on_step is
+ * not called). Thread-safe for a shared plan. Time O(instructions + steps in
+ * which some warp acts), independent of the latencies; memory O(warps of
+ * every block + the longest latency). */
+pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
+                        pn_run_result_t *res, pn_error_t *err);
+
+/* The compiled engine as sim/'s engines see it ("sm" on the command line). */
+extern const pn_engine_impl_t pn_engine_pipe;
+
+/* Prepare engine `kind` for the pipelined net of p: the compiled engine for
+ * PN_ENGINE_AUTO and PN_ENGINE_COMPILED (net may then be NULL: a net of many
+ * blocks need not be built), else pn_engine_prepare on net. Release with
+ * pn_engine_release, also after an error. */
+pn_status_t pn_pipe_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                   const pn_pipe_params_t *p, const pn_net_t *net,
+                                   const pn_run_opts_t *o, pn_error_t *err);
 
 #endif

@@ -470,9 +470,10 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     }
 }
 
-pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_steps,
-                        pn_pipe_result_t *res, pn_error_t *err)
+pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
+                        pn_run_result_t *res, pn_error_t *err)
 {
+    const uint64_t max_steps = o->max_steps;
     const pn_pipe_params_t *p = &pl->p;
     const uint32_t T = (uint32_t)pl->total;
     run_t r = { .pl = pl };
@@ -546,9 +547,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
             }
         }
         if (next >= max_steps) {
-            st = pn_error_set(err, PN_ELIMIT, "pipelined net (seed %" PRIu64 ") reached no "
-                              "dead marking within max_steps = %" PRIu64 " steps", seed,
-                              max_steps);
+            st = pn_engine_limit_error(o, seed, err);
             t = max_steps - 1;
             break;
         }
@@ -593,9 +592,38 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, uint64_t max_st
         }
         park(&r, t);
     }
+    res->seed = seed;
     res->steps = t + 1;
     res->idle_steps = r.idle;
     res->firings = r.firings;
     run_free(&r);
     return st;
+}
+
+static pn_status_t pipe_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
+                            pn_run_result_t *res, pn_error_t *err)
+{
+    return pn_pipe_run(plan, seed, o, res, err);
+}
+
+static void pipe_plan_free(void *plan)
+{
+    pn_pipe_plan_free(plan);
+}
+
+const pn_engine_impl_t pn_engine_pipe = { "sm", pipe_run, pipe_plan_free };
+
+pn_status_t pn_pipe_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                   const pn_pipe_params_t *p, const pn_net_t *net,
+                                   const pn_run_opts_t *o, pn_error_t *err)
+{
+    if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
+        return pn_engine_prepare(prep, kind, net, o, err);
+    pn_pipe_plan_t *plan;
+    pn_status_t st = pn_pipe_plan_new(p, &plan, err);
+    if (st != PN_OK) {
+        memset(prep, 0, sizeof *prep);
+        return st;
+    }
+    return pn_engine_prepare_compiled(prep, &pn_engine_pipe, plan, o, err);
 }

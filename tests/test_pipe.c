@@ -64,11 +64,12 @@ static pn_run_result_t run_literal(const pn_net_t *net, int64_t t0, uint64_t see
     return r;
 }
 
-static pn_pipe_result_t run_compiled(const pn_pipe_plan_t *pl, uint64_t seed)
+static pn_run_result_t run_compiled(const pn_pipe_plan_t *pl, uint64_t seed)
 {
-    pn_pipe_result_t r;
+    pn_run_opts_t o = { .max_steps = 10000000, .idle_trans = -1, .net_name = "t" };
+    pn_run_result_t r;
     pn_error_t err;
-    if (pn_pipe_run(pl, seed, 10000000, &r, &err) != PN_OK)
+    if (pn_pipe_run(pl, seed, &o, &r, &err) != PN_OK)
         fail_msg("compiled: %s", err.msg);
     return r;
 }
@@ -128,7 +129,7 @@ static void test_one_warp_exact(void **state)
         assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
         for (uint64_t seed = 1; seed <= 3; seed++) {
             pn_run_result_t a = run_literal(&net, lay.t0, seed * 1000 + (uint64_t)i);
-            pn_pipe_result_t b = run_compiled(pl, seed + (uint64_t)i);
+            pn_run_result_t b = run_compiled(pl, seed + (uint64_t)i);
             assert_int_equal(a.steps, pn_pipe_single_warp_steps(&c, p.latency));
             assert_int_equal(a.idle_steps, pn_pipe_single_warp_idle(&c, p.latency));
             assert_int_equal(b.steps, a.steps);
@@ -171,7 +172,7 @@ static void test_barriers_blocks_exact(void **state)
         assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
         for (uint64_t seed = 1; seed <= 4; seed++) {
             pn_run_result_t a = run_literal(&net, lay.t0, seed);
-            pn_pipe_result_t b = run_compiled(pl, seed + 100);
+            pn_run_result_t b = run_compiled(pl, seed + 100);
             assert_int_equal(a.steps, expect);
             assert_int_equal(b.steps, a.steps);
             assert_int_equal(b.idle_steps, a.idle_steps);
@@ -226,7 +227,7 @@ static void hist_compiled(const pn_pipe_plan_t *pl, int runs, uint64_t seed, uin
     memset(steps, 0, NBIN * sizeof *steps);
     memset(idles, 0, NBIN * sizeof *idles);
     for (int i = 0; i < runs; i++) {
-        pn_pipe_result_t r = run_compiled(pl, seed + (uint64_t)i);
+        pn_run_result_t r = run_compiled(pl, seed + (uint64_t)i);
         r.steps += (uint64_t)shift;
         assert_true(r.steps >= lo && r.steps - lo < NBIN);
         steps[r.steps - lo]++;
@@ -352,7 +353,7 @@ static void test_exact_distribution(void **state)
     memset(sb, 0, sizeof sb);
     for (int i = 0; i < runs; i++) {
         pn_run_result_t a = run_literal(&net, lay.t0, 11 + (uint64_t)i);
-        pn_pipe_result_t b = run_compiled(pl, 50000 + (uint64_t)i);
+        pn_run_result_t b = run_compiled(pl, 50000 + (uint64_t)i);
         assert_true(a.steps < PN_EXACT_MAXSTEPS && b.steps < PN_EXACT_MAXSTEPS);
         sa[a.steps]++;
         sb[b.steps]++;
@@ -403,11 +404,14 @@ static void test_max_steps(void **state)
     p.warps = &c;
     pn_pipe_plan_t *pl;
     assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
-    pn_pipe_result_t r;
+    pn_run_result_t r;
     pn_error_t err;
-    assert_int_equal(pn_pipe_run(pl, 1, 403, &r, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 403, .idle_trans = -1, .net_name = "one" };
+    assert_int_equal(pn_pipe_run(pl, 1, &o, &r, &err), PN_OK);
     assert_int_equal(r.steps, 403);
-    assert_int_equal(pn_pipe_run(pl, 1, 402, &r, &err), PN_ELIMIT);
+    o.max_steps = 402;
+    assert_int_equal(pn_pipe_run(pl, 1, &o, &r, &err), PN_ELIMIT);
+    assert_non_null(strstr(err.msg, "net 'one' (seed 1) reached no dead marking within max_steps = 402"));
     pn_pipe_plan_free(pl);
 }
 
