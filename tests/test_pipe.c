@@ -304,6 +304,57 @@ static void test_two_sample(void **state)
     }
 }
 
+/* The fast engine runs the pipelined net as any net: its distribution equals
+ * the compiled engine's (and so the literal one's). */
+static void test_fast_engine(void **state)
+{
+    (void)state;
+    const int runs = scaled(800);
+    static const size_t pick[] = { 0, 5 };
+    for (size_t i = 0; i < 2; i++) {
+        const scenario_t *sc = &scenarios[pick[i]];
+        pn_pipe_params_t p;
+        small_sm(&p);
+        p.partitions = sc->partitions;
+        p.issue = sc->issue;
+        p.inflight = sc->inflight;
+        p.blocks = sc->blocks;
+        p.resident = sc->resident;
+        p.barriers = sc->barriers;
+        p.barrier_latency = sc->barrier_latency;
+        pn_pipe_counts_t c[16];
+        for (uint32_t w = 0; w < sc->warps; w++)
+            c[w] = sc->c;
+        p.n_warps = sc->warps;
+        p.warps = c;
+        pn_net_t net;
+        pn_pipe_layout_t lay;
+        build(&net, &lay, &p);
+        pn_pipe_plan_t *pl;
+        assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+        static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
+        uint64_t lo = pn_pipe_single_warp_steps(&sc->c, p.latency) - 3;
+        lo = lo > 100 ? lo - 100 : 0;
+        memset(sa, 0, sizeof sa);
+        memset(ia, 0, sizeof ia);
+        pn_run_opts_t o = { .max_steps = 10000000, .idle_trans = lay.t0, .net_name = "t" };
+        for (int r = 0; r < runs; r++) {
+            pn_run_result_t a;
+            assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, 7 + (uint64_t)r, &o, &a, NULL),
+                             PN_OK);
+            assert_true(a.steps >= lo && a.steps - lo < NBIN && a.idle_steps < NBIN);
+            sa[a.steps - lo]++;
+            ia[a.idle_steps]++;
+        }
+        hist_compiled(pl, runs, 900001, lo, sb, ib, 0);
+        double ps = pn_chi2_p(sa, sb, NBIN, 0, 10), pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
+        if (ps < 1e-3 || pi < 1e-3)
+            fail_msg("%s: fast and compiled differ (p = %g steps, %g idle)", sc->name, ps, pi);
+        pn_pipe_plan_free(pl);
+        pn_net_destroy(&net);
+    }
+}
+
 /* Power control: the test sees a one-step shift of the compiled engine
  * (measured p about 1e-143 on the sfu-bound net, 1e-4 on the dram-bound one). */
 static void test_two_sample_power(void **state)
@@ -424,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_barriers_blocks_exact),
         cmocka_unit_test(test_two_sample),
         cmocka_unit_test(test_two_sample_power),
+        cmocka_unit_test(test_fast_engine),
         cmocka_unit_test(test_exact_distribution),
         cmocka_unit_test(test_check_rejects),
         cmocka_unit_test(test_max_steps),
