@@ -21,18 +21,37 @@
 
 static const char *const top_keys[] = {"device", "model", "params", "kernel",
                                        "simulation", "sweep", NULL};
-static const char *const model_keys[] = {"schedulers", "latency", "selection", NULL};
+static const char *const model_keys[] = {"schedulers", "latency", "selection", "net",
+                                         /* the pipelined section's keys */
+                                         "partitions", "issue", "clock_mhz", "launch_us",
+                                         "sfu_busy", "lsu_sectors", "shared_wavefronts",
+                                         "dram_sectors", "inflight", NULL};
+/* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
+static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
+                                               "shared", NULL};
 static const char *const latency_keys[] = {"global", "shared", NULL};
 static const char *const kernel_keys[] = {"name", "threads", "counts", "program", "warps",
-                                           NULL};
-static const char *const override_keys[] = {"warp", "arith", "shared", "global", "program", NULL};
+                                          "memory", "blocks", "registers", "shared_bytes",
+                                          NULL};
+static const char *const override_keys[] = {"warp", "arith", "shared", "global", "sfu",
+                                            "shared_ld", "shared_st", "global_ld", "global_st",
+                                            "barriers", "program", NULL};
+static const char *const memory_keys[] = {"l1_hit", "l2_hit", "sectors_ld", "sectors_st",
+                                          "shared_wavefronts", NULL};
+static const char *const nets[] = {"paper", "pipelined", NULL};
+
+const char *const pn_count_keys[PN_CK_COUNT + 1] = {
+    "arith", "shared", "global", "sfu", "shared_ld", "shared_st", "global_ld", "global_st",
+    "barriers", NULL
+};
 static const char *const segment_keys[] = {"repeat", "body", NULL};
 static const char *const sim_keys[] = {"runs", "seed", "max_steps", NULL};
 static const char *const selections[] = {"paper", NULL};
 
 /* Names that expressions or sweeps give a meaning of their own. */
 static const char *const reserved_names[] = {"threads", "warps", "warp", "schedulers",
-                                             "global", "shared", NULL};
+                                             "global", "shared", "blocks", "registers",
+                                             "shared_bytes", NULL};
 
 static pn_pos_t pos_of(const yaml_node_t *n)
 {
@@ -72,6 +91,29 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     yaml_node_t *v;
     PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "model", r->err));
     PN_CHECK(pn_yaml_check_keys(r->y, m, "model", model_keys, r->err));
+    c->model_pos = pos_of(m);
+    if ((v = pn_yaml_get(r->y, m, "net", NULL)) != NULL) {
+        char *s = NULL;
+        PN_CHECK(pn_yaml_string(r->y, v, "model.net", &s, r->err));
+        int known = pn_config_i_in_list(nets, s, strlen(s));
+        c->net = !strcmp(s, "pipelined") ? PN_NET_PIPELINED : PN_NET_PAPER;
+        if (!known) {
+            char snip[64];
+            pn_yaml_snippet(snip, sizeof snip, s, strlen(s));
+            free(s);
+            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(v), pn_yaml_col(v),
+                               "model.net must be one of: paper, pipelined, got '%s'", snip);
+        }
+        free(s);
+        c->net_pos = pos_of(v);
+    }
+    PN_CHECK(pn_pipe_device_parse(r->y, m, "model", 0, paper_model_keys, &c->pipe_over, r->err));
+    if (c->pipe_over.set && c->net != PN_NET_PIPELINED)
+        return pn_error_at(r->err, PN_EINVAL, c->path, c->model_pos.line, c->model_pos.col,
+                           "model: the keys of the pipelined net (partitions, issue, "
+                           "clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, "
+                           "dram_sectors, inflight, latency.arith, ...) need model.net: "
+                           "pipelined");
     if ((v = pn_yaml_get(r->y, m, "schedulers", NULL)) != NULL) {
         PN_CHECK(get_u32(r, v, "model.schedulers", 1, PN_SM_MAX_SCHEDULERS, &c->schedulers,
                          &c->schedulers_pos));
@@ -80,7 +122,7 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     yaml_node_t *lat = section(r, m, "latency", NULL);
     if (lat) {
         PN_CHECK(pn_yaml_expect(r->y, lat, YAML_MAPPING_NODE, "model.latency", r->err));
-        PN_CHECK(pn_yaml_check_keys(r->y, lat, "model.latency", latency_keys, r->err));
+        PN_CHECK(pn_yaml_check_keys(r->y, lat, "model.latency", NULL, r->err));
         if ((v = pn_yaml_get(r->y, lat, "global", NULL)) != NULL) {
             PN_CHECK(get_u32(r, v, "model.latency.global", 1, PN_SM_MAX_LATENCY, &c->l1,
                              &c->l1_pos));
@@ -91,6 +133,14 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
                              &c->l2_pos));
             c->has_l2 = 1;
         }
+    }
+    if (c->net == PN_NET_PIPELINED && (c->has_schedulers || c->has_l1 || c->has_l2)) {
+        pn_pos_t at = c->has_schedulers ? c->schedulers_pos : c->has_l1 ? c->l1_pos : c->l2_pos;
+        return pn_error_at(r->err, PN_EINVAL, c->path, at.line, at.col,
+                           "model.schedulers and model.latency.global/shared belong to the "
+                           "paper net; with model.net: pipelined use partitions and "
+                           "latency.arith, sfu, shared_ld, shared_st, l1, l2, dram, "
+                           "global_st, barrier");
     }
     if ((v = pn_yaml_get(r->y, m, "selection", NULL)) != NULL) {
         char *s = NULL;
@@ -177,13 +227,40 @@ static pn_status_t read_counts(reader_t *r, yaml_node_t *m, pn_expr_t *count,
                                const char *prefix)
 {
     char what[64];
-    for (int k = 0; k < PN_KIND_COUNT; k++) {
-        yaml_node_t *v = pn_yaml_get(r->y, m, pn_kind_names[k], NULL);
+    for (int k = 0; k < PN_CK_COUNT; k++) {
+        yaml_node_t *v = pn_yaml_get(r->y, m, pn_count_keys[k], NULL);
         if (!v)
             continue;
-        snprintf(what, sizeof what, "%s.%s", prefix, pn_kind_names[k]);
+        snprintf(what, sizeof what, "%s.%s", prefix, pn_count_keys[k]);
         PN_CHECK(read_expr(r, v, what, &count[k]));
         PN_CHECK(pn_config_i_expr_check(r->c, &count[k], what, r->err));
+    }
+    return PN_OK;
+}
+
+/* kernel.memory: how the kernel's accesses behave (PIPELINED.md). */
+static pn_status_t read_memory(reader_t *r, yaml_node_t *m)
+{
+    pn_config_t *c = r->c;
+    PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "kernel.memory", r->err));
+    PN_CHECK(pn_yaml_check_keys(r->y, m, "kernel.memory", memory_keys, r->err));
+    double *dst[] = {&c->memory.l1_hit, &c->memory.l2_hit, &c->memory.sectors_ld,
+                     &c->memory.sectors_st, &c->memory.shared_wavefronts};
+    static const double lo[] = {0, 0, 1, 1, 1}, hi[] = {1, 1, 32, 32, 32};
+    static const char *const expect[] = {
+        "a fraction between 0 and 1", "a fraction between 0 and 1",
+        "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
+        "a number of wavefronts between 1 and 32"};
+    for (int i = 0; memory_keys[i]; i++) {
+        yaml_node_t *v = pn_yaml_get(r->y, m, memory_keys[i], NULL);
+        char what[64];
+        if (!v)
+            continue;
+        snprintf(what, sizeof what, "kernel.memory.%s", memory_keys[i]);
+        PN_CHECK(pn_yaml_number(r->y, v, what, dst[i], r->err));
+        if (!(*dst[i] >= lo[i] && *dst[i] <= hi[i]))
+            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(v), pn_yaml_col(v),
+                               "%s must be %s, got %g", what, expect[i], *dst[i]);
     }
     return PN_OK;
 }
@@ -337,9 +414,9 @@ static pn_status_t check_modes(reader_t *r, yaml_node_t *kernel, yaml_node_t *wa
         mode_note(&pm, k, "kernel.program");
     for (size_t i = 0; warps && i < pn_yaml_len(warps); i++) {
         yaml_node_t *item = pn_yaml_item(r->y, warps, i);
-        for (int kind = 0; kind < PN_KIND_COUNT; kind++)
-            if (pn_yaml_get(r->y, item, pn_kind_names[kind], &k)) {
-                snprintf(what, sizeof what, "kernel.warps[%zu].%s", i, pn_kind_names[kind]);
+        for (int kind = 0; kind < PN_CK_COUNT; kind++)
+            if (kind != PN_CK_BARRIERS && pn_yaml_get(r->y, item, pn_count_keys[kind], &k)) {
+                snprintf(what, sizeof what, "kernel.warps[%zu].%s", i, pn_count_keys[kind]);
                 mode_note(&cm, k, what);
             }
         if (pn_yaml_get(r->y, item, "program", &k)) {
@@ -379,8 +456,25 @@ static pn_status_t read_kernel(reader_t *r, yaml_node_t *m, yaml_node_t *key)
     yaml_node_t *counts = section(r, m, "counts", NULL);
     if (counts) {
         PN_CHECK(pn_yaml_expect(r->y, counts, YAML_MAPPING_NODE, "kernel.counts", r->err));
-        PN_CHECK(pn_yaml_check_keys(r->y, counts, "kernel.counts", pn_kind_names, r->err));
+        PN_CHECK(pn_yaml_check_keys(r->y, counts, "kernel.counts", pn_count_keys, r->err));
         PN_CHECK(read_counts(r, counts, c->count, "kernel.counts"));
+    }
+    yaml_node_t *mem = section(r, m, "memory", NULL);
+    if (mem)
+        PN_CHECK(read_memory(r, mem));
+    static const char *const scalars[] = {"blocks", "registers", "shared_bytes"};
+    pn_expr_t *dst[] = {&c->blocks, &c->registers, &c->shared_bytes};
+    for (int i = 0; i < 3; i++) {
+        char what[48];
+        if ((v = pn_yaml_get(r->y, m, scalars[i], NULL)) == NULL)
+            continue;
+        snprintf(what, sizeof what, "kernel.%s", scalars[i]);
+        PN_CHECK(read_expr(r, v, what, dst[i]));
+        PN_CHECK(pn_config_i_expr_check(c, dst[i], what, r->err));
+        if (i == 0 && strstr(c->blocks.text, "blocks"))
+            return pn_error_at(r->err, PN_EINVAL, c->path, c->blocks.pos.line,
+                               c->blocks.pos.col, "kernel.blocks cannot use the variable "
+                               "blocks (it defines it)");
     }
     yaml_node_t *pk, *prog = pn_yaml_get(r->y, m, "program", &pk);
     if (prog) {
@@ -431,6 +525,12 @@ static pn_status_t read_axis(reader_t *r, yaml_node_t *k, yaml_node_t *list, voi
         min = 1, max = PN_SM_MAX_SCHEDULERS;
     else if (pn_config_i_in_list(latency_keys, name, nlen))
         min = 1, max = PN_SM_MAX_LATENCY;
+    else if (nlen == 6 && !strcmp(name, "blocks"))
+        min = 1, max = UINT32_MAX;
+    else if (nlen == 9 && !strcmp(name, "registers"))
+        min = 1, max = 255;
+    else if (nlen == 12 && !strcmp(name, "shared_bytes"))
+        min = 0, max = 16777216;
     else {
         size_t p = 0;
         while (p < c->n_params && strcmp(c->params[p].name, name))
@@ -438,7 +538,8 @@ static pn_status_t read_axis(reader_t *r, yaml_node_t *k, yaml_node_t *list, voi
         if (p == c->n_params || strlen(name) != nlen) {
             char known[512];
             size_t o = (size_t)snprintf(known, sizeof known,
-                                        "threads, schedulers, global, shared");
+                                        "threads, schedulers, global, shared, blocks, "
+                                        "registers, shared_bytes");
             for (p = 0; p < c->n_params && o < sizeof known; p++)
                 o += (size_t)snprintf(known + o, sizeof known - o, ", %s",
                                       c->params[p].name);
@@ -557,6 +658,7 @@ pn_status_t pn_config_load_string(pn_config_t *cfg, const char *text, size_t len
         return pn_error_set(err, PN_EINVAL, "pn_config_load_string: NULL argument");
     memset(cfg, 0, sizeof *cfg);
     memset(&tmp, 0, sizeof tmp);
+    pn_memory_default(&tmp.memory);
     tmp.path = pn_yaml_strdup(name ? name : "<string>");
     if (!tmp.path)
         return pn_error_set(err, PN_ENOMEM, "out of memory");
@@ -615,11 +717,14 @@ void pn_config_destroy(pn_config_t *cfg)
         free(cfg->params[i].name);
     free(cfg->params);
     free(cfg->kernel_name);
-    for (int k = 0; k < PN_KIND_COUNT; k++)
+    for (int k = 0; k < PN_CK_COUNT; k++)
         expr_free(&cfg->count[k]);
+    expr_free(&cfg->blocks);
+    expr_free(&cfg->registers);
+    expr_free(&cfg->shared_bytes);
     prog_src_free(&cfg->program);
     for (size_t i = 0; i < cfg->n_overrides; i++) {
-        for (int k = 0; k < PN_KIND_COUNT; k++)
+        for (int k = 0; k < PN_CK_COUNT; k++)
             expr_free(&cfg->overrides[i].count[k]);
         prog_src_free(&cfg->overrides[i].program);
     }

@@ -12,8 +12,44 @@
 #include "pn_device.h"
 #include "pn_engine.h"
 #include "pn_error.h"
+#include "pn_occupancy.h"
+#include "pn_pipe.h"
+#include "pn_pipe_profile.h"
 #include "pn_program.h"
 #include "pn_sm.h"
+
+/* The count keys of kernel.counts and kernel.warps[i]: the paper's three
+ * kinds first (as PN_KIND_*), then the finer kinds of the pipelined net and
+ * the barriers. The paper net adds sfu to arith, shared_ld and shared_st to
+ * shared, global_ld and global_st to global; the pipelined net reads shared
+ * as shared_ld and global as global_ld. */
+enum {
+    PN_CK_ARITH = PN_KIND_ARITH,
+    PN_CK_SHARED = PN_KIND_SHARED,
+    PN_CK_GLOBAL = PN_KIND_GLOBAL,
+    PN_CK_SFU = 3,
+    PN_CK_SHARED_LD = 4,
+    PN_CK_SHARED_ST = 5,
+    PN_CK_GLOBAL_LD = 6,
+    PN_CK_GLOBAL_ST = 7,
+    PN_CK_BARRIERS = 8,
+    PN_CK_COUNT = 9
+};
+
+/* "arith", "shared", "global", "sfu", "shared_ld", "shared_st", "global_ld",
+ * "global_st", "barriers", NULL. */
+extern const char *const pn_count_keys[PN_CK_COUNT + 1];
+
+/* One warp's counts by count key. */
+typedef struct pn_counts {
+    uint64_t n[PN_CK_COUNT];
+} pn_counts_t;
+
+/* Which net a config simulates (model.net). */
+typedef enum pn_net_kind {
+    PN_NET_PAPER = 0,             /* spec/wpnm.md, the default */
+    PN_NET_PIPELINED = 1          /* models/PIPELINED.md: one step per SM cycle */
+} pn_net_kind_t;
 
 /* Where a value stood in the file (1-based; 0 when absent). */
 typedef struct pn_pos {
@@ -45,7 +81,7 @@ typedef struct pn_prog_src {
 typedef struct pn_warp_override {
     uint32_t warp;                /* warp index */
     pn_pos_t pos;                 /* of the list item */
-    pn_expr_t count[PN_KIND_COUNT]; /* text NULL: not overridden */
+    pn_expr_t count[PN_CK_COUNT]; /* text NULL: not overridden */
     pn_prog_src_t program;        /* segs NULL: not overridden */
 } pn_warp_override_t;
 
@@ -75,6 +111,10 @@ typedef struct pn_config {
     pn_pos_t schedulers_pos, l1_pos, l2_pos;
     char *selection;              /* "paper" (the only one so far) */
     pn_pos_t selection_pos;
+    pn_net_kind_t net;            /* model.net */
+    pn_pos_t net_pos;
+    pn_pipe_device_t pipe_over;   /* model: keys of the pipelined section (set says which) */
+    pn_pos_t model_pos;
 
     pn_param_t *params;
     size_t n_params;
@@ -83,7 +123,11 @@ typedef struct pn_config {
     uint32_t threads;             /* threads per block */
     pn_pos_t threads_pos;
     pn_pos_t kernel_pos;
-    pn_expr_t count[PN_KIND_COUNT];
+    pn_expr_t count[PN_CK_COUNT];
+    pn_memory_t memory;           /* kernel.memory, defaults filled in */
+    pn_expr_t blocks;             /* kernel.blocks; text NULL: 1 */
+    pn_expr_t registers;          /* kernel.registers per thread; text NULL: unknown */
+    pn_expr_t shared_bytes;       /* kernel.shared_bytes per block; text NULL: 0 */
     pn_prog_src_t program;        /* kernel.program; exclusive with count */
     int has_program;              /* kernel.program or a warp's program is given */
     pn_warp_override_t *overrides;
@@ -132,6 +176,21 @@ pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
                              const double *param_values, pn_warp_counts_t *out,
                              pn_error_t *err);
 
+/* As pn_config_counts, every count key kept apart (the paper's kinds folded
+ * by pn_config_counts): out must hold ceil(threads/32) entries. Variables
+ * also include `blocks` (blocks; 0 takes kernel.blocks). O(warps). */
+pn_status_t pn_config_counts_full(const pn_config_t *cfg, uint32_t threads, uint64_t blocks,
+                                  const double *param_values, pn_counts_t *out,
+                                  pn_error_t *err);
+
+/* Evaluate one kernel-level expression e (kernel.blocks, kernel.registers,
+ * kernel.shared_bytes) for a block of `threads` threads: variables params,
+ * threads, warps and, unless e is kernel.blocks itself (blocks 0), blocks.
+ * Rounded and checked as counts, then against [lo, hi]; errors at e. */
+pn_status_t pn_config_eval_kernel(const pn_config_t *cfg, const pn_expr_t *e, const char *what,
+                                  uint32_t threads, uint64_t blocks, const double *param_values,
+                                  uint64_t lo, uint64_t hi, uint64_t *out, pn_error_t *err);
+
 /* Evaluate the program of every warp (cfg->has_program) into out[0..warps),
  * which the function initialises: kernel.program, or a warp's
  * kernel.warps[i].program in its place, or the empty program for a warp that
@@ -154,8 +213,25 @@ pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_erro
 /* The resolved, checked parameters of one simulation point. */
 typedef struct pn_kernel {
     uint32_t threads;
+    pn_net_kind_t net;
     pn_sm_params_t sm;            /* sm.warps is owned: pn_kernel_destroy */
+    /* the grid: blocks in all, this (the busiest) SM's share, resident at once */
+    uint64_t blocks;
+    uint32_t sm_blocks, busy_sms;
+    int has_occupancy;            /* the device has occupancy rules */
+    pn_occupancy_t occ;           /* with registers and shared_bytes below */
+    uint32_t registers, shared_bytes;
+    uint32_t resident;            /* blocks resident on the SM at once */
+    uint64_t waves;               /* ceil(sm_blocks / resident) */
+    /* model.net: pipelined */
+    pn_pipe_params_t pipe;        /* pipe.warps is owned */
+    pn_pipe_device_t pdev;        /* the device's section with the config's overrides */
 } pn_kernel_t;
+
+/* Predicted microseconds of `steps` steps of point k, and whether there is
+ * one: the pipelined net always (pn_pipe_time_us), the paper net when dev is
+ * calibrated (us_per_step * steps + us_offset). */
+int pn_kernel_time_us(const pn_kernel_t *k, const pn_device_t *dev, double steps, double *us);
 
 /* Resolve cfg against dev for `threads` threads per block (0: cfg->threads)
  * and optional param_values (as in pn_config_counts): schedulers and latencies

@@ -31,6 +31,7 @@ static pthread_mutex_t mv_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static char var_threads[] = "threads";
 static char var_warps[] = "warps";
+static char var_blocks[] = "blocks";
 static char var_warp[] = "warp";
 
 int pn_config_i_in_list(const char *const *list, const char *s, size_t n)
@@ -168,7 +169,7 @@ static int lex_fail(lexer_t *L, const char *expected)
 static int is_known_var(const pn_config_t *cfg, const char *s, size_t n)
 {
     if ((n == 7 && !strncmp(s, "threads", 7)) || (n == 5 && !strncmp(s, "warps", 5)) ||
-        (n == 4 && !strncmp(s, "warp", 4)))
+        (n == 4 && !strncmp(s, "warp", 4)) || (n == 6 && !strncmp(s, "blocks", 6)))
         return 1;
     for (size_t i = 0; i < cfg->n_params; i++)
         if (strlen(cfg->params[i].name) == n && !strncmp(cfg->params[i].name, s, n))
@@ -374,6 +375,7 @@ static int uses_warp(void *ev)
  * else cfg's), threads, warps, and warp last (vals[n-1], set per warp). */
 typedef struct vars {
     uint32_t threads, warps;
+    uint64_t blocks;
     int n;
     char **names;
     double *vals;
@@ -401,7 +403,7 @@ static pn_status_t vars_new(const pn_config_t *cfg, const void *out, const char 
                            threads);
     v->threads = threads;
     v->warps = pn_sm_warps_of(threads);
-    v->n = (int)cfg->n_params + 3;
+    v->n = (int)cfg->n_params + 4;
     v->names = malloc((size_t)v->n * sizeof *v->names);
     v->vals = malloc((size_t)v->n * sizeof *v->vals);
     if (!v->names || !v->vals) {
@@ -412,6 +414,8 @@ static pn_status_t vars_new(const pn_config_t *cfg, const void *out, const char 
         v->names[i] = cfg->params[i].name;
         v->vals[i] = param_values ? param_values[i] : cfg->params[i].value;
     }
+    v->names[v->n - 4] = var_blocks;
+    v->vals[v->n - 4] = 1;
     v->names[v->n - 3] = var_threads;
     v->vals[v->n - 3] = (double)threads;
     v->names[v->n - 2] = var_warps;
@@ -434,7 +438,7 @@ static pn_status_t eval_warp(const pn_config_t *cfg, const pn_expr_t *e, const c
 /* Evaluate e for warps [w0, w1) into field `kind` of out. */
 static pn_status_t eval_range(const pn_config_t *cfg, const pn_expr_t *e, const char *what,
                               int kind, uint32_t w0, uint32_t w1, vars_t *v,
-                              pn_warp_counts_t *out, pn_error_t *err)
+                              pn_counts_t *out, pn_error_t *err)
 {
     void *ev;
     PN_CHECK(pn_config_i_expr_compile(cfg, e, what, &ev, err));
@@ -444,7 +448,7 @@ static pn_status_t eval_range(const pn_config_t *cfg, const pn_expr_t *e, const 
     for (uint32_t w = w0; w < w1 && st == PN_OK; w++) {
         if (per_warp || w == w0)
             st = eval_warp(cfg, e, what, ev, per_warp, w, v, &cnt, err);
-        *pn_warp_count(&out[w], kind) = cnt;
+        out[w].n[kind] = cnt;
     }
     evaluator_destroy(ev);
     return st;
@@ -464,7 +468,7 @@ static pn_status_t override_missing(const pn_config_t *cfg, size_t i, const vars
  * progs is non-NULL) and its instructions to out[w], which the caller zeroed. */
 static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src,
                                 const char *prefix, uint32_t w0, uint32_t w1, vars_t *v,
-                                pn_program_t *progs, pn_warp_counts_t *out, pn_error_t *err)
+                                pn_program_t *progs, pn_counts_t *out, pn_error_t *err)
 {
     pn_status_t st = PN_OK;
     char what[96];
@@ -488,7 +492,7 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
                     break;
             }
             for (int k = 0; k < PN_KIND_COUNT && st == PN_OK; k++) {
-                uint64_t *sum = pn_warp_count(&out[w], k);
+                uint64_t *sum = &out[w].n[k];
                 if (!per[k] || !rep)
                     continue;
                 if (per[k] > PN_SM_MAX_COUNT / rep ||
@@ -514,7 +518,7 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
 
 /* The programs (progs may be NULL) and their counts (out) of every warp. */
 static pn_status_t eval_programs(const pn_config_t *cfg, vars_t *v, pn_program_t *progs,
-                                 pn_warp_counts_t *out, pn_error_t *err)
+                                 pn_counts_t *out, pn_error_t *err)
 {
     memset(out, 0, (size_t)v->warps * sizeof *out);
     PN_CHECK(eval_program(cfg, &cfg->program, "kernel.program", 0, v->warps, v, progs, out,
@@ -542,7 +546,7 @@ pn_status_t pn_config_programs(const pn_config_t *cfg, uint32_t threads,
                                const double *param_values, pn_program_t *out,
                                pn_error_t *err)
 {
-    pn_warp_counts_t *counts = NULL;      /* what the programs imply, unused here */
+    pn_counts_t *counts = NULL;           /* what the programs imply, unused here */
     vars_t v;
     PN_CHECK(vars_new(cfg, out, "pn_config_programs", threads, param_values, &v, err));
     for (uint32_t w = 0; w < v.warps; w++)
@@ -562,29 +566,61 @@ pn_status_t pn_config_programs(const pn_config_t *cfg, uint32_t threads,
 }
 
 /* The counts of every warp from kernel.counts and the warps' overrides. */
-static pn_status_t eval_counts(const pn_config_t *cfg, vars_t *v, pn_warp_counts_t *out,
+static pn_status_t eval_counts(const pn_config_t *cfg, vars_t *v, pn_counts_t *out,
                                pn_error_t *err)
 {
     pn_status_t st = PN_OK;
     memset(out, 0, (size_t)v->warps * sizeof *out);
     char what[64];
-    for (int k = 0; k < PN_KIND_COUNT && st == PN_OK; k++) {
+    for (int k = 0; k < PN_CK_COUNT && st == PN_OK; k++) {
         if (!cfg->count[k].text)
             continue;
-        snprintf(what, sizeof what, "kernel.counts.%s", pn_kind_names[k]);
+        snprintf(what, sizeof what, "kernel.counts.%s", pn_count_keys[k]);
         st = eval_range(cfg, &cfg->count[k], what, k, 0, v->warps, v, out, err);
     }
     for (size_t i = 0; i < cfg->n_overrides && st == PN_OK; i++) {
         const pn_warp_override_t *o = &cfg->overrides[i];
         if (o->warp >= v->warps)
             return override_missing(cfg, i, v, err);
-        for (int k = 0; k < PN_KIND_COUNT && st == PN_OK; k++) {
+        for (int k = 0; k < PN_CK_COUNT && st == PN_OK; k++) {
             if (!o->count[k].text)
                 continue;
-            snprintf(what, sizeof what, "kernel.warps[%zu].%s", i, pn_kind_names[k]);
+            snprintf(what, sizeof what, "kernel.warps[%zu].%s", i, pn_count_keys[k]);
             st = eval_range(cfg, &o->count[k], what, k, o->warp, o->warp + 1, v, out, err);
         }
     }
+    return st;
+}
+
+/* kernel.blocks for v (1 when absent). */
+static pn_status_t eval_blocks(const pn_config_t *cfg, vars_t *v, uint64_t *out, pn_error_t *err)
+{
+    *out = 1;
+    if (!cfg->blocks.text)
+        return PN_OK;
+    void *ev;
+    PN_CHECK(pn_config_i_expr_compile(cfg, &cfg->blocks, "kernel.blocks", &ev, err));
+    pn_status_t st = eval_warp(cfg, &cfg->blocks, "kernel.blocks", ev, 0, 0, v, out, err);
+    evaluator_destroy(ev);
+    if (st == PN_OK && *out < 1)
+        st = pn_error_at(err, PN_EINVAL, cfg->path, cfg->blocks.pos.line, cfg->blocks.pos.col,
+                         "kernel.blocks must be at least 1, got %llu", (unsigned long long)*out);
+    return st;
+}
+
+pn_status_t pn_config_counts_full(const pn_config_t *cfg, uint32_t threads, uint64_t blocks,
+                                  const double *param_values, pn_counts_t *out,
+                                  pn_error_t *err)
+{
+    vars_t v;
+    PN_CHECK(vars_new(cfg, out, "pn_config_counts", threads, param_values, &v, err));
+    pn_status_t st = blocks ? PN_OK : eval_blocks(cfg, &v, &blocks, err);
+    v.vals[v.n - 4] = (double)blocks;
+    if (st == PN_OK)
+        st = eval_counts(cfg, &v, out, err);
+    if (st == PN_OK && cfg->has_program)
+        st = eval_programs(cfg, &v, NULL, out, err);
+    vars_free(&v);
     return st;
 }
 
@@ -592,11 +628,50 @@ pn_status_t pn_config_counts(const pn_config_t *cfg, uint32_t threads,
                              const double *param_values, pn_warp_counts_t *out,
                              pn_error_t *err)
 {
+    if (!out)
+        return pn_error_set(err, PN_EINVAL, "pn_config_counts: NULL argument");
+    uint32_t warps = pn_sm_warps_of(threads);
+    pn_counts_t *full = calloc(warps ? warps : 1, sizeof *full);
+    if (!full)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    pn_status_t st = pn_config_counts_full(cfg, threads, 0, param_values, full, err);
+    for (uint32_t w = 0; st == PN_OK && w < warps; w++) {
+        const uint64_t *n = full[w].n;
+        uint64_t c[3] = {n[PN_CK_ARITH] + n[PN_CK_SFU],
+                         n[PN_CK_SHARED] + n[PN_CK_SHARED_LD] + n[PN_CK_SHARED_ST],
+                         n[PN_CK_GLOBAL] + n[PN_CK_GLOBAL_LD] + n[PN_CK_GLOBAL_ST]};
+        for (int k = 0; k < 3; k++)
+            if (c[k] > PN_SM_MAX_COUNT)
+                st = pn_error_at(err, PN_ELIMIT, cfg->path, cfg->kernel_pos.line,
+                                 cfg->kernel_pos.col, "warp %u: %s instructions add up to more "
+                                 "than %llu", w, pn_kind_names[k],
+                                 (unsigned long long)PN_SM_MAX_COUNT);
+        out[w].arith = c[0];
+        out[w].shared = c[1];
+        out[w].global = c[2];
+    }
+    free(full);
+    return st;
+}
+
+pn_status_t pn_config_eval_kernel(const pn_config_t *cfg, const pn_expr_t *e, const char *what,
+                                  uint32_t threads, uint64_t blocks, const double *param_values,
+                                  uint64_t lo, uint64_t hi, uint64_t *out, pn_error_t *err)
+{
     vars_t v;
-    PN_CHECK(vars_new(cfg, out, "pn_config_counts", threads, param_values, &v, err));
-    pn_status_t st = eval_counts(cfg, &v, out, err);
-    if (st == PN_OK && cfg->has_program)
-        st = eval_programs(cfg, &v, NULL, out, err);
+    PN_CHECK(vars_new(cfg, out, what, threads, param_values, &v, err));
+    v.vals[v.n - 4] = (double)blocks;
+    void *ev;
+    pn_status_t st = pn_config_i_expr_compile(cfg, e, what, &ev, err);
+    if (st == PN_OK) {
+        st = eval_warp(cfg, e, what, ev, 0, 0, &v, out, err);
+        evaluator_destroy(ev);
+    }
+    if (st == PN_OK && (*out < lo || *out > hi))
+        st = pn_error_at(err, PN_EINVAL, cfg->path, e->pos.line, e->pos.col,
+                         "%s must be between %llu and %llu, got %llu", what,
+                         (unsigned long long)lo, (unsigned long long)hi,
+                         (unsigned long long)*out);
     vars_free(&v);
     return st;
 }

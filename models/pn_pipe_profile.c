@@ -90,9 +90,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                     if (extra && in_list(lname, extra))
                         continue;   /* the paper net's global/shared, read elsewhere */
                     return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(lk), pn_yaml_col(lk),
-                                       "unknown key '%s' in %s.latency (expected arith, sfu, "
-                                       "shared_ld, shared_st, l1, l2, dram, global_st, barrier)",
-                                       lname, what);
+                                       "unknown key '%s' in %s.latency (expected one of: %sarith, "
+                                       "sfu, shared_ld, shared_st, l1, l2, dram, global_st, "
+                                       "barrier)", lname, what, extra ? "global, shared, " : "");
                 }
                 uint32_t lo = idx == 8 ? PN_PIPE_MIN_BARRIER_LATENCY
                               : (idx >= PN_PIPE_LD_L1 && idx <= PN_PIPE_LD_DRAM) ? 3u : 2u;

@@ -441,7 +441,7 @@ static void test_inline_errors(void **state)
                "kernel.warps[0].warp must be an integer between 0 and 32767");
     load_fails("kernel: {threads: 1, warps: [{warp: 0, local: 1}]}\n", "1:40: ",
                "unknown key 'local' in kernel.warps[0] (expected one of: warp, arith, shared, "
-               "global, program)");
+               "global, sfu, shared_ld, shared_st, global_ld, global_st, barriers, program)");
     load_fails("kernel: {threads: 1, warps: [{warp: 0, arith: \"q\"}]}\n", "1:47: ",
                "kernel.warps[0].arith: unknown variable 'q' in expression 'q' (expected one "
                "of: threads, warps, warp)");

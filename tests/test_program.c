@@ -309,10 +309,10 @@ static void test_config_errors(void **state)
     /* unknown keys: program is among the expected ones */
     config_fails("kernel: {threads: 32, programme: []}\n", 32, "1:23: ",
                  "unknown key 'programme' in kernel (expected one of: name, threads, counts, "
-                 "program, warps)");
+                 "program, warps, memory, blocks, registers, shared_bytes)");
     config_fails("kernel: {threads: 32, warps: [{warp: 0, prog: []}]}\n", 32, "1:41: ",
                  "unknown key 'prog' in kernel.warps[0] (expected one of: warp, arith, shared, "
-                 "global, program)");
+                 "global, sfu, shared_ld, shared_st, global_ld, global_st, barriers, program)");
     config_fails("kernel: {threads: 32, program: [{body: [arith]}], program: []}\n", 32,
                  "1:51: ", "duplicate key 'program' in kernel (first at line 1, column 23)");
     config_fails("kernel: {threads: 32, [a]: 1, program: []}\n", 32, "1:23: ",
