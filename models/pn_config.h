@@ -228,10 +228,10 @@ typedef struct pn_kernel {
     pn_pipe_device_t pdev;        /* the device's section with the config's overrides */
 } pn_kernel_t;
 
-/* Predicted microseconds of `steps` steps of point k, and whether there is
- * one: the pipelined net always (pn_pipe_time_us), the paper net when dev is
- * calibrated (us_per_step * steps + us_offset). */
-int pn_kernel_time_us(const pn_kernel_t *k, const pn_device_t *dev, double steps, double *us);
+/* How steps of point k become microseconds, time_us = *a * steps + *b, and
+ * whether they do: the pipelined net always (its calibration, else a =
+ * 1 / clock_mhz and b = launch_us), the paper net when dev is calibrated. */
+int pn_kernel_time_coef(const pn_kernel_t *k, const pn_device_t *dev, double *a, double *b);
 
 /* Resolve cfg against dev for `threads` threads per block (0: cfg->threads)
  * and optional param_values (as in pn_config_counts): schedulers and latencies

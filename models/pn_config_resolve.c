@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_occupancy.h"
+
 pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_error_t *err)
 {
     double *v = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *v);
@@ -43,6 +45,116 @@ static pn_status_t pick(const pn_config_t *cfg, const pn_device_t *dev, int has,
                        "%s must be between 1 and %u, got %u", what, max, v);
 }
 
+/* kernel.blocks, registers and shared_bytes, the occupancy and the busiest
+ * SM's share of the grid. */
+static pn_status_t resolve_grid(const pn_config_t *cfg, const pn_device_t *dev, uint32_t threads,
+                                uint32_t warps, const double *pv, pn_kernel_t *t, pn_error_t *err)
+{
+    uint64_t blocks = 1, regs = 0, shared = 0;
+    if (cfg->blocks.text)
+        PN_CHECK(pn_config_eval_kernel(cfg, &cfg->blocks, "kernel.blocks", threads, 0, pv, 1,
+                                       UINT32_MAX, &blocks, err));
+    if (cfg->registers.text)
+        PN_CHECK(pn_config_eval_kernel(cfg, &cfg->registers, "kernel.registers", threads,
+                                       blocks, pv, 1, 255, &regs, err));
+    if (cfg->shared_bytes.text)
+        PN_CHECK(pn_config_eval_kernel(cfg, &cfg->shared_bytes, "kernel.shared_bytes", threads,
+                                       blocks, pv, 0, 16777216, &shared, err));
+    t->blocks = blocks;
+    t->registers = (uint32_t)regs;
+    t->shared_bytes = (uint32_t)shared;
+    t->resident = dev->max_warps / warps;
+    if (dev->has_occupancy) {
+        pn_status_t st = pn_occupancy(&dev->occ, warps, t->registers, t->shared_bytes, &t->occ,
+                                      err);
+        if (st != PN_OK) {
+            pn_pos_t at = t->occ.by_shared == 0 && cfg->shared_bytes.text ? cfg->shared_bytes.pos
+                          : t->occ.by_registers == 0 && cfg->registers.text ? cfg->registers.pos
+                          : threads_pos(cfg, threads);
+            char msg[PN_ERROR_MSG_MAX];
+            memcpy(msg, err->msg, sizeof msg);
+            return pn_error_at(err, st, cfg->path, at.line, at.col, "%s (device %s)", msg,
+                               dev->name ? dev->name : "?");
+        }
+        t->has_occupancy = 1;
+        t->resident = t->occ.resident;
+    }
+    if (t->resident < 1)
+        t->resident = 1;
+    t->busy_sms = blocks < dev->sms ? (uint32_t)blocks : dev->sms;
+    t->sm_blocks = (uint32_t)((blocks + dev->sms - 1) / dev->sms);
+    t->waves = (t->sm_blocks + t->resident - 1) / t->resident;
+    return PN_OK;
+}
+
+/* Every warp of a block passes the same barriers. */
+static pn_status_t check_barriers(const pn_config_t *cfg, const pn_counts_t *full,
+                                  uint32_t warps, pn_error_t *err)
+{
+    for (uint32_t w = 1; w < warps; w++)
+        if (full[w].n[PN_CK_BARRIERS] != full[0].n[PN_CK_BARRIERS]) {
+            pn_pos_t at = cfg->count[PN_CK_BARRIERS].pos;
+            for (size_t i = 0; i < cfg->n_overrides; i++)
+                if (cfg->overrides[i].count[PN_CK_BARRIERS].text)
+                    at = cfg->overrides[i].count[PN_CK_BARRIERS].pos;
+            return pn_error_at(err, PN_EINVAL, cfg->path, at.line, at.col,
+                               "barriers: warp %u passes %llu barriers and warp 0 %llu; every "
+                               "warp of a block passes the same barriers", w,
+                               (unsigned long long)full[w].n[PN_CK_BARRIERS],
+                               (unsigned long long)full[0].n[PN_CK_BARRIERS]);
+        }
+    return PN_OK;
+}
+
+/* The pipelined net's parameters: the device's section with the config's
+ * overrides, counts by pipelined kind, loads split by level. */
+static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *dev,
+                                     const pn_counts_t *full, pn_kernel_t *t, pn_error_t *err)
+{
+    if (!dev->has_pipe)
+        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->net_pos.line, cfg->net_pos.col,
+                           "model.net: pipelined needs the device profile's pipelined "
+                           "section, and %s (%s) has none (pnsim probe writes one)",
+                           dev->name ? dev->name : "?", dev->path ? dev->path : "?");
+    t->pdev = dev->pipe;
+    pn_pipe_device_merge(&t->pdev, &cfg->pipe_over);
+    if (cfg->pipe_over.set)
+        t->pdev.calibrated = 0;      /* a calibration holds for the profile's own values */
+    const uint32_t warps = t->sm.n_warps;
+    pn_pipe_counts_t *pc = calloc(warps, sizeof *pc);
+    if (!pc)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    for (uint32_t w = 0; w < warps; w++) {
+        const uint64_t *n = full[w].n;
+        uint64_t *o = pc[w].n;
+        o[PN_PIPE_ARITH] = n[PN_CK_ARITH];
+        o[PN_PIPE_SFU] = n[PN_CK_SFU];
+        o[PN_PIPE_SHARED_LD] = n[PN_CK_SHARED] + n[PN_CK_SHARED_LD];
+        o[PN_PIPE_SHARED_ST] = n[PN_CK_SHARED_ST];
+        pn_memory_split(&cfg->memory, n[PN_CK_GLOBAL] + n[PN_CK_GLOBAL_LD], &o[PN_PIPE_LD_L1],
+                        &o[PN_PIPE_LD_L2], &o[PN_PIPE_LD_DRAM]);
+        o[PN_PIPE_GLOBAL_ST] = n[PN_CK_GLOBAL_ST];
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            if (o[k] > PN_PIPE_MAX_COUNT) {
+                free(pc);
+                return pn_error_at(err, PN_ELIMIT, cfg->path, cfg->kernel_pos.line,
+                                   cfg->kernel_pos.col, "warp %u: %s instructions exceed %llu",
+                                   w, pn_pipe_kind_names[k],
+                                   (unsigned long long)PN_PIPE_MAX_COUNT);
+            }
+    }
+    pn_pipe_params_from(&t->pipe, &t->pdev, &cfg->memory, t->busy_sms);
+    t->pipe.n_warps = warps;
+    t->pipe.warps = pc;
+    t->pipe.barriers = full[0].n[PN_CK_BARRIERS];
+    t->pipe.blocks = t->sm_blocks;
+    t->pipe.resident = t->resident < t->sm_blocks ? t->resident : t->sm_blocks;
+    pn_status_t st = pn_pipe_check(&t->pipe, err);
+    if (st != PN_OK)
+        pn_error_prefix(err, cfg->path);
+    return st;
+}
+
 pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
                               uint32_t threads, const double *param_values,
                               pn_kernel_t *k, pn_error_t *err)
@@ -70,24 +182,42 @@ pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
 
     pn_kernel_t t;
     memset(&t, 0, sizeof t);
+    t.net = cfg->net;
     PN_CHECK(pick(cfg, dev, cfg->has_schedulers, cfg->schedulers, cfg->schedulers_pos,
                   dev->schedulers, "schedulers", PN_SM_MAX_SCHEDULERS, &t.sm.schedulers, err));
     PN_CHECK(pick(cfg, dev, cfg->has_l1, cfg->l1, cfg->l1_pos, dev->l1, "latency.global",
                   PN_SM_MAX_LATENCY, &t.sm.l1, err));
     PN_CHECK(pick(cfg, dev, cfg->has_l2, cfg->l2, cfg->l2_pos, dev->l2, "latency.shared",
                   PN_SM_MAX_LATENCY, &t.sm.l2, err));
-
-    pn_warp_counts_t *w = calloc(warps, sizeof *w);
-    if (!w)
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
-    pn_status_t st = pn_config_counts(cfg, threads, param_values, w, err);
-    if (st != PN_OK) {
-        free(w);
-        return st;
-    }
     t.threads = threads;
+    PN_CHECK(resolve_grid(cfg, dev, threads, warps, param_values, &t, err));
+
+    pn_counts_t *full = calloc(warps, sizeof *full);
+    pn_warp_counts_t *w = calloc(warps, sizeof *w);
+    if (!w || !full) {
+        free(w);
+        free(full);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
     t.sm.n_warps = warps;
     t.sm.warps = w;
+    pn_status_t st = pn_config_counts(cfg, threads, param_values, w, err);
+    if (st == PN_OK)
+        st = pn_config_counts_full(cfg, threads, t.blocks, param_values, full, err);
+    if (st == PN_OK)
+        st = check_barriers(cfg, full, warps, err);
+    if (st == PN_OK && cfg->net == PN_NET_PIPELINED)
+        st = resolve_pipelined(cfg, dev, full, &t, err);
+    else if (st == PN_OK && (t.sm_blocks > 1 || full[0].n[PN_CK_BARRIERS] > 0))
+        st = pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line, cfg->kernel_pos.col,
+                         "%s: the paper net models one block and no barriers; use "
+                         "model.net: pipelined", t.sm_blocks > 1 ? "blocks beyond one per SM"
+                                                                 : "barriers");
+    free(full);
+    if (st != PN_OK) {
+        pn_kernel_destroy(&t);
+        return st;
+    }
     *k = t;
     return PN_OK;
 }
@@ -97,5 +227,18 @@ void pn_kernel_destroy(pn_kernel_t *k)
     if (!k)
         return;
     free((void *)k->sm.warps);
+    free((void *)k->pipe.warps);
     memset(k, 0, sizeof *k);
+}
+
+int pn_kernel_time_coef(const pn_kernel_t *k, const pn_device_t *dev, double *a, double *b)
+{
+    if (k->net == PN_NET_PIPELINED) {
+        *a = k->pdev.calibrated ? k->pdev.us_per_step : 1.0 / k->pdev.clock_mhz;
+        *b = k->pdev.calibrated ? k->pdev.us_offset : k->pdev.launch_us;
+        return 1;
+    }
+    *a = dev->us_per_step;
+    *b = dev->us_offset;
+    return dev->calibrated;
 }

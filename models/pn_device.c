@@ -156,7 +156,9 @@ static pn_status_t parse_profile(pn_device_t *dev, pn_yaml_t *y, pn_error_t *err
 {
     static const char *const top_keys[] = {"name", "description", "sms", "schedulers",
                                            "max_warps", "max_threads_per_block",
-                                           "warp_size", "latency", "calibration", NULL};
+                                           "warp_size", "latency", "calibration",
+                                           "pipelined", "pipelined_calibration",
+                                           "occupancy", NULL};
     static const char *const lat_keys[] = {"global", "shared", NULL};
     static const char *const cal_keys[] = {"us_per_step", "us_offset", "source", NULL};
     yaml_node_t *root = pn_yaml_root(y), *v;
@@ -229,6 +231,43 @@ static pn_status_t parse_profile(pn_device_t *dev, pn_yaml_t *y, pn_error_t *err
             free(src);
         }
         dev->calibrated = 1;
+    }
+    if ((v = pn_yaml_get(y, root, "pipelined", NULL)) != NULL) {
+        PN_CHECK(pn_pipe_device_parse(y, v, "pipelined", 1, NULL, &dev->pipe, err));
+        dev->has_pipe = 1;
+    }
+    if ((v = pn_yaml_get(y, root, "pipelined_calibration", &cal_key)) != NULL) {
+        yaml_node_t *c;
+        if (!dev->has_pipe)
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(cal_key),
+                               pn_yaml_col(cal_key), "device profile: pipelined_calibration "
+                               "needs a pipelined section");
+        PN_CHECK(pn_yaml_expect(y, v, YAML_MAPPING_NODE, "pipelined_calibration", err));
+        PN_CHECK(pn_yaml_check_keys(y, v, "pipelined_calibration", cal_keys, err));
+        c = pn_yaml_get(y, v, "us_per_step", NULL);
+        if (!c)
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(cal_key),
+                               pn_yaml_col(cal_key),
+                               "device profile: pipelined_calibration needs 'us_per_step'");
+        PN_CHECK(pn_yaml_number(y, c, "pipelined_calibration.us_per_step",
+                                &dev->pipe.us_per_step, err));
+        if (!(dev->pipe.us_per_step > 0))
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(c), pn_yaml_col(c),
+                               "pipelined_calibration.us_per_step must be > 0, got %g",
+                               dev->pipe.us_per_step);
+        if ((c = pn_yaml_get(y, v, "us_offset", NULL)) != NULL)
+            PN_CHECK(pn_yaml_number(y, c, "pipelined_calibration.us_offset",
+                                    &dev->pipe.us_offset, err));
+        if ((c = pn_yaml_get(y, v, "source", NULL)) != NULL) {
+            char *src = NULL;
+            PN_CHECK(pn_yaml_string(y, c, "pipelined_calibration.source", &src, err));
+            free(src);
+        }
+        dev->pipe.calibrated = 1;
+    }
+    if ((v = pn_yaml_get(y, root, "occupancy", NULL)) != NULL) {
+        PN_CHECK(pn_occ_rules_parse(y, v, &dev->occ, err));
+        dev->has_occupancy = 1;
     }
     return PN_OK;
 }

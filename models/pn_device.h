@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include "pn_error.h"
+#include "pn_occupancy.h"
+#include "pn_pipe_profile.h"
 
 typedef struct pn_device {
     char *name;                   /* "gtx960m" */
@@ -21,6 +23,10 @@ typedef struct pn_device {
     int calibrated;               /* 1 when us_per_step/us_offset are set */
     double us_per_step;           /* time_us = us_per_step * steps + us_offset */
     double us_offset;
+    int has_pipe;                 /* a `pipelined:` section (model.net: pipelined) */
+    pn_pipe_device_t pipe;        /* with pipe.calibrated from `pipelined_calibration:` */
+    int has_occupancy;            /* an `occupancy:` section */
+    pn_occ_rules_t occ;
 } pn_device_t;
 
 /* Directory of the built-in profiles (<dir>/<name>.yaml). Taken from the

@@ -6,6 +6,7 @@
 
 #include "pn_config.h"
 #include "pn_engine_sm.h"
+#include "pn_pipe.h"
 #include "pn_program.h"
 
 pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
@@ -13,6 +14,22 @@ pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
                                 pn_sm_layout_t *lay, pn_error_t *err)
 {
     pn_status_t st;
+    if (k->net == PN_NET_PIPELINED) {
+        if (cfg->has_program)
+            return pn_error_at(err, PN_EINVAL, cfg->path, cfg->program.pos.line,
+                               cfg->program.pos.col, "kernel.program is not supported with "
+                               "model.net: pipelined yet: give counts");
+        pn_pipe_layout_t pl;
+        st = pn_pipe_build(net, &k->pipe, &pl, err);
+        if (st != PN_OK)
+            pn_error_prefix(err, cfg->path);
+        if (lay) {
+            memset(lay, 0xff, sizeof *lay);
+            lay->t0 = pl.t0;
+            lay->pw = pl.pw;
+        }
+        return st;
+    }
     if (!cfg->has_program) {
         st = pn_sm_build(net, &k->sm, lay, err);
         if (st != PN_OK)
@@ -41,6 +58,8 @@ pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      const pn_net_t *net, const pn_run_opts_t *o,
                                      pn_error_t *err)
 {
+    if (k->net == PN_NET_PIPELINED)
+        return pn_pipe_engine_prepare(p, kind, &k->pipe, net, o, err);
     if (!cfg->has_program)
         return pn_sm_engine_prepare(p, kind, &k->sm, net, o, err);
     return pn_program_engine_prepare(p, kind, net, o, err);
