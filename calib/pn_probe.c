@@ -91,48 +91,64 @@ static unsigned steps(double cycles, unsigned lo)
     return r < lo ? lo : (unsigned)r;
 }
 
+/* One line "<indent><key>: <value>" padded to a column, then "# <note>". */
+static void line(FILE *out, const char *indent, const char *key, const char *value,
+                 const char *note)
+{
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s%s: %s", indent, key, value);
+    fprintf(out, "%-28s# %s\n", buf, note);
+}
+
 pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned partitions,
                                    const char *source, pn_error_t *err)
 {
     const double *v = pr->value;
-    fprintf(out, "pipelined:                  # pnsim probe %s%s%s%s%s\n", source,
-            pr->gpu[0] ? " (" : "", pr->gpu, pr->date[0] ? ", " : "", pr->date);
-    fprintf(out, "  clock_mhz: %.6g           # probe clock_mhz\n", v[PN_PROBE_CLOCK_MHZ]);
-    fprintf(out, "  partitions: %u              # documentation: warp schedulers per SM\n",
-            partitions);
-    fprintf(out, "  issue: 1                   # documentation: one instruction per scheduler "
-            "and cycle\n");
-    fprintf(out, "  launch_us: %.6g          # probe launch_overhead_us\n",
-            v[PN_PROBE_LAUNCH_OVERHEAD_US]);
+    char val[64], note[160];
+    fprintf(out, "%-28s# pnsim probe %s%s%s%s%s%s\n", "pipelined:", source, pr->gpu[0] ? " (" : "",
+            pr->gpu, pr->date[0] ? ", " : "", pr->date, pr->gpu[0] ? ")" : "");
+    snprintf(val, sizeof val, "%.6g", v[PN_PROBE_CLOCK_MHZ]);
+    line(out, "  ", "clock_mhz", val, "probe clock_mhz");
+    snprintf(val, sizeof val, "%u", partitions);
+    line(out, "  ", "partitions", val, "documentation: warp schedulers per SM (the profile's)");
+    line(out, "  ", "issue", "1", "documentation: one instruction per scheduler and cycle");
+    snprintf(val, sizeof val, "%.6g", v[PN_PROBE_LAUNCH_OVERHEAD_US]);
+    line(out, "  ", "launch_us", val, "probe launch_overhead_us");
     fprintf(out, "  latency:\n");
-    fprintf(out, "    arith: %u                  # probes lat_int %.4g, lat_fp %.4g (mean)\n",
-            steps((v[PN_PROBE_LAT_INT] + v[PN_PROBE_LAT_FP]) / 2, 2), v[PN_PROBE_LAT_INT],
-            v[PN_PROBE_LAT_FP]);
-    fprintf(out, "    sfu: %u                   # probe lat_sfu %.4g\n",
-            steps(v[PN_PROBE_LAT_SFU], 2), v[PN_PROBE_LAT_SFU]);
-    fprintf(out, "    shared_ld: %u             # probe lat_shared_ld %.4g\n",
-            steps(v[PN_PROBE_LAT_SHARED_LD], 2), v[PN_PROBE_LAT_SHARED_LD]);
-    fprintf(out, "    shared_st: %u             # probe lat_shared_st %.4g\n",
-            steps(v[PN_PROBE_LAT_SHARED_ST], 2), v[PN_PROBE_LAT_SHARED_ST]);
-    fprintf(out, "    l1: %u                    # probe lat_l1 %.4g\n",
-            steps(v[PN_PROBE_LAT_L1], 3), v[PN_PROBE_LAT_L1]);
-    fprintf(out, "    l2: %u                   # probe lat_l2 %.4g\n",
-            steps(v[PN_PROBE_LAT_L2], 3), v[PN_PROBE_LAT_L2]);
-    fprintf(out, "    dram: %u                 # probe lat_dram %.4g\n",
-            steps(v[PN_PROBE_LAT_DRAM], 3), v[PN_PROBE_LAT_DRAM]);
-    fprintf(out, "    global_st: %u             # probe lat_global_st %.4g\n",
-            steps(v[PN_PROBE_LAT_GLOBAL_ST], 2), v[PN_PROBE_LAT_GLOBAL_ST]);
-    fprintf(out, "    barrier: %u               # probe barrier_w1 %.4g\n",
-            steps(v[PN_PROBE_BARRIER_W1], 2), v[PN_PROBE_BARRIER_W1]);
-    fprintf(out, "  sfu_busy: %.4g               # probe busy_sfu\n", v[PN_PROBE_BUSY_SFU]);
-    fprintf(out, "  lsu_sectors: %.4g            # probe tput_lsu_sectors\n",
-            v[PN_PROBE_TPUT_LSU_SECTORS]);
-    fprintf(out, "  shared_wavefronts: %.4g      # probe tput_shared_wavefronts\n",
-            v[PN_PROBE_TPUT_SHARED_WAVEFRONTS]);
-    fprintf(out, "  dram_sectors: %.4g          # probe tput_dram_sectors (whole device)\n",
-            v[PN_PROBE_TPUT_DRAM_SECTORS]);
-    fprintf(out, "  inflight: %u               # probe inflight_loads\n",
-            steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
+    static const struct { const char *key; int probe; unsigned lo; } lat[] = {
+        { "sfu", PN_PROBE_LAT_SFU, 2 }, { "shared_ld", PN_PROBE_LAT_SHARED_LD, 2 },
+        { "shared_st", PN_PROBE_LAT_SHARED_ST, 2 }, { "l1", PN_PROBE_LAT_L1, 3 },
+        { "l2", PN_PROBE_LAT_L2, 3 }, { "dram", PN_PROBE_LAT_DRAM, 3 },
+        { "global_st", PN_PROBE_LAT_GLOBAL_ST, 2 },
+    };
+    snprintf(val, sizeof val, "%u", steps((v[PN_PROBE_LAT_INT] + v[PN_PROBE_LAT_FP]) / 2, 2));
+    snprintf(note, sizeof note, "probes lat_int %.4g, lat_fp %.4g (their mean)",
+             v[PN_PROBE_LAT_INT], v[PN_PROBE_LAT_FP]);
+    line(out, "    ", "arith", val, note);
+    for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++) {
+        snprintf(val, sizeof val, "%u", steps(v[lat[i].probe], lat[i].lo));
+        snprintf(note, sizeof note, "probe %s %.4g", pn_probe_names[lat[i].probe],
+                 v[lat[i].probe]);
+        line(out, "    ", lat[i].key, val, note);
+    }
+    /* a barrier alone costs L_bar - 1 steps to one warp (PIPELINED.md) */
+    snprintf(val, sizeof val, "%u", steps(v[PN_PROBE_BARRIER_W1] + 1, 5));
+    snprintf(note, sizeof note, "probe barrier_w1 %.4g + 1 (one warp loses L_bar - 1 a barrier)",
+             v[PN_PROBE_BARRIER_W1]);
+    line(out, "    ", "barrier", val, note);
+    static const struct { const char *key; int probe; const char *what; } tput[] = {
+        { "sfu_busy", PN_PROBE_BUSY_SFU, "" },
+        { "lsu_sectors", PN_PROBE_TPUT_LSU_SECTORS, "" },
+        { "shared_wavefronts", PN_PROBE_TPUT_SHARED_WAVEFRONTS, "" },
+        { "dram_sectors", PN_PROBE_TPUT_DRAM_SECTORS, " (whole device)" },
+    };
+    for (size_t i = 0; i < sizeof tput / sizeof tput[0]; i++) {
+        snprintf(val, sizeof val, "%.4g", v[tput[i].probe]);
+        snprintf(note, sizeof note, "probe %s%s", pn_probe_names[tput[i].probe], tput[i].what);
+        line(out, "  ", tput[i].key, val, note);
+    }
+    snprintf(val, sizeof val, "%u", steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
+    line(out, "  ", "inflight", val, "probe inflight_loads");
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error");
     return PN_OK;

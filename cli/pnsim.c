@@ -46,6 +46,7 @@ static const command_t commands[] = {
     { "devices", pn_cmd_devices },
     { "calibrate", pn_cmd_calibrate },
     { "bbv", pn_cmd_bbv },
+    { "probe", pn_cmd_probe },
 };
 
 static const command_t *find_command(const char *name)

@@ -1,0 +1,97 @@
+/* cmd_probe.c - `pnsim probe PROBE.csv -d DEVICE`: a device profile with the
+ * `pipelined:` section the probe suite's measurements give. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "pn_commands.h"
+#include "pn_probe.h"
+#include "pn_profile.h"
+#include "pn_yaml.h"
+
+static const char probe_usage[] =
+    "usage: pnsim probe [options] PROBE.csv -d DEVICE\n"
+    "\n"
+    "Turn the measurements of the device probe suite (examples/probe/, one CSV\n"
+    "with the columns probe,value,unit,detail) into the `pipelined:` section of\n"
+    "DEVICE's profile: SM clock, launch overhead, latencies of every kind of\n"
+    "instruction, SFU busy time, load/store, shared-memory and DRAM throughput,\n"
+    "loads in flight, each value with its probe named in a comment. The rest of\n"
+    "the profile is copied as it is (an older pipelined section is replaced).\n"
+    "\n"
+    "options:\n"
+    "  -d, --device NAME     the device profile to extend (required): a built-in\n"
+    "                        name or a path to a .yaml profile\n"
+    "  -o, --output FILE     write the profile to FILE (written only on success;\n"
+    "                        default: standard output)\n"
+    "  -h, --help            this help\n";
+
+int pn_cmd_probe(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "device", required_argument, NULL, 'd' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *device = NULL, *output = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': device = optarg; break;
+        case 'o': output = optarg; break;
+        case 'h': fputs(probe_usage, stdout); return 0;
+        case ':':
+            fprintf(stderr, "pnsim probe: option '%s' needs an argument\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "pnsim probe: unknown option '%s' (try pnsim probe --help)\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind != argc - 1 || !device) {
+        fprintf(stderr, "pnsim probe: %s (try pnsim probe --help)\n",
+                !device ? "--device DEVICE is required" : "expected exactly one PROBE.csv");
+        return 2;
+    }
+    const char *csv = argv[optind];
+    pn_error_t err;
+    pn_error_clear(&err);
+    pn_device_t dev = { 0 };
+    pn_probe_t pr;
+    char *text = NULL, *section = NULL;
+    size_t len = 0, slen = 0;
+    pn_cli_out_t out = { 0 };
+    int rc = 0;
+    if (pn_probe_read(&pr, csv, &err) != PN_OK ||
+        pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK)
+        goto fail;
+    if (pn_yaml_read_file(dev.path, &text, &len) != PN_OK) {
+        pn_error_set(&err, PN_EIO, "%s: cannot read the device profile", dev.path);
+        goto fail;
+    }
+    FILE *mem = open_memstream(&section, &slen);
+    if (!mem) {
+        pn_error_set(&err, PN_ENOMEM, "out of memory");
+        goto fail;
+    }
+    pn_status_t st = pn_probe_write_section(mem, &pr, dev.schedulers, csv, &err);
+    fclose(mem);
+    if (st != PN_OK || pn_cli_out_open(&out, output, &err) != PN_OK ||
+        pn_profile_replace(out.f, text, len, "pipelined", section, &err) != PN_OK ||
+        pn_cli_out_commit(&out, &err) != PN_OK)
+        goto fail;
+    goto done;
+fail:
+    pn_cli_out_abort(&out);
+    rc = pn_cli_fail("probe", &err);
+done:
+    free(text);
+    free(section);
+    pn_device_destroy(&dev);
+    return rc;
+}
