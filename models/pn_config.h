@@ -233,6 +233,11 @@ typedef struct pn_kernel {
  * 1 / clock_mhz and b = launch_us), the paper net when dev is calibrated. */
 int pn_kernel_time_coef(const pn_kernel_t *k, const pn_device_t *dev, double *a, double *b);
 
+/* For a pipelined point k, make dev's linear time map (calibrated,
+ * us_per_step, us_offset) the pipelined net's, so that every report prints
+ * time_us; leave dev alone for the paper net. */
+void pn_kernel_time_device(const pn_kernel_t *k, pn_device_t *dev);
+
 /* Resolve cfg against dev for `threads` threads per block (0: cfg->threads)
  * and optional param_values (as in pn_config_counts): schedulers and latencies
  * from the model section or else the device, counts evaluated. Errors at the

@@ -242,3 +242,13 @@ int pn_kernel_time_coef(const pn_kernel_t *k, const pn_device_t *dev, double *a,
     *b = dev->us_offset;
     return dev->calibrated;
 }
+
+void pn_kernel_time_device(const pn_kernel_t *k, pn_device_t *dev)
+{
+    double a, b;
+    if (k->net != PN_NET_PIPELINED || !pn_kernel_time_coef(k, dev, &a, &b))
+        return;
+    dev->calibrated = 1;
+    dev->us_per_step = a;
+    dev->us_offset = b;
+}
