@@ -37,7 +37,7 @@ static const char *const override_keys[] = {"warp", "arith", "shared", "global",
                                             "shared_ld", "shared_st", "global_ld", "global_st",
                                             "barriers", "program", NULL};
 static const char *const memory_keys[] = {"l1_hit", "l2_hit", "sectors_ld", "sectors_st",
-                                          "shared_wavefronts", NULL};
+                                          "shared_wavefronts", "lines_ld", "lines_st", NULL};
 static const char *const nets[] = {"paper", "pipelined", NULL};
 
 const char *const pn_count_keys[PN_CK_COUNT + 1] = {
@@ -245,12 +245,14 @@ static pn_status_t read_memory(reader_t *r, yaml_node_t *m)
     PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "kernel.memory", r->err));
     PN_CHECK(pn_yaml_check_keys(r->y, m, "kernel.memory", memory_keys, r->err));
     double *dst[] = {&c->memory.l1_hit, &c->memory.l2_hit, &c->memory.sectors_ld,
-                     &c->memory.sectors_st, &c->memory.shared_wavefronts};
-    static const double lo[] = {0, 0, 1, 1, 1}, hi[] = {1, 1, 32, 32, 32};
+                     &c->memory.sectors_st, &c->memory.shared_wavefronts, &c->memory.lines_ld,
+                     &c->memory.lines_st};
+    static const double lo[] = {0, 0, 1, 1, 1, 1, 1}, hi[] = {1, 1, 32, 32, 32, 32, 32};
     static const char *const expect[] = {
         "a fraction between 0 and 1", "a fraction between 0 and 1",
         "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
-        "a number of wavefronts between 1 and 32"};
+        "a number of wavefronts between 1 and 32", "a number of lines between 1 and 32",
+        "a number of lines between 1 and 32"};
     for (int i = 0; memory_keys[i]; i++) {
         yaml_node_t *v = pn_yaml_get(r->y, m, memory_keys[i], NULL);
         char what[64];

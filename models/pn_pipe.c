@@ -29,7 +29,7 @@ uint32_t pn_pipe_capacity(const pn_pipe_params_t *p, pn_pipe_pipe_t pipe)
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         if (p->cost[k][pipe] > c)
             c = p->cost[k][pipe];
-    return c + p->rate[pipe];
+    return c + 2 * p->rate[pipe];
 }
 
 pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
@@ -50,10 +50,10 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
                 return pn_error_set(err, PN_EINVAL,
                                     "%s takes %u units from the %s pipe, which has no rate",
                                     pn_pipe_kind_names[k], p->cost[k][q], pn_pipe_pipe_names[q]);
-            if (p->cost[k][q] > 64u * PN_PIPE_UNIT)
+            if (p->cost[k][q] > 256u * PN_PIPE_UNIT)
                 return pn_error_set(err, PN_EINVAL, "%s: cost on the %s pipe above %u units",
                                     pn_pipe_kind_names[k], pn_pipe_pipe_names[q],
-                                    64u * PN_PIPE_UNIT);
+                                    256u * PN_PIPE_UNIT);
         }
     }
     for (int q = 0; q < PN_PIPE_PIPES; q++)

@@ -75,8 +75,10 @@ typedef struct pn_pipe_params {
 /* Smallest barrier latency (PIPELINED.md, barriers). */
 #define PN_PIPE_MIN_BARRIER_LATENCY 5u
 
-/* A bucket's capacity: the largest cost any kind takes from it plus one
- * step's refill, so that every access fits eventually. 0 for an absent pipe. */
+/* A bucket's capacity: the largest cost any kind takes from it plus two
+ * steps' refill (PIPELINED.md: with less, a full bucket alternates between a
+ * step that takes and a step that refills, and sustains only half its rate).
+ * 0 for an absent pipe. */
 uint32_t pn_pipe_capacity(const pn_pipe_params_t *p, pn_pipe_pipe_t pipe);
 
 /* Validate p: PN_EINVAL naming the bad field (latency below its minimum or

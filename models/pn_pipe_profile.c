@@ -182,6 +182,16 @@ void pn_memory_default(pn_memory_t *m)
     m->sectors_ld = 4;
     m->sectors_st = 4;
     m->shared_wavefronts = 1;
+    m->lines_ld = 0;
+    m->lines_st = 0;
+}
+
+/* Sectors of the load/store pipe an access of s sectors over l lines takes. */
+static double lsu_cost(double s, double l)
+{
+    if (l <= 0)
+        l = s / 4 < 1 ? 1 : s / 4;
+    return 4 * l > s ? 4 * l : s;
 }
 
 void pn_memory_split(const pn_memory_t *m, uint64_t g, uint64_t *l1, uint64_t *l2,
@@ -219,9 +229,9 @@ void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const p
     p->rate[PN_PIPE_DRAM] = units(d->dram_sectors / (busy_sms ? busy_sms : 1));
     p->rate[PN_PIPE_SFUP] = units(1.0 / d->sfu_busy);
     for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
-        p->cost[k][PN_PIPE_LSU] = units(mem->sectors_ld);
+        p->cost[k][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_ld, mem->lines_ld));
     p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] = units(mem->sectors_ld);
-    p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_LSU] = units(mem->sectors_st);
+    p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_st, mem->lines_st));
     p->cost[PN_PIPE_SHARED_LD][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SFU][PN_PIPE_SFUP] = PN_PIPE_UNIT;

@@ -74,6 +74,9 @@ typedef struct pn_memory {
     double sectors_ld;            /* [1, 32], default 4 */
     double sectors_st;            /* [1, 32], default 4 */
     double shared_wavefronts;     /* >= 1 (at most 32), default 1 */
+    double lines_ld;              /* distinct 128-byte lines a warp load touches, [1, 32];
+                                   * 0: sectors_ld / 4, at least 1 (coalesced) */
+    double lines_st;              /* the same for stores */
 } pn_memory_t;
 
 /* The defaults above. */
@@ -88,7 +91,9 @@ void pn_memory_split(const pn_memory_t *m, uint64_t g, uint64_t *l1, uint64_t *l
  * inflight, barrier latency) from d and mem, the DRAM pipe getting
  * dram_sectors / busy_sms per step. Units: PN_PIPE_UNIT per sector,
  * wavefront or SFU instruction, rounded; a rate that rounds to 0 becomes 1.
- * Leaves warps, blocks and barriers alone. */
+ * A global access takes max(sectors, 4 * lines) sectors of the load/store
+ * pipe (its L1 handles one 128-byte line of 4 sectors at a time), a DRAM
+ * load its sectors of the DRAM pipe. Leaves warps, blocks and barriers alone. */
 void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const pn_memory_t *mem,
                          uint32_t busy_sms);
 

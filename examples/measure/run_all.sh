@@ -176,7 +176,10 @@ if [[ "${PN_NCU:-1}" != 0 ]] && command -v ncu >/dev/null && command -v python3 
     l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
     l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
     lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
-    dram__bytes_read.sum launch__registers_per_thread)
+    dram__bytes_read.sum launch__registers_per_thread
+    l1tex__t_requests_pipe_lsu_mem_global_op_st.sum smsp__sass_inst_executed_op_shared_atom.sum
+    smsp__sass_inst_executed_op_global_atom.sum smsp__sass_inst_executed_op_global_red.sum
+    l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum)
   have=()
   for m in "${wish[@]}"; do
     base=${m%.*}; [[ "$m" == launch__* ]] && base=$m
@@ -195,7 +198,7 @@ if [[ "${PN_NCU:-1}" != 0 ]] && command -v ncu >/dev/null && command -v python3 
     [[ -x "$1" ]] || return
     : >"$raw/$tag.launches"
     note "ncu $tag"
-    if ! timeout "$(($(left) - 30))" ncu --csv --print-units base --clock-control none \
+    if ! timeout "$(($(left) - 30))" ncu --csv --print-units base --clock-control none --cache-control none \
         --metrics "$metrics" -k regex:'^pn_(radix|matmul|micro)' --log-file "$raw/$tag.csv" \
         "$@" --launches 0 --launch-log "$raw/$tag.launches" >"$raw/$tag.stdout" 2>&1; then
       note "ncu $tag FAILED or timed out (see ncu_raw/$tag.*)"; fails=$((fails + 1))
