@@ -252,7 +252,8 @@ static void test_bad_profiles(void **state)
     profile_fails(GOOD_HEAD "warp_size: 32\nlatency: {global: 5, shared: 1}\ncolor: red\n",
                   "8:1: ", "unknown key 'color' in device profile (expected one of: name, "
                            "description, sms, schedulers, max_warps, max_threads_per_block, "
-                           "warp_size, latency, calibration)");
+                           "warp_size, latency, calibration, pipelined, "
+                           "pipelined_calibration, occupancy)");
     profile_fails(GOOD_HEAD "latency: {global: 5, shared: 1}\n", "1:1: ",
                   "device profile: missing key 'warp_size'");
     profile_fails("sms: 1\n", "1:1: ", "device profile: missing key 'name'");
