@@ -8,6 +8,7 @@
 
 #include "pn_engine.h"
 #include "pn_error.h"
+#include "pn_model_engine.h"
 #include "pn_net.h"
 
 /* The instruction kinds of the pipelined net: the count kinds of a config,
@@ -136,8 +137,10 @@ void pn_pipe_plan_free(pn_pipe_plan_t *pl);
 pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
                         pn_run_result_t *res, pn_error_t *err);
 
-/* The compiled engine as sim/'s engines see it ("sm" on the command line). */
+/* The compiled engine as sim/'s engines see it ("sm" on the command line),
+ * and as the model describes it (pn_model_engine_prepare). */
 extern const pn_engine_impl_t pn_engine_pipe;
+extern const pn_model_engine_t pn_pipe_model_engine;
 
 /* Prepare engine `kind` for the pipelined net of p: the compiled engine for
  * PN_ENGINE_AUTO and PN_ENGINE_COMPILED (net may then be NULL: a net of many

@@ -613,17 +613,21 @@ static void pipe_plan_free(void *plan)
 
 const pn_engine_impl_t pn_engine_pipe = { "sm", pipe_run, pipe_plan_free };
 
+static pn_status_t pipe_plan_of(const void *params, void **plan, pn_error_t *err)
+{
+    pn_pipe_plan_t *pl = NULL;
+    pn_status_t st = pn_pipe_plan_new(params, &pl, err);
+    *plan = pl;
+    return st;
+}
+
+const pn_model_engine_t pn_pipe_model_engine = {
+    "the pipelined net", &pn_engine_pipe, pipe_plan_of
+};
+
 pn_status_t pn_pipe_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                    const pn_pipe_params_t *p, const pn_net_t *net,
                                    const pn_run_opts_t *o, pn_error_t *err)
 {
-    if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
-        return pn_engine_prepare(prep, kind, net, o, err);
-    pn_pipe_plan_t *plan;
-    pn_status_t st = pn_pipe_plan_new(p, &plan, err);
-    if (st != PN_OK) {
-        memset(prep, 0, sizeof *prep);
-        return st;
-    }
-    return pn_engine_prepare_compiled(prep, &pn_engine_pipe, plan, o, err);
+    return pn_model_engine_prepare(prep, kind, &pn_pipe_model_engine, p, net, o, err);
 }
