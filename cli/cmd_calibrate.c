@@ -125,6 +125,13 @@ typedef struct calib_run {
     size_t *group;
     double *x[N_MODELS];
     pn_model_eval_t ev[N_MODELS];
+    /* model.net: pipelined points: the probed, un-fitted prediction
+     * steps / clock_mhz + launch_us of the device's pipelined section */
+    int pipelined;                /* every point simulates the pipelined net */
+    double clock_mhz, launch_us;
+    double *probed;               /* n predictions */
+    pn_calib_metrics_t probed_all;
+    pn_calib_metrics_t *probed_group; /* n_groups */
 } calib_run_t;
 
 static void print_metrics_line(FILE *out, const pn_calib_metrics_t *m)
@@ -158,14 +165,27 @@ static void print_report(FILE *out, const calib_run_t *r)
     fprintf(out, "; engine %s; fit %s\n", s->points[0].engine,
             r->weighted ? "weighted least squares, weights 1/median_us^2"
                         : "ordinary least squares");
-    fprintf(out, "latency    global %u, shared %u (%s)", r->l1, r->l2,
-            r->searched ? "grid search" : "device profile");
+    if (r->pipelined)
+        fprintf(out, "net        pipelined: one step is one SM cycle (device profile's pipelined "
+                "section)");
+    else
+        fprintf(out, "latency    global %u, shared %u (%s)", r->l1, r->l2,
+                r->searched ? "grid search" : "device profile");
     if (r->n_fixed)
         fprintf(out, "; %zu point%s keep the latency their config sets", r->n_fixed,
                 r->n_fixed == 1 ? "" : "s");
     fputc('\n', out);
+    if (r->pipelined) {
+        fprintf(out, "\nprobed     time_us = steps / %.6g MHz + %.4g us (the pipelined net's steps are "
+                "cycles; nothing fitted)\n           ", r->clock_mhz, r->launch_us);
+        print_metrics_line(out, &r->probed_all);
+        fputc('\n', out);
+    }
     fprintf(out, "\nfit        time_us = %.6g * steps %c %.6g\n", e->fit.a,
             e->fit.b < 0 ? '-' : '+', fabs(e->fit.b));
+    if (r->pipelined)
+        fprintf(out, "           a = %.6g us per step against 1 / clock_mhz = %.6g: ratio %.4f\n",
+                e->fit.a, 1.0 / r->clock_mhz, e->fit.a * r->clock_mhz);
     fprintf(out, "           ");
     print_metrics_line(out, &e->all);
     fprintf(out, "           Spearman %s; leave-one-kernel-out: MAPE %s%%, geo-mean error "
@@ -214,6 +234,20 @@ static void print_report(FILE *out, const calib_run_t *r)
                 num(b[0], 32, "%.2f", (r->ev[MODEL_PNSIM].loo_pred[i] - y) / y * 100),
                 r->ev[MODEL_ROOF].pred[i], (r->ev[MODEL_ROOF].pred[i] - y) / y * 100,
                 r->ev[MODEL_BBV].pred[i], (r->ev[MODEL_BBV].pred[i] - y) / y * 100);
+    }
+}
+
+/* The probed prediction's errors per kernel (pipelined points). */
+static void print_probed_groups(FILE *out, const calib_run_t *r)
+{
+    char b[3][32];
+    fprintf(out, "\nprobed, per kernel (steps / clock_mhz + launch_us, nothing fitted)\n");
+    fprintf(out, "%-20s %3s %9s %9s %9s\n", "kernel", "n", "MAPE%", "geo%", "max%");
+    for (size_t g = 0; g < r->set->n_groups; g++) {
+        const pn_calib_metrics_t *m = &r->probed_group[g];
+        fprintf(out, "%-20s %3zu %9s %9s %9s\n", r->set->groups[g], m->n,
+                num(b[0], 32, "%.2f", m->mape), num(b[1], 32, "%.2f", m->geo),
+                num(b[2], 32, "%.1f", m->max_ape));
     }
 }
 
@@ -307,6 +341,49 @@ static pn_status_t search_latency(calib_run_t *r, const uint32_t *l1s, size_t n1
     return st;
 }
 
+/* When every point simulates the pipelined net, the probed prediction of each
+ * (steps / clock_mhz + launch_us of the device's own pipelined section) and
+ * its errors, over all points and per kernel. Mixed nets: PN_EINVAL. */
+static pn_status_t probe_pipelined(calib_run_t *r, pn_error_t *err)
+{
+    const pn_point_set_t *s = r->set;
+    size_t np = 0;
+    for (size_t i = 0; i < s->n_points; i++)
+        np += s->points[i].k.net == PN_NET_PIPELINED;
+    if (np == 0)
+        return PN_OK;
+    if (np != s->n_points)
+        return pn_error_set(err, PN_EINVAL, "%s: %zu of %zu points simulate the pipelined net "
+                            "and the others the paper net; calibrate one net at a time",
+                            r->meas->path, np, s->n_points);
+    r->pipelined = 1;
+    r->clock_mhz = r->dev->pipe.clock_mhz;
+    r->launch_us = r->dev->pipe.launch_us;
+    r->probed = malloc(s->n_points * sizeof *r->probed);
+    r->probed_group = calloc(s->n_groups, sizeof *r->probed_group);
+    double *yy = malloc(s->n_points * sizeof *yy), *pp = malloc(s->n_points * sizeof *pp);
+    if (!r->probed || !r->probed_group || !yy || !pp) {
+        free(yy);
+        free(pp);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < s->n_points; i++)
+        r->probed[i] = s->points[i].steps_mean / r->clock_mhz + r->launch_us;
+    pn_calib_metrics(r->y, r->probed, s->n_points, &r->probed_all);
+    for (size_t g = 0; g < s->n_groups; g++) {
+        size_t m = 0;
+        for (size_t i = 0; i < s->n_points; i++)
+            if (r->group[i] == g) {
+                yy[m] = r->y[i];
+                pp[m++] = r->probed[i];
+            }
+        pn_calib_metrics(yy, pp, m, &r->probed_group[g]);
+    }
+    free(yy);
+    free(pp);
+    return PN_OK;
+}
+
 /* Write the calibrated profile into o (opened on path) and check that it
  * loads; the caller commits or aborts o. */
 static pn_status_t write_profile(const calib_run_t *r, pn_cli_out_t *o, const char *path,
@@ -323,6 +400,13 @@ static pn_status_t write_profile(const calib_run_t *r, pn_cli_out_t *o, const ch
     char src[1024], note[256];
     if (source)
         snprintf(src, sizeof src, "%s", source);
+    else if (r->pipelined)
+        snprintf(src, sizeof src, "pnsim calibrate on %s: %zu points of %zu kernels, %s fit, "
+                 "engine %s, model.net pipelined; R2 %.4f, MAPE %.1f%%, leave-one-kernel-out "
+                 "MAPE %.1f%%; probed (unfitted) MAPE %.1f%%", r->meas->path, r->set->n_points,
+                 r->set->n_groups, r->weighted ? "relative" : "ordinary",
+                 r->set->points[0].engine, e->all.r2, e->all.mape, e->loo.mape,
+                 r->probed_all.mape);
     else
         snprintf(src, sizeof src, "pnsim calibrate on %s: %zu points of %zu kernels, %s fit, "
                  "engine %s, latency %u/%u; R2 %.4f, MAPE %.1f%%", r->meas->path,
@@ -335,8 +419,24 @@ static pn_status_t write_profile(const calib_run_t *r, pn_cli_out_t *o, const ch
                            .set_latency = r->searched, .l1 = r->l1, .l2 = r->l2,
                            .latency_note = note };
     pn_status_t st = pn_cli_out_open(o, path, err);
-    if (st == PN_OK)
+    if (st == PN_OK && r->pipelined) {
+        char section[2048];
+        char esc[1100];
+        size_t k = 0;
+        for (const char *q = src; *q && k + 2 < sizeof esc; q++) {
+            if (*q == '"' || *q == '\\')
+                esc[k++] = '\\';
+            esc[k++] = *q;
+        }
+        esc[k] = '\0';
+        snprintf(section, sizeof section,
+                 "pipelined_calibration:      # time_us = us_per_step * steps + us_offset "
+                 "(1 / clock_mhz = %.10g)\n  us_per_step: %.10g\n  us_offset: %.10g\n"
+                 "  source: \"%s\"\n", 1.0 / r->clock_mhz, e->fit.a, e->fit.b, esc);
+        st = pn_profile_replace(o->f, text, len, "pipelined_calibration", section, err);
+    } else if (st == PN_OK) {
         st = pn_profile_write(o->f, text, len, &c, err);
+    }
     free(text);
     if (st == PN_OK && o->tmp) {
         /* check that the result loads before it replaces anything */
@@ -491,7 +591,11 @@ int pn_cmd_calibrate(int argc, char **argv)
             pn_error_prefix(&err, model_names[k]);
             goto fail;
         }
+    if (probe_pipelined(&r, &err) != PN_OK)
+        goto fail;
     print_report(stdout, &r);
+    if (r.pipelined)
+        print_probed_groups(stdout, &r);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         pn_error_set(&err, PN_EIO, "write error on standard output");
         goto fail;
@@ -519,6 +623,8 @@ done:
     free(r.y);
     free(r.w);
     free(r.group);
+    free(r.probed);
+    free(r.probed_group);
     pn_points_destroy(&set);
     pn_measure_destroy(&meas);
     pn_device_destroy(&dev);
