@@ -11,7 +11,7 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "clock_mhz", "lat_int", "lat_fp", "lat_sfu", "busy_sfu", "lat_shared_ld", "lat_shared_st",
     "lat_l1", "lat_l2", "lat_dram", "lat_global_st", "tput_lsu_sectors",
     "tput_shared_wavefronts", "tput_dram_sectors", "inflight_loads", "barrier_w1",
-    "launch_overhead_us"
+    "launch_overhead_us", "tput_int", "tput_fp"
 };
 
 /* Copy the text after "# <key>" and ':' on a comment line into dst. */
@@ -147,6 +147,11 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         snprintf(note, sizeof note, "probe %s%s", pn_probe_names[tput[i].probe], tput[i].what);
         line(out, "  ", tput[i].key, val, note);
     }
+    double alu = (v[PN_PROBE_TPUT_INT] + v[PN_PROBE_TPUT_FP]) / 2;
+    snprintf(val, sizeof val, "%.4g", partitions / alu < 1 ? 1.0 : partitions / alu);
+    snprintf(note, sizeof note, "partitions / mean of probes tput_int %.4g, tput_fp %.4g",
+             v[PN_PROBE_TPUT_INT], v[PN_PROBE_TPUT_FP]);
+    line(out, "  ", "arith_busy", val, note);
     snprintf(val, sizeof val, "%u", steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
     line(out, "  ", "inflight", val, "probe inflight_loads");
     if (ferror(out))

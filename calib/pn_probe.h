@@ -27,6 +27,8 @@ typedef enum pn_probe_id {
     PN_PROBE_INFLIGHT_LOADS,
     PN_PROBE_BARRIER_W1,
     PN_PROBE_LAUNCH_OVERHEAD_US,
+    PN_PROBE_TPUT_INT,
+    PN_PROBE_TPUT_FP,
     PN_PROBE_COUNT
 } pn_probe_id_t;
 

@@ -4,12 +4,13 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *const pn_pipe_kind_names[PN_PIPE_KINDS] = {
     "arith", "sfu", "shared_ld", "shared_st", "ld_l1", "ld_l2", "ld_dram", "global_st"
 };
 
-const char *const pn_pipe_pipe_names[PN_PIPE_PIPES] = { "lsu", "shared", "dram", "sfu" };
+const char *const pn_pipe_pipe_names[PN_PIPE_PIPES] = { "lsu", "shared", "dram", "sfu", "alu" };
 
 static int is_load(int k)
 {
@@ -176,7 +177,7 @@ typedef struct warp_places {
 
 /* What a warp's sub-net connects to besides the global part. */
 typedef struct warp_ctx {
-    const bucket_t *sm_pipes, *sfu;
+    const bucket_t *sm_pipes, *sfu, *alu;
     uint32_t inflight;            /* place, or UINT32_MAX */
     uint32_t started;             /* 1: the block is resident from M0 */
     uint32_t start;               /* the block's start transition (not started) */
@@ -236,7 +237,8 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
             uint32_t cost = p->cost[k][q];
             if (cost == 0)
                 continue;
-            const bucket_t *bk = q == PN_PIPE_SFUP ? &cx->sfu[part] : &cx->sm_pipes[q];
+            const bucket_t *bk = q == PN_PIPE_SFUP ? &cx->sfu[part]
+                                 : q == PN_PIPE_ALUP ? &cx->alu[part] : &cx->sm_pipes[q];
             PN_CHECK(in(b, t, bk->bucket, cost));
             PN_CHECK(out(b, t, bk->room, cost));
         }
@@ -404,16 +406,23 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
     PN_CHECK(in(&b, lay.t_done, lay.pfin, (uint32_t)total));
     PN_CHECK(out(&b, lay.t_done, lay.done, 1));
 
-    bucket_t sm_pipes[PN_PIPE_PIPES] = { { 0, 0, 0, 0 } };
+    bucket_t sm_pipes[PN_PIPE_PIPES];
+    memset(sm_pipes, 0, sizeof sm_pipes);
     for (int q = 0; q < PN_PIPE_SFUP; q++)
         PN_CHECK(add_bucket(&b, &sm_pipes[q], pn_pipe_pipe_names[q],
                             pn_pipe_capacity(p, (pn_pipe_pipe_t)q), p->rate[q], lay.done));
-    bucket_t sfu[PN_PIPE_MAX_PARTITIONS];
+    bucket_t sfu[PN_PIPE_MAX_PARTITIONS], alu[PN_PIPE_MAX_PARTITIONS];
     for (uint32_t j = 0; j < p->partitions; j++) {
         char nm[16];
         snprintf(nm, sizeof nm, "sfu%u", j);
         PN_CHECK(add_bucket(&b, &sfu[j], nm, pn_pipe_capacity(p, PN_PIPE_SFUP),
                             p->rate[PN_PIPE_SFUP], lay.done));
+    }
+    for (uint32_t j = 0; j < p->partitions; j++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "alu%u", j);
+        PN_CHECK(add_bucket(&b, &alu[j], nm, pn_pipe_capacity(p, PN_PIPE_ALUP),
+                            p->rate[PN_PIPE_ALUP], lay.done));
     }
     uint32_t inflight = UINT32_MAX;
     if (p->inflight > 0)
@@ -426,7 +435,7 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
     }
     lay.warp_place0 = net->n_places;
     lay.warp_trans0 = net->n_trans;
-    warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .inflight = inflight };
+    warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .alu = alu, .inflight = inflight };
     for (uint32_t blk = 0; blk < blocks; blk++) {
         PN_CHECK(add_block(&b, p, blk, blocks, resident, slot, &turn, &cx));
         for (uint32_t i = 0; i < p->n_warps; i++)

@@ -26,13 +26,14 @@ typedef enum pn_pipe_kind {
 } pn_pipe_kind_t;
 
 /* The throughput-limited pipes, each a token bucket (PIPELINED.md). The SFU
- * pipe exists once per partition, the others once per SM. */
+ * and arithmetic pipes exist once per partition, the others once per SM. */
 typedef enum pn_pipe_pipe {
     PN_PIPE_LSU = 0,      /* load/store pipe: sectors of global accesses */
     PN_PIPE_SHMEM = 1,    /* shared-memory pipe: wavefronts */
     PN_PIPE_DRAM = 2,     /* this SM's share of DRAM: sectors of DRAM loads */
     PN_PIPE_SFUP = 3,     /* one partition's SFU pipe: warp instructions */
-    PN_PIPE_PIPES = 4
+    PN_PIPE_ALUP = 4,     /* one partition's arithmetic pipes: warp instructions */
+    PN_PIPE_PIPES = 5
 } pn_pipe_pipe_t;
 
 /* Bucket units per sector, wavefront or SFU instruction: costs and rates are
@@ -46,7 +47,10 @@ typedef enum pn_pipe_pipe {
 
 /* Short names of the kinds ("arith", "sfu", "shared_ld", "shared_st",
  * "ld_l1", "ld_l2", "ld_dram", "global_st") and pipes ("lsu", "shared",
- * "dram", "sfu"). */
+ * "dram", "sfu", "alu"). */
+
+/* Is pipe q one of a partition's own (sfu, alu)? */
+#define PN_PIPE_PER_PARTITION(q) ((q) == PN_PIPE_SFUP || (q) == PN_PIPE_ALUP)
 extern const char *const pn_pipe_kind_names[PN_PIPE_KINDS];
 extern const char *const pn_pipe_pipe_names[PN_PIPE_PIPES];
 

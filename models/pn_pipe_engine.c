@@ -31,7 +31,7 @@ struct pn_pipe_plan {
     pn_pipe_params_t p;
     pn_pipe_counts_t *warps;
     uint32_t cap[PN_PIPE_PIPES];
-    uint32_t n_buckets;                /* 3 SM pipes + partitions SFU pipes */
+    uint32_t n_buckets;                /* 3 SM pipes + partitions SFU + partitions ALU pipes */
     uint64_t ring;                     /* calendar slots: a power of two > every horizon */
     uint32_t blocks, resident;         /* B >= 1, R >= 1 */
     uint64_t total;                    /* B * warps per block */
@@ -67,7 +67,7 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
     pl->p.warps = pl->warps;
     for (int q = 0; q < PN_PIPE_PIPES; q++)
         pl->cap[q] = pn_pipe_capacity(p, (pn_pipe_pipe_t)q);
-    pl->n_buckets = PN_PIPE_SFUP + p->partitions;
+    pl->n_buckets = PN_PIPE_SFUP + 2 * p->partitions;
     pl->blocks = p->blocks ? p->blocks : 1;
     pl->resident = p->resident ? p->resident : 1;
     pl->total = (uint64_t)pl->blocks * p->n_warps;
@@ -204,10 +204,12 @@ static void select_kind(run_t *r, warp_t *w)
 }
 
 /* Index of the bucket of pipe q for a warp on partition part. */
-static uint32_t bucket_index(int q, uint32_t part)
+static uint32_t bucket_index_of(const pn_pipe_plan_t *pl, int q, uint32_t part)
 {
-    return q == PN_PIPE_SFUP ? PN_PIPE_SFUP + part : (uint32_t)q;
+    return q == PN_PIPE_SFUP ? PN_PIPE_SFUP + part
+           : q == PN_PIPE_ALUP ? PN_PIPE_SFUP + pl->p.partitions + part : (uint32_t)q;
 }
+#define bucket_index(q, part) bucket_index_of(pl, (q), (part))
 
 /* Can warp w's acquisition take its resources from the levels now? */
 static int fits(const run_t *r, const warp_t *w)
@@ -501,7 +503,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     memset(r.ready, 0xff, pl->ring * sizeof *r.ready);
     memset(r.wake, 0xff, pl->ring * sizeof *r.wake);
     for (uint32_t i = 0; i < pl->n_buckets; i++) {
-        int q = i < PN_PIPE_SFUP ? (int)i : PN_PIPE_SFUP;
+        int q = i < PN_PIPE_SFUP ? (int)i
+                : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
     }
     r.inflight = p->inflight ? p->inflight : UINT64_MAX;
@@ -578,7 +581,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         if (pw >= 1 && r.go_total == 0 && z_now == 0)
             r.idle++, r.firings++;
         /* refills decided on M_t, applied after the step's takings */
-        uint64_t refill[PN_PIPE_SFUP + PN_PIPE_MAX_PARTITIONS];
+        uint64_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS];
         for (uint32_t i = 0; i < pl->n_buckets; i++) {
             bucket_t *b = &r.bk[i];
             refill[i] = (b->rate && b->cap - b->level >= b->rate) ? b->rate : 0;

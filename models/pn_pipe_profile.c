@@ -11,7 +11,7 @@ const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS] = {
 
 static const char *const pd_keys[] = {
     "partitions", "issue", "clock_mhz", "launch_us", "sfu_busy", "lsu_sectors",
-    "shared_wavefronts", "dram_sectors", "inflight", "latency"
+    "shared_wavefronts", "dram_sectors", "inflight", "arith_busy", "latency"
 };
 #define N_PD_KEYS (sizeof pd_keys / sizeof pd_keys[0])
 
@@ -67,6 +67,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "sfu_busy")) {
             PN_CHECK(number_above(y, v, name, 1, 0, &d->sfu_busy, err));
             d->set |= PN_PD_SFU_BUSY;
+        } else if (!strcmp(key, "arith_busy")) {
+            PN_CHECK(number_above(y, v, name, 1, 0, &d->arith_busy, err));
+            d->set |= PN_PD_ARITH_BUSY;
         } else if (!strcmp(key, "lsu_sectors")) {
             PN_CHECK(number_above(y, v, name, 0, 1, &d->lsu_sectors, err));
             d->set |= PN_PD_LSU;
@@ -139,6 +142,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_SHARED) d->shared_wavefronts = o->shared_wavefronts;
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
     if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
+    if (s & PN_PD_ARITH_BUSY) d->arith_busy = o->arith_busy;
     for (int q = 0; q < PN_PD_LAT_KEYS; q++)
         if (s & (PN_PD_LAT0 << q))
             d->latency[q] = o->latency[q];
@@ -228,6 +232,7 @@ void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const p
     p->rate[PN_PIPE_SHMEM] = units(d->shared_wavefronts);
     p->rate[PN_PIPE_DRAM] = units(d->dram_sectors / (busy_sms ? busy_sms : 1));
     p->rate[PN_PIPE_SFUP] = units(1.0 / d->sfu_busy);
+    p->rate[PN_PIPE_ALUP] = units(1.0 / d->arith_busy);
     for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
         p->cost[k][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_ld, mem->lines_ld));
     p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] = units(mem->sectors_ld);
@@ -235,6 +240,7 @@ void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const p
     p->cost[PN_PIPE_SHARED_LD][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SFU][PN_PIPE_SFUP] = PN_PIPE_UNIT;
+    p->cost[PN_PIPE_ARITH][PN_PIPE_ALUP] = PN_PIPE_UNIT;
     p->inflight = d->inflight;
 }
 

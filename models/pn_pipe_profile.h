@@ -23,7 +23,8 @@ enum {
     PN_PD_SHARED = 1 << 6,
     PN_PD_DRAM = 1 << 7,
     PN_PD_INFLIGHT = 1 << 8,
-    PN_PD_LAT0 = 1 << 9            /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
+    PN_PD_ARITH_BUSY = 1 << 9,
+    PN_PD_LAT0 = 1 << 10           /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
 };
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -38,6 +39,7 @@ typedef struct pn_pipe_device {
     double launch_us;             /* a launch's fixed cost, added to every time */
     uint32_t latency[PN_PD_LAT_KEYS];
     double sfu_busy;              /* steps a partition's SFU pipe is busy per instruction */
+    double arith_busy;            /* the same for its arithmetic pipes (1: issue-bound) */
     double lsu_sectors;           /* per step, per SM */
     double shared_wavefronts;     /* per step, per SM */
     double dram_sectors;          /* per step, whole device */
@@ -54,7 +56,7 @@ typedef struct pn_pipe_device {
  * config's model:, which may also hold `extra` keys, NULL-terminated, that
  * are skipped here). Ranges: partitions 1..64, issue 1..8, clock_mhz > 0,
  * launch_us >= 0, latencies 2..PN_PIPE_MAX_LATENCY (loads from 3, barrier
- * from 5), sfu_busy >= 1, rates > 0, inflight 0..1048576. Errors name file,
+ * from 5), sfu_busy and arith_busy >= 1, rates > 0, inflight 0..1048576. Errors name file,
  * line and column. */
 pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *what,
                                  int complete, const char *const *extra,
