@@ -90,8 +90,9 @@ check-full: deps
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/pnsim
+	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/tests/bench_pipe build/bench/pnsim
 	build/bench/tests/bench_engine
+	build/bench/tests/bench_pipe
 
 valgrind: $(PNSIM) $(TEST_BIN)
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_VALGRIND=1 sh tests/run_all.sh $(TEST_BIN)

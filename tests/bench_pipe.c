@@ -1,0 +1,146 @@
+/* bench_pipe.c - `make bench`: the pipelined net's engines. Nanoseconds per
+ * warp-instruction of the compiled engine on four kinds of kernel with the
+ * h100 profile's probed parameters (one run each, 64 warps or more), and the
+ * three engines on one medium net, timed in the same process, as ratios. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pn_device.h"
+#include "pn_engine.h"
+#include "pn_pipe.h"
+#include "pn_pipe_profile.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct bcase {
+    const char *name;
+    uint32_t warps, blocks, resident;
+    uint64_t barriers;
+    pn_memory_t mem;
+    uint64_t n[PN_PIPE_KINDS];
+} bcase_t;
+
+static void params_of(const pn_device_t *dev, const bcase_t *c, pn_pipe_counts_t *w,
+                      pn_pipe_params_t *p)
+{
+    memset(p, 0, sizeof *p);
+    pn_pipe_params_from(p, &dev->pipe, &c->mem, 1);
+    for (uint32_t i = 0; i < c->warps; i++)
+        memcpy(w[i].n, c->n, sizeof c->n);
+    p->n_warps = c->warps;
+    p->warps = w;
+    p->blocks = c->blocks;
+    p->resident = c->resident;
+    p->barriers = c->barriers;
+}
+
+static uint64_t instructions(const bcase_t *c)
+{
+    uint64_t s = 0;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        s += c->n[k];
+    return s * c->warps * (c->blocks ? c->blocks : 1);
+}
+
+/* Seconds per run of engine kind on p (net built for literal and fast). */
+static double time_engine(pn_engine_kind_t kind, const pn_pipe_params_t *p, uint32_t runs,
+                          uint64_t *steps)
+{
+    pn_net_t net;
+    pn_pipe_layout_t lay = { 0 };
+    pn_error_t err;
+    pn_net_init(&net);
+    if (kind != PN_ENGINE_COMPILED && pn_pipe_build(&net, p, &lay, &err) != PN_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        exit(1);
+    }
+    pn_run_opts_t o = { .max_steps = UINT64_MAX, .idle_trans = lay.t0, .net_name = "bench" };
+    pn_prepared_t prep;
+    if (pn_pipe_engine_prepare(&prep, kind, p, &net, &o, &err) != PN_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        exit(1);
+    }
+    double t0 = now();
+    *steps = 0;
+    for (uint32_t i = 0; i < runs; i++) {
+        pn_run_result_t r;
+        if (pn_engine_run_prepared(&prep, 1 + i, &r, &err) != PN_OK) {
+            fprintf(stderr, "bench: %s\n", err.msg);
+            exit(1);
+        }
+        *steps += r.steps;
+    }
+    double t = (now() - t0) / runs;
+    pn_engine_release(&prep);
+    pn_net_destroy(&net);
+    return t;
+}
+
+int main(void)
+{
+    pn_device_t dev;
+    pn_error_t err;
+    if (pn_device_load(&dev, "h100", NULL, 0, 0, &err) != PN_OK || !dev.has_pipe) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return 1;
+    }
+    pn_memory_t coal, scat;
+    pn_memory_default(&coal);
+    coal.l1_hit = 0.5;
+    coal.l2_hit = 0.9;
+    scat = coal;
+    scat.sectors_ld = scat.sectors_st = 30;
+    scat.lines_ld = scat.lines_st = 30;
+    static const bcase_t cases[] = {
+        { "arith-bound, 64 warps x 100k", 64, 1, 1, 0, { 0 }, { 100000 } },
+        { "mixed, 64 warps x 96k, 100 barriers", 64, 1, 1, 100, { 0 },
+          { 60000, 1000, 12000, 4000, 0, 0, 0, 2000 } },
+        { "scattered loads (radix-like), 32 warps x 115k", 32, 1, 1, 0, { 0 },
+          { 80000, 0, 0, 0, 0, 0, 0, 15000 } },
+        { "grid: 64 blocks of 8 warps, 8 resident, x 20k", 8, 64, 8, 10, { 0 },
+          { 12000, 200, 3000, 1000, 0, 0, 0, 800 } },
+    };
+    printf("pipelined net, h100 profile (probed); compiled engine, one run each\n");
+    printf("%-48s %12s %12s %10s %14s\n", "case", "warp-instr", "steps", "seconds",
+           "ns/warp-instr");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bcase_t c = cases[i];
+        c.mem = i == 2 ? scat : coal;
+        if (i == 1 || i == 3)
+            c.n[PN_PIPE_LD_L1] = 2000, c.n[PN_PIPE_LD_L2] = 2000, c.n[PN_PIPE_LD_DRAM] = 1000;
+        if (i == 2)
+            c.n[PN_PIPE_LD_L1] = 13000, c.n[PN_PIPE_LD_L2] = 2000;
+        pn_pipe_counts_t *w = calloc(c.warps, sizeof *w);
+        pn_pipe_params_t p;
+        params_of(&dev, &c, w, &p);
+        uint64_t steps;
+        double t = time_engine(PN_ENGINE_COMPILED, &p, 1, &steps);
+        printf("%-48s %12" PRIu64 " %12" PRIu64 " %10.3f %14.1f\n", c.name, instructions(&c),
+               steps, t, t * 1e9 / (double)instructions(&c));
+        free(w);
+    }
+    /* the three engines on one medium net, in one process */
+    bcase_t m = { "8 warps x 3000 mixed", 8, 1, 1, 4, { 0 },
+                  { 2000, 50, 300, 100, 200, 150, 100, 100 } };
+    m.mem = coal;
+    pn_pipe_counts_t w[8];
+    pn_pipe_params_t p;
+    params_of(&dev, &m, w, &p);
+    uint64_t s1, s2, s3;
+    double tc = time_engine(PN_ENGINE_COMPILED, &p, 20, &s1);
+    double tf = time_engine(PN_ENGINE_FAST, &p, 5, &s2);
+    double tl = time_engine(PN_ENGINE_LITERAL, &p, 2, &s3);
+    printf("\n%s (%" PRIu64 " warp-instructions), seconds per run:\n", m.name, instructions(&m));
+    printf("  compiled %.5f   fast %.4f   literal %.4f   compiled/literal speed-up %.0fx, "
+           "fast/literal %.1fx\n", tc, tf, tl, tl / tc, tl / tf);
+    pn_device_destroy(&dev);
+    return 0;
+}
