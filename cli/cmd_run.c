@@ -73,6 +73,10 @@ int pn_cmd_run(int argc, char **argv)
     rep.calibrated = m.dev.calibrated;
     rep.us_per_step = m.dev.us_per_step;
     rep.us_offset = m.dev.us_offset;
+    char mtext[512], mjson[512];
+    pn_kernel_describe(&m.kernel, mtext, sizeof mtext, mjson, sizeof mjson);
+    rep.model_text = mtext;
+    rep.model_json = mjson;
     if (pn_summary_runs(results, n_runs, &rep.steps, &rep.idle, &err) != PN_OK ||
         pn_cli_out_open(&out, o.output, &err) != PN_OK ||
         pn_report_run(out.f, o.format, &rep, &err) != PN_OK ||

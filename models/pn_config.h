@@ -238,6 +238,17 @@ int pn_kernel_time_coef(const pn_kernel_t *k, const pn_device_t *dev, double *a,
  * time_us; leave dev alone for the paper net. */
 void pn_kernel_time_device(const pn_kernel_t *k, pn_device_t *dev);
 
+/* The same from the config alone (every point of a config has the same time
+ * map): for model.net: pipelined and a device with a pipelined section. */
+void pn_config_time_device(const pn_config_t *cfg, pn_device_t *dev);
+
+/* One line describing point k's model and grid for a report ("pipelined: 4
+ * partitions, ..., 4096 blocks: 32 on this SM, 8 resident (warps), 4
+ * waves"), and the same as JSON members ("\"net\": \"pipelined\", ...",
+ * without braces). For the paper net with one block: text and json empty. */
+void pn_kernel_describe(const pn_kernel_t *k, char *text, size_t tsize, char *json,
+                        size_t jsize);
+
 /* Resolve cfg against dev for `threads` threads per block (0: cfg->threads)
  * and optional param_values (as in pn_config_counts): schedulers and latencies
  * from the model section or else the device, counts evaluated. Errors at the

@@ -3,6 +3,7 @@
  * or the device, counts evaluated: the parameters of one simulation point. */
 #include "pn_config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,4 +252,48 @@ void pn_kernel_time_device(const pn_kernel_t *k, pn_device_t *dev)
     dev->calibrated = 1;
     dev->us_per_step = a;
     dev->us_offset = b;
+}
+
+void pn_config_time_device(const pn_config_t *cfg, pn_device_t *dev)
+{
+    if (cfg->net != PN_NET_PIPELINED || !dev->has_pipe)
+        return;
+    pn_kernel_t k;
+    memset(&k, 0, sizeof k);
+    k.net = PN_NET_PIPELINED;
+    k.pdev = dev->pipe;
+    pn_pipe_device_merge(&k.pdev, &cfg->pipe_over);
+    if (cfg->pipe_over.set)
+        k.pdev.calibrated = 0;
+    pn_kernel_time_device(&k, dev);
+}
+
+void pn_kernel_describe(const pn_kernel_t *k, char *text, size_t tsize, char *json,
+                        size_t jsize)
+{
+    char lim[48] = "warps";
+    text[0] = json[0] = '\0';
+    if (k->has_occupancy)
+        pn_occupancy_limiters(k->occ.limiters, lim, sizeof lim);
+    if (k->net == PN_NET_PIPELINED) {
+        const pn_pipe_device_t *d = &k->pdev;
+        snprintf(text, tsize, "pipelined: %u partitions, clock %.6g MHz, latency arith %u, "
+                 "shared %u, l1 %u, l2 %u, dram %u; %llu block%s: %u on this SM, %u resident "
+                 "(%s), %llu wave%s; %s", d->partitions, d->clock_mhz, d->latency[0],
+                 d->latency[2], d->latency[4], d->latency[5], d->latency[6],
+                 (unsigned long long)k->blocks, k->blocks == 1 ? "" : "s", k->sm_blocks,
+                 k->pipe.resident, lim, (unsigned long long)k->waves,
+                 k->waves == 1 ? "" : "s", d->calibrated ? "calibrated" : "time = steps / clock + launch");
+        snprintf(json, jsize, "\"net\": \"pipelined\", \"partitions\": %u, \"clock_mhz\": %.10g, "
+                 "\"grid\": {\"blocks\": %llu, \"sm_blocks\": %u, \"resident\": %u, "
+                 "\"limiter\": \"%s\", \"waves\": %llu}", d->partitions, d->clock_mhz,
+                 (unsigned long long)k->blocks, k->sm_blocks, k->pipe.resident, lim,
+                 (unsigned long long)k->waves);
+    } else if (k->blocks > 1) {
+        snprintf(text, tsize, "%llu blocks: 1 on this SM (one block per SM), %u resident "
+                 "(%s)", (unsigned long long)k->blocks, k->resident, lim);
+        snprintf(json, jsize, "\"grid\": {\"blocks\": %llu, \"sm_blocks\": 1, "
+                 "\"resident\": %u, \"limiter\": \"%s\", \"waves\": 1}",
+                 (unsigned long long)k->blocks, k->resident, lim);
+    }
 }

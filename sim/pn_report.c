@@ -59,8 +59,9 @@ static void report_json(FILE *out, const void *data)
     pn_json_string(out, r->device);
     fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n", r->threads, r->warps);
     fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
-            "\"shared\": %u}, \"selection\": \"%s\"},\n", r->schedulers, r->l1, r->l2,
-            r->selection);
+            "\"shared\": %u}, \"selection\": \"%s\"%s%s},\n", r->schedulers, r->l1, r->l2,
+            r->selection, r->model_json && *r->model_json ? ", " : "",
+            r->model_json ? r->model_json : "");
     fprintf(out, "  \"net\": {\"places\": %u, \"transitions\": %u, \"arcs\": %zu},\n",
             r->places, r->transitions, r->arcs);
     fprintf(out, "  \"engine\": \"%s\",\n", r->engine);
@@ -109,8 +110,11 @@ static void report_text(FILE *out, const void *data)
     fprintf(out, "device   %s%s%s%s\n", r->device, r->device_desc ? " (" : "",
             r->device_desc ? r->device_desc : "", r->device_desc ? ")" : "");
     fprintf(out, "block    %u threads = %u warps\n", r->threads, r->warps);
-    fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
-            r->schedulers, r->l1, r->l2, r->selection);
+    if (r->model_text && *r->model_text)
+        fprintf(out, "model    %s\n", r->model_text);
+    else
+        fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
+                r->schedulers, r->l1, r->l2, r->selection);
     fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places, r->transitions,
             r->arcs);
     fprintf(out, "runs     %u (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n\n", r->runs, r->seed,

@@ -44,6 +44,10 @@ typedef struct pn_run_report {
     const pn_run_result_t *results;
     int calibrated;
     double us_per_step, us_offset;
+    /* optional, from the model that made the net: a text line replacing the
+     * "model" line, and JSON members added to the "model" object; NULL or
+     * "": the fields above alone */
+    const char *model_text, *model_json;
 } pn_run_report_t;
 
 /* Write r to out in fmt. Output depends only on r (never on timing or the
