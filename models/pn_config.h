@@ -260,6 +260,21 @@ pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
                               uint32_t threads, const double *param_values,
                               pn_kernel_t *k, pn_error_t *err);
 
+/* Values that replace kernel.blocks, kernel.registers and kernel.shared_bytes
+ * (a sweep's axes); has_* says which. */
+typedef struct pn_grid_override {
+    int has_blocks, has_registers, has_shared_bytes;
+    uint64_t blocks;
+    uint32_t registers, shared_bytes;
+} pn_grid_override_t;
+
+/* As pn_config_resolve, with the grid values of ov (NULL: none) in place of
+ * the config's expressions. */
+pn_status_t pn_config_resolve_with(const pn_config_t *cfg, const pn_device_t *dev,
+                                   uint32_t threads, const double *param_values,
+                                   const pn_grid_override_t *ov, pn_kernel_t *k,
+                                   pn_error_t *err);
+
 /* Free what k owns; k may be NULL or zeroed. */
 void pn_kernel_destroy(pn_kernel_t *k);
 

@@ -49,16 +49,23 @@ static pn_status_t pick(const pn_config_t *cfg, const pn_device_t *dev, int has,
 /* kernel.blocks, registers and shared_bytes, the occupancy and the busiest
  * SM's share of the grid. */
 static pn_status_t resolve_grid(const pn_config_t *cfg, const pn_device_t *dev, uint32_t threads,
-                                uint32_t warps, const double *pv, pn_kernel_t *t, pn_error_t *err)
+                                uint32_t warps, const double *pv, const pn_grid_override_t *ov,
+                                pn_kernel_t *t, pn_error_t *err)
 {
     uint64_t blocks = 1, regs = 0, shared = 0;
-    if (cfg->blocks.text)
+    if (ov && ov->has_blocks)
+        blocks = ov->blocks;
+    else if (cfg->blocks.text)
         PN_CHECK(pn_config_eval_kernel(cfg, &cfg->blocks, "kernel.blocks", threads, 0, pv, 1,
                                        UINT32_MAX, &blocks, err));
-    if (cfg->registers.text)
+    if (ov && ov->has_registers)
+        regs = ov->registers;
+    else if (cfg->registers.text)
         PN_CHECK(pn_config_eval_kernel(cfg, &cfg->registers, "kernel.registers", threads,
                                        blocks, pv, 1, 255, &regs, err));
-    if (cfg->shared_bytes.text)
+    if (ov && ov->has_shared_bytes)
+        shared = ov->shared_bytes;
+    else if (cfg->shared_bytes.text)
         PN_CHECK(pn_config_eval_kernel(cfg, &cfg->shared_bytes, "kernel.shared_bytes", threads,
                                        blocks, pv, 0, 16777216, &shared, err));
     t->blocks = blocks;
@@ -160,6 +167,14 @@ pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
                               uint32_t threads, const double *param_values,
                               pn_kernel_t *k, pn_error_t *err)
 {
+    return pn_config_resolve_with(cfg, dev, threads, param_values, NULL, k, err);
+}
+
+pn_status_t pn_config_resolve_with(const pn_config_t *cfg, const pn_device_t *dev,
+                                   uint32_t threads, const double *param_values,
+                                   const pn_grid_override_t *ov, pn_kernel_t *k,
+                                   pn_error_t *err)
+{
     if (!k)
         return pn_error_set(err, PN_EINVAL, "pn_config_resolve: NULL argument");
     memset(k, 0, sizeof *k);
@@ -191,7 +206,7 @@ pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
     PN_CHECK(pick(cfg, dev, cfg->has_l2, cfg->l2, cfg->l2_pos, dev->l2, "latency.shared",
                   PN_SM_MAX_LATENCY, &t.sm.l2, err));
     t.threads = threads;
-    PN_CHECK(resolve_grid(cfg, dev, threads, warps, param_values, &t, err));
+    PN_CHECK(resolve_grid(cfg, dev, threads, warps, param_values, ov, &t, err));
 
     pn_counts_t *full = calloc(warps, sizeof *full);
     pn_warp_counts_t *w = calloc(warps, sizeof *w);

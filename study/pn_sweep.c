@@ -76,6 +76,7 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     memset(prep, 0, sizeof *prep);
     int has_sched = 0, has_l1 = 0, has_l2 = 0;
     uint32_t sched = 0, l1 = 0, l2 = 0;
+    pn_grid_override_t ov = { 0 };
     double *params;
     PN_CHECK(pn_config_param_values(cfg, &params, err));
     for (size_t a = 0; a < cfg->n_sweep; a++) {
@@ -92,6 +93,15 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
         } else if (strcmp(name, "shared") == 0) {
             has_l2 = 1;
             l2 = (uint32_t)v;
+        } else if (strcmp(name, "blocks") == 0) {
+            ov.has_blocks = 1;
+            ov.blocks = (uint64_t)v;
+        } else if (strcmp(name, "registers") == 0) {
+            ov.has_registers = 1;
+            ov.registers = (uint32_t)v;
+        } else if (strcmp(name, "shared_bytes") == 0) {
+            ov.has_shared_bytes = 1;
+            ov.shared_bytes = (uint32_t)v;
         } else {
             for (size_t i = 0; i < cfg->n_params; i++)
                 if (strcmp(cfg->params[i].name, name) == 0)
@@ -99,7 +109,7 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
         }
     }
     pn_kernel_t k;
-    pn_status_t st = pn_config_resolve(cfg, sw->dev, threads, params, &k, err);
+    pn_status_t st = pn_config_resolve_with(cfg, sw->dev, threads, params, &ov, &k, err);
     if (st != PN_OK) {
         free(params);
         return st;
