@@ -27,6 +27,11 @@
 
 #include "pn_rng.h"
 
+static int is_load(int k)
+{
+    return k == PN_PIPE_LD_L1 || k == PN_PIPE_LD_L2 || k == PN_PIPE_LD_DRAM;
+}
+
 struct pn_pipe_plan {
     pn_pipe_params_t p;
     pn_pipe_counts_t *warps;
@@ -37,6 +42,10 @@ struct pn_pipe_plan {
     uint64_t total;                    /* B * warps per block */
     uint64_t *phase, *last;            /* per warp of a block: budgets between barriers */
     uint8_t n_cost[PN_PIPE_KINDS];     /* pipes kind k takes from */
+    uint8_t simple[PN_PIPE_KINDS];     /* k takes only from one pipe that only such kinds,
+                                        * all with one cost, take from: its warps wait in
+                                        * the pipe's queue (see acquire) */
+    uint32_t qcost[PN_PIPE_PIPES];     /* that cost, per pipe */
     uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
     uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
 };
@@ -90,6 +99,20 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
                 pl->cost_pipe[k][pl->n_cost[k]] = (uint8_t)q;
                 pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
             }
+    for (int q = 0; q < PN_PIPE_PIPES; q++) {
+        int ok = p->rate[q] > 0;
+        uint32_t c = 0;
+        for (int k = 0; k < PN_PIPE_KINDS && ok; k++) {
+            if (!p->cost[k][q])
+                continue;
+            if (pl->n_cost[k] != 1 || is_load(k) || (c && c != p->cost[k][q]))
+                ok = 0;
+            c = p->cost[k][q];
+        }
+        pl->qcost[q] = ok ? c : 0;
+    }
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pl->simple[k] = pl->n_cost[k] == 1 && pl->qcost[pl->cost_pipe[k][0]] != 0;
     /* horizon: a latency, or a parked acquisition's wait for a full bucket */
     uint64_t h = 2 + p->barrier_latency + (p->resident ? p->resident : 1) + 4;
     for (int k = 0; k < PN_PIPE_KINDS; k++)
@@ -135,6 +158,9 @@ typedef struct run {
     uint64_t pending;                  /* warps in either list */
     uint32_t *waiters, n_waiters;      /* parked until an inflight token comes back */
     uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
+    /* per bucket, the ready warps of simple kinds waiting for it: q[qoff[b] ..
+     * qoff[b] + n_q[b]); active[0..n_active) lists the buckets with waiters */
+    uint32_t *q, *qoff, *n_q, *active, n_active;
     uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
@@ -176,11 +202,6 @@ static uint64_t cal_next(const run_t *r, uint64_t now)
         word = r->bits[wi];
     }
     return UINT64_MAX;
-}
-
-static int is_load(int k)
-{
-    return k == PN_PIPE_LD_L1 || k == PN_PIPE_LD_L2 || k == PN_PIPE_LD_DRAM;
 }
 
 /* Frame I: a uniform choice among the kinds the warp has left. */
@@ -272,8 +293,82 @@ static void refill_quiet(run_t *r, uint64_t n)
 }
 
 /* The acquisitions of one step, from the marking's levels. */
+/* Warp wi (of a simple kind) waits in its pipe's queue. */
+static void queue_push(run_t *r, uint32_t wi)
+{
+    const pn_pipe_plan_t *pl = r->pl;
+    const warp_t *w = &r->w[wi];
+    uint32_t b = bucket_index(pl->cost_pipe[w->kind][0], w->part);
+    if (r->n_q[b]++ == 0)
+        r->active[r->n_active++] = b;
+    r->q[r->qoff[b] + r->n_q[b] - 1] = wi;
+}
+
+/* The acquisitions of the queued warps: a bucket that holds k of its cost
+ * lets k of its waiters acquire, a uniform random subset (the first k of the
+ * uniform random order of the step's walk; no other transition takes from
+ * the bucket). Losers wait on in the queue. */
+static void acquire_queued(run_t *r)
+{
+    const pn_pipe_plan_t *pl = r->pl;
+    for (uint32_t a = 0; a < r->n_active;) {
+        uint32_t b = r->active[a], n = r->n_q[b];
+        int q = b < PN_PIPE_SFUP ? (int)b
+                : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
+        uint64_t cost = pl->qcost[q], k = r->bk[b].level / cost;
+        uint32_t *g = &r->q[r->qoff[b]];
+        if (k > n)
+            k = n;
+        if (k < n)
+            for (uint32_t i = 0; i < k; i++) {
+                uint32_t j = i + pn_rng_below(&r->rng, n - i), tmp = g[i];
+                g[i] = g[j];
+                g[j] = tmp;
+            }
+        for (uint32_t i = 0; i < k; i++)
+            r->fresh[r->n_fresh++] = g[i];
+        r->bk[b].level -= k * cost;
+        memmove(g, g + k, (size_t)(n - k) * sizeof *g);
+        r->n_q[b] = n - (uint32_t)k;
+        if (r->n_q[b] == 0)
+            r->active[a] = r->active[--r->n_active];
+        else
+            a++;
+    }
+}
+
+/* Steps after the marking of the buckets' current levels until some queue's
+ * bucket holds its cost (refills alone); UINT64_MAX without queues. */
+static uint64_t queue_wait(const run_t *r)
+{
+    const pn_pipe_plan_t *pl = r->pl;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t a = 0; a < r->n_active; a++) {
+        uint32_t b = r->active[a];
+        int q = b < PN_PIPE_SFUP ? (int)b
+                : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
+        const bucket_t *bk = &r->bk[b];
+        uint64_t m = bk->level >= pl->qcost[q] ? 0
+                     : (pl->qcost[q] - bk->level + bk->rate - 1) / bk->rate;
+        if (m < best)
+            best = m;
+    }
+    return best;
+}
+
 static void acquire(run_t *r)
 {
+    /* simple kinds wait in their pipe's queue */
+    uint32_t ng = 0;
+    for (uint32_t i = 0; i < r->n_acq; i++) {
+        uint32_t wi = r->acq[i];
+        if (r->pl->simple[r->w[wi].kind])
+            queue_push(r, wi);
+        else
+            r->acq[ng++] = wi;
+    }
+    r->n_acq = ng;
+    acquire_queued(r);
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_acq; i++)
         if (fits(r, &r->w[r->acq[i]]))
@@ -373,6 +468,10 @@ static void run_free(run_t *r)
     free(r->wake);
     free(r->waiters);
     free(r->need);
+    free(r->q);
+    free(r->qoff);
+    free(r->n_q);
+    free(r->active);
     free(r->go);
     free(r->n_go);
     free(r->fresh);
@@ -493,9 +592,14 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.order = malloc((size_t)T * sizeof *r.order);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
+    r.qoff = calloc(pl->n_buckets, sizeof *r.qoff);
+    r.n_q = calloc(pl->n_buckets, sizeof *r.n_q);
+    r.active = calloc(pl->n_buckets, sizeof *r.active);
+    r.q = malloc(((size_t)T * 3 + 1) * sizeof *r.q);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
     if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
-        !r.order || !r.bk || !r.wake || !r.waiters || !r.need || !r.arrived || !r.ended) {
+        !r.order || !r.bk || !r.wake || !r.waiters || !r.need || !r.arrived || !r.ended ||
+        !r.qoff || !r.n_q || !r.active || !r.q) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
     }
@@ -508,6 +612,22 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
     }
     r.inflight = p->inflight ? p->inflight : UINT64_MAX;
+    {
+        /* queue segments: the shared pipe may hold every warp, a partition's
+         * pipes the warps of that partition */
+        uint32_t off = 0;
+        for (uint32_t b = 0; b < pl->n_buckets; b++) {
+            r.qoff[b] = off;
+            if (b == PN_PIPE_SHMEM)
+                off += T;
+            else if (b >= PN_PIPE_SFUP) {
+                uint32_t j = (b - PN_PIPE_SFUP) % p->partitions;
+                off += (T / (uint32_t)pl->blocks) / p->partitions * pl->blocks +
+                       ((T / (uint32_t)pl->blocks) % p->partitions > j ? pl->blocks : 0);
+            }
+        }
+        assert(off <= (size_t)T * 3 + 1);
+    }
 
     /* step 0: the resident blocks' warps select (acquire from step 1),
      * arrive at a barrier or terminate */
@@ -543,6 +663,9 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != T) {
             next = r.pending ? cal_next(&r, t) : UINT64_MAX;
+            uint64_t qw = queue_wait(&r);
+            if (qw != UINT64_MAX && t + 1 + qw < next)
+                next = t + 1 + qw;
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
                                   "at step %" PRIu64 ": no warp can go on", seed, t);

@@ -100,13 +100,14 @@ int main(void)
     scat.sectors_ld = scat.sectors_st = 30;
     scat.lines_ld = scat.lines_st = 30;
     static const bcase_t cases[] = {
-        { "arith-bound, 64 warps x 100k", 64, 1, 1, 0, { 0 }, { 100000 } },
-        { "mixed, 64 warps x 96k, 100 barriers", 64, 1, 1, 100, { 0 },
-          { 60000, 1000, 12000, 4000, 0, 0, 0, 2000 } },
-        { "scattered loads (radix-like), 32 warps x 115k", 32, 1, 1, 0, { 0 },
-          { 80000, 0, 0, 0, 0, 0, 0, 15000 } },
-        { "grid: 64 blocks of 8 warps, 8 resident, x 20k", 8, 64, 8, 10, { 0 },
-          { 12000, 200, 3000, 1000, 0, 0, 0, 800 } },
+        { .name = "arith-bound, 64 warps x 100k", .warps = 64, .blocks = 1, .resident = 1,
+          .n = { 100000 } },
+        { .name = "mixed, 64 warps x 96k, 100 barriers", .warps = 64, .blocks = 1,
+          .resident = 1, .barriers = 100, .n = { 60000, 1000, 12000, 4000, 0, 0, 0, 2000 } },
+        { .name = "scattered loads (radix-like), 32 warps x 115k", .warps = 32, .blocks = 1,
+          .resident = 1, .n = { 80000, 0, 0, 0, 0, 0, 0, 15000 } },
+        { .name = "grid: 64 blocks of 8 warps, 8 resident, x 20k", .warps = 8, .blocks = 64,
+          .resident = 8, .barriers = 10, .n = { 12000, 200, 3000, 1000, 0, 0, 0, 800 } },
     };
     printf("pipelined net, h100 profile (probed); compiled engine, one run each\n");
     printf("%-48s %12s %12s %10s %14s\n", "case", "warp-instr", "steps", "seconds",
@@ -128,8 +129,8 @@ int main(void)
         free(w);
     }
     /* the three engines on one medium net, in one process */
-    bcase_t m = { "8 warps x 3000 mixed", 8, 1, 1, 4, { 0 },
-                  { 2000, 50, 300, 100, 200, 150, 100, 100 } };
+    bcase_t m = { .name = "8 warps x 3000 mixed", .warps = 8, .blocks = 1, .resident = 1,
+                  .barriers = 4, .n = { 2000, 50, 300, 100, 200, 150, 100, 100 } };
     m.mem = coal;
     pn_pipe_counts_t w[8];
     pn_pipe_params_t p;

@@ -242,6 +242,7 @@ typedef struct scenario {
     pn_pipe_counts_t c;
     uint32_t dram_rate;
     uint32_t blocks, resident, barriers, barrier_latency;
+    uint32_t alu_rate;            /* > 0: arithmetic pipes per partition, shared costs equal */
 } scenario_t;
 
 static void two_sample(const scenario_t *s, int runs, int shift, double *ps, double *pi)
@@ -257,6 +258,11 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
     p.resident = s->resident;
     p.barriers = s->barriers;
     p.barrier_latency = s->barrier_latency;
+    if (s->alu_rate) {
+        p.rate[PN_PIPE_ALUP] = s->alu_rate;
+        p.cost[PN_PIPE_ARITH][PN_PIPE_ALUP] = 1000;
+        p.cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = 1000;
+    }
     pn_pipe_counts_t c[16];
     for (uint32_t w = 0; w < s->warps; w++)
         c[w] = s->c;
@@ -280,15 +286,17 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
 }
 
 static const scenario_t scenarios[] = {
-    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0, 0, 0, 0, 0 },
-    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300, 0, 0, 0, 0 },
-    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0 },
-    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0 },
-    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0, 0, 0, 0, 0 },
+    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0, 0, 0, 0, 0, 0 },
+    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300, 0, 0, 0, 0, 0 },
+    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0, 0 },
+    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0, 0 },
+    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0, 0, 0, 0, 0, 0 },
     { "5 blocks of 2 warps, 2 resident, 2 barriers", 2, 2, 1, 2, { { 6, 1, 2, 1, 1, 1, 1, 1 } }, 0,
-      5, 2, 2, 7 },
+      5, 2, 2, 7, 0 },
     { "3 blocks of 3 warps, 1 resident, 1 barrier", 3, 2, 1, 0, { { 5, 2, 1, 0, 0, 2, 0, 1 } }, 0,
-      3, 1, 1, 5 },
+      3, 1, 1, 5, 0 },
+    { "queued pipes: 8 warps on 2 partitions, alu 0.4/step", 8, 2, 1, 2,
+      { { 12, 2, 3, 3, 1, 1, 1, 1 } }, 0, 2, 1, 1, 6, 400 },
 };
 
 static void test_two_sample(void **state)
