@@ -11,5 +11,6 @@ int pn_cmd_bbv(int argc, char **argv);
 int pn_cmd_sweep(int argc, char **argv);
 int pn_cmd_reorder(int argc, char **argv);
 int pn_cmd_probe(int argc, char **argv);
+int pn_cmd_import(int argc, char **argv);
 
 #endif

@@ -47,6 +47,7 @@ static const command_t commands[] = {
     { "calibrate", pn_cmd_calibrate },
     { "bbv", pn_cmd_bbv },
     { "probe", pn_cmd_probe },
+    { "import", pn_cmd_import },
 };
 
 static const command_t *find_command(const char *name)

@@ -297,12 +297,12 @@ void pn_kernel_describe(const pn_kernel_t *k, char *text, size_t tsize, char *js
                  "(%s), %llu wave%s; %s", d->partitions, d->clock_mhz, d->latency[0],
                  d->latency[2], d->latency[4], d->latency[5], d->latency[6],
                  (unsigned long long)k->blocks, k->blocks == 1 ? "" : "s", k->sm_blocks,
-                 k->pipe.resident, lim, (unsigned long long)k->waves,
+                 k->resident, lim, (unsigned long long)k->waves,
                  k->waves == 1 ? "" : "s", d->calibrated ? "calibrated" : "time = steps / clock + launch");
         snprintf(json, jsize, "\"net\": \"pipelined\", \"partitions\": %u, \"clock_mhz\": %.10g, "
                  "\"grid\": {\"blocks\": %llu, \"sm_blocks\": %u, \"resident\": %u, "
                  "\"limiter\": \"%s\", \"waves\": %llu}", d->partitions, d->clock_mhz,
-                 (unsigned long long)k->blocks, k->sm_blocks, k->pipe.resident, lim,
+                 (unsigned long long)k->blocks, k->sm_blocks, k->resident, lim,
                  (unsigned long long)k->waves);
     } else if (k->blocks > 1) {
         snprintf(text, tsize, "%llu blocks: 1 on this SM (one block per SM), %u resident "

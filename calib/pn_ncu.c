@@ -1,0 +1,370 @@
+/* pn_ncu.c - Nsight Compute CSV into launches, launches into configs. */
+#include "pn_ncu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_csv.h"
+#include "pn_yaml.h"
+
+enum {
+    M_BLOCK, M_GRID, M_REGS, M_SH_STATIC, M_SH_DYN, M_INST, M_GLD, M_GST, M_GATOM, M_GRED,
+    M_SLD, M_SST, M_SATOM, M_SEC_LD, M_REQ_LD, M_SEC_ST, M_REQ_ST, M_L1HIT, M_L2HIT, M_WF_LD,
+    M_WF_ST, M_OCC_BLOCKS, M_OCC_REGS, M_OCC_SHARED, M_OCC_WARPS, M_OPCODES, M_TIME, M_SMS,
+    M_COUNT
+};
+
+static const char *const metric_names[M_COUNT] = {
+    "launch__block_size", "launch__grid_size", "launch__registers_per_thread",
+    "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
+    "smsp__inst_executed.sum", "smsp__sass_inst_executed_op_global_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum", "smsp__sass_inst_executed_op_global_atom.sum",
+    "smsp__sass_inst_executed_op_global_red.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum", "smsp__sass_inst_executed_op_shared_atom.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+    "lts__t_sector_op_read_hit_rate.pct",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
+    "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps",
+    "sass__inst_executed_per_opcode", "gpu__time_duration.sum",
+    "device__attribute_multiprocessor_count"
+};
+
+/* required per launch */
+static const int required[] = { M_BLOCK, M_GRID, M_INST, M_GLD, M_GST, M_SLD, M_SST };
+
+const char pn_ncu_metric_list[] =
+    "launch__block_size,launch__grid_size,launch__registers_per_thread,"
+    "launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,"
+    "launch__occupancy_limit_blocks,launch__occupancy_limit_registers,"
+    "launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,"
+    "launch__waves_per_multiprocessor,launch__shared_mem_config_size,"
+    "device__attribute_multiprocessor_count,gpu__time_duration.sum,sm__cycles_elapsed.max,"
+    "smsp__inst_executed.sum,smsp__sass_inst_executed_op_global_ld.sum,"
+    "smsp__sass_inst_executed_op_global_st.sum,smsp__sass_inst_executed_op_global_atom.sum,"
+    "smsp__sass_inst_executed_op_global_red.sum,smsp__sass_inst_executed_op_shared_ld.sum,"
+    "smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_shared_atom.sum,"
+    "sass__inst_executed_per_opcode,"
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"
+    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+    "lts__t_sector_op_read_hit_rate.pct,"
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,dram__sectors_read.sum";
+
+void pn_ncu_destroy(pn_ncu_t *ncu)
+{
+    if (!ncu)
+        return;
+    for (size_t i = 0; i < ncu->n_launches; i++) {
+        free(ncu->launches[i].kernel);
+        free(ncu->launches[i].value);
+    }
+    free(ncu->launches);
+    free(ncu->path);
+    memset(ncu, 0, sizeof *ncu);
+}
+
+/* A number with thousands separators ("3,248", "12.5"); 0 on success. */
+static int number(const char *s, double *out)
+{
+    char buf[64];
+    size_t n = 0;
+    for (; *s && *s != ' ' && *s != '(' && *s != ';' && *s != ')'; s++)
+        if (*s != ',' && n + 1 < sizeof buf)
+            buf[n++] = *s;
+    buf[n] = '\0';
+    char *end;
+    if (n == 0)
+        return -1;
+    *out = strtod(buf, &end);
+    return *end || !isfinite(*out) ? -1 : 0;
+}
+
+/* "(64, 1, 1)" -> 64. */
+static int dims(const char *s, uint32_t *out)
+{
+    unsigned long a = 1, b = 1, c = 1;
+    if (sscanf(s, " (%lu, %lu, %lu)", &a, &b, &c) < 1)
+        return -1;
+    unsigned long long p = (unsigned long long)a * b * c;
+    if (p == 0 || p > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)p;
+    return 0;
+}
+
+/* The pairs of an instanced per-opcode value "N (IMAD: 1,024; BAR: 8; ...)". */
+static void opcodes(const char *s, pn_ncu_launch_t *l)
+{
+    const char *p = strchr(s, '(');
+    while (p && *p) {
+        p++;
+        while (*p == ' ')
+            p++;
+        const char *colon = strchr(p, ':');
+        if (!colon)
+            break;
+        char op[32];
+        size_t n = (size_t)(colon - p) < sizeof op - 1 ? (size_t)(colon - p) : sizeof op - 1;
+        memcpy(op, p, n);
+        op[n] = '\0';
+        double v = 0;
+        if (number(colon + 1 + strspn(colon + 1, " "), &v) == 0) {
+            if (!strcmp(op, "MUFU"))
+                l->mufu += v;
+            else if (!strcmp(op, "F2I") || !strcmp(op, "I2F") || !strcmp(op, "F2F") ||
+                     !strcmp(op, "FRND"))
+                l->conv += v;
+            else if (!strcmp(op, "BAR"))
+                l->bar += v;
+            else if (!strcmp(op, "ATOMS"))
+                l->atoms += v;
+            else if (!strcmp(op, "ATOMG") || !strcmp(op, "ATOM"))
+                l->atomg += v;
+            else if (!strcmp(op, "REDG") || !strcmp(op, "RED"))
+                l->redg += v;
+        }
+        p = strchr(colon, ';');
+    }
+}
+
+pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
+{
+    memset(ncu, 0, sizeof *ncu);
+    char *text;
+    size_t len;
+    if (pn_yaml_read_file(path, &text, &len) != PN_OK)
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the ncu CSV");
+    /* keep the CSV lines (they start with a quote) and blank out ncu's own
+     * lines, so that line numbers stay those of the file */
+    long line = 1;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        if (!strncmp(text + i, "==ERROR==", 9) || !strncmp(text + i, "==ERR==", 7)) {
+            char snip[120];
+            pn_yaml_snippet(snip, sizeof snip, text + i, e - i);
+            free(text);
+            return pn_error_at(err, PN_EINVAL, path, line, 1, "ncu reported an error: %s", snip);
+        }
+        if (text[i] != '"')
+            for (size_t k = i; k < e; k++)
+                text[k] = ' ';
+        i = e + 1;
+        line++;
+    }
+    pn_csv_t csv;
+    pn_status_t st = pn_csv_parse(&csv, text, len, path, err);
+    free(text);
+    PN_CHECK(st);
+    long c_id, c_kern, c_block, c_grid, c_name, c_value;
+    const char *expect = "ID, Kernel Name, Block Size, Grid Size, Metric Name, Metric Value "
+                         "(ncu --csv)";
+    if ((st = pn_csv_require(&csv, "ID", expect, &c_id, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Kernel Name", expect, &c_kern, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Block Size", expect, &c_block, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Grid Size", expect, &c_grid, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Metric Name", expect, &c_name, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Metric Value", expect, &c_value, err)) != PN_OK) {
+        pn_csv_destroy(&csv);
+        return st;
+    }
+    ncu->path = pn_yaml_strdup(path);
+    for (size_t r = 0; r < csv.n_rows && st == PN_OK; r++) {
+        const pn_csv_row_t *row = &csv.rows[r];
+        long id = strtol(row->f[c_id].text, NULL, 10);
+        pn_ncu_launch_t *l = NULL;
+        for (size_t i = ncu->n_launches; i-- > 0;)
+            if (ncu->launches[i].id == id) {
+                l = &ncu->launches[i];
+                break;
+            }
+        if (!l) {
+            pn_ncu_launch_t *nl = realloc(ncu->launches, (ncu->n_launches + 1) * sizeof *nl);
+            if (!nl) {
+                st = pn_error_set(err, PN_ENOMEM, "out of memory");
+                break;
+            }
+            ncu->launches = nl;
+            l = &nl[ncu->n_launches++];
+            memset(l, 0, sizeof *l);
+            l->id = id;
+            l->line = row->line;
+            const char *k = row->f[c_kern].text;
+            size_t kl = strcspn(k, "(<");
+            l->kernel = malloc(kl + 1);
+            l->value = malloc(M_COUNT * sizeof *l->value);
+            if (!l->kernel || !l->value) {
+                st = pn_error_set(err, PN_ENOMEM, "out of memory");
+                break;
+            }
+            memcpy(l->kernel, k, kl);
+            l->kernel[kl] = '\0';
+            for (int m = 0; m < M_COUNT; m++)
+                l->value[m] = NAN;
+            if (dims(row->f[c_block].text, &l->threads) || dims(row->f[c_grid].text, &l->blocks))
+                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_block].col,
+                                 "launch %ld: block or grid size '%s' / '%s' is not (x, y, z)",
+                                 id, row->f[c_block].text, row->f[c_grid].text);
+        }
+        const char *name = row->f[c_name].text, *val = row->f[c_value].text;
+        for (int m = 0; m < M_COUNT && st == PN_OK; m++) {
+            if (strcmp(name, metric_names[m]))
+                continue;
+            if (number(val, &l->value[m]) != 0)
+                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_value].col,
+                                 "launch %ld: metric %s: expected a number, got '%s'", id, name,
+                                 val);
+            else if (m == M_OPCODES)
+                opcodes(val, l);
+            break;
+        }
+    }
+    for (size_t i = 0; i < ncu->n_launches && st == PN_OK; i++) {
+        pn_ncu_launch_t *l = &ncu->launches[i];
+        for (size_t q = 0; q < sizeof required / sizeof required[0] && st == PN_OK; q++)
+            if (isnan(l->value[required[q]]))
+                st = pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                                 "launch %ld (%s): missing metric '%s' (pnsim import --metrics "
+                                 "lists what ncu must collect)", l->id, l->kernel,
+                                 metric_names[required[q]]);
+        if (st == PN_OK && !(l->value[M_INST] > 0))
+            st = pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                             "launch %ld (%s): no instruction executed", l->id, l->kernel);
+        l->registers = isnan(l->value[M_REGS]) ? 0 : (uint32_t)l->value[M_REGS];
+        l->shared_bytes = (uint32_t)((isnan(l->value[M_SH_STATIC]) ? 0 : l->value[M_SH_STATIC]) +
+                                     (isnan(l->value[M_SH_DYN]) ? 0 : l->value[M_SH_DYN]));
+    }
+    if (st == PN_OK && ncu->n_launches == 0)
+        st = pn_error_at(err, PN_EINVAL, path, csv.header.line, 1, "no kernel launch in the file");
+    pn_csv_destroy(&csv);
+    if (st != PN_OK)
+        pn_ncu_destroy(ncu);
+    return st;
+}
+
+void pn_ncu_occupancy(const pn_ncu_launch_t *l, double out[4])
+{
+    out[0] = l->value[M_OCC_BLOCKS];
+    out[1] = l->value[M_OCC_REGS];
+    out[2] = l->value[M_OCC_SHARED];
+    out[3] = l->value[M_OCC_WARPS];
+}
+
+static double v0(const pn_ncu_launch_t *l, int m)
+{
+    return isnan(l->value[m]) ? 0 : l->value[m];
+}
+
+static double clampd(double x, double lo, double hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Lines per access from sectors per access: a mixture of coalesced 4-byte
+ * accesses (4 sectors in 1 line) and scattered ones (32 in 32). */
+static double lines_of(double spr)
+{
+    return spr > 4 ? clampd(1 + 31 * (spr - 4) / 28, 1, 32) : 1;
+}
+
+enum { K_ARITH, K_SFU, K_SLD, K_SST, K_GLD, K_GST, K_BAR, K_N };
+static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared_st",
+                                            "global_ld", "global_st", "barriers" };
+
+pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_launch_t *l,
+                                const char *device, const pn_occ_rules_t *rules,
+                                pn_error_t *err)
+{
+    const uint32_t W = (l->threads + 31) / 32, B = l->blocks;
+    double tot[K_N];
+    tot[K_GLD] = v0(l, M_GLD) + l->atomg;
+    tot[K_GST] = v0(l, M_GST) + l->redg + (v0(l, M_GATOM) + v0(l, M_GRED) - l->atomg - l->redg > 0
+                                               ? v0(l, M_GATOM) + v0(l, M_GRED) - l->atomg - l->redg
+                                               : 0);
+    tot[K_SLD] = v0(l, M_SLD) + v0(l, M_SATOM);
+    tot[K_SST] = v0(l, M_SST);
+    tot[K_SFU] = l->mufu + l->conv;
+    tot[K_BAR] = l->bar;
+    tot[K_ARITH] = v0(l, M_INST) - tot[K_GLD] - tot[K_GST] - tot[K_SLD] - tot[K_SST] -
+                   tot[K_SFU] - tot[K_BAR];
+    if (tot[K_ARITH] < 0)
+        tot[K_ARITH] = 0;
+    /* per block, then over its warps with the remainder on the first warps */
+    uint64_t base[K_N], rem[K_N];
+    for (int k = 0; k < K_N; k++) {
+        uint64_t per_block = (uint64_t)llround(tot[k] / B);
+        base[k] = per_block / W;
+        rem[k] = per_block % W;
+    }
+    /* barriers: the same for every warp of a block */
+    base[K_BAR] = (uint64_t)llround(tot[K_BAR] / ((double)B * W));
+    rem[K_BAR] = 0;
+    double sec_ld = v0(l, M_SEC_LD), req_ld = v0(l, M_REQ_LD), sec_st = v0(l, M_SEC_ST);
+    double req_st = v0(l, M_REQ_ST) > 0 ? v0(l, M_REQ_ST) : v0(l, M_GST);
+    double sld = v0(l, M_SLD) + v0(l, M_SST) + v0(l, M_SATOM);
+    double spr_ld = req_ld > 0 ? clampd(sec_ld / req_ld, 1, 32) : 4;
+    double spr_st = req_st > 0 && sec_st > 0 ? clampd(sec_st / req_st, 1, 32) : 4;
+    double l1 = isnan(l->value[M_L1HIT]) ? 0 : clampd(l->value[M_L1HIT] / 100, 0, 1);
+    double l2 = isnan(l->value[M_L2HIT]) ? 1 : clampd(l->value[M_L2HIT] / 100, 0, 1);
+    double wf = sld > 0 && !isnan(l->value[M_WF_LD])
+                    ? clampd((v0(l, M_WF_LD) + v0(l, M_WF_ST)) / sld, 1, 32) : 1;
+    fprintf(out, "# pnsim import %s: launch %ld of %s, grid %u x block %u threads\n",
+            ncu->path, l->id, l->kernel, B, l->threads);
+    fprintf(out, "# ncu: %.0f warp instructions, %u registers, %u shared bytes; occupancy "
+            "limits blocks %.0f, registers %.0f, shared %.0f, warps %.0f; %.0f ns\n",
+            v0(l, M_INST), l->registers, l->shared_bytes, l->value[M_OCC_BLOCKS],
+            l->value[M_OCC_REGS], l->value[M_OCC_SHARED], l->value[M_OCC_WARPS],
+            l->value[M_TIME]);
+    if (rules) {
+        pn_occupancy_t o;
+        pn_error_t e2;
+        if (pn_occupancy(rules, W, l->registers, l->shared_bytes, &o, &e2) == PN_OK)
+            fprintf(out, "# pnsim occupancy: limits blocks %u, registers %u, shared %u, warps "
+                    "%u: %u resident\n", o.by_blocks, o.by_registers,
+                    o.by_shared == UINT32_MAX ? 0 : o.by_shared, o.by_warps, o.resident);
+    }
+    fprintf(out, "# per warp: global_ld = LDG + ATOMG, global_st = STG + REDG, shared_ld = LDS + "
+            "ATOMS, sfu = MUFU + F2I/I2F/F2F/FRND, barriers = BAR, arith = the rest\n");
+    fprintf(out, "device: %s\nmodel: {net: pipelined}\nkernel:\n  name: %s\n  threads: %u\n"
+            "  blocks: %u\n", device, l->kernel, l->threads, B);
+    if (l->registers)
+        fprintf(out, "  registers: %u\n", l->registers);
+    fprintf(out, "  shared_bytes: %u\n  counts: {", l->shared_bytes);
+    for (int k = 0; k < K_N; k++)
+        fprintf(out, "%s%s: %llu", k ? ", " : "", kind_keys[k], (unsigned long long)base[k]);
+    fprintf(out, "}\n  memory: {l1_hit: %.4g, l2_hit: %.4g, sectors_ld: %.4g, sectors_st: %.4g, "
+            "lines_ld: %.4g, lines_st: %.4g, shared_wavefronts: %.4g}\n", l1, l2, spr_ld, spr_st,
+            lines_of(spr_ld), lines_of(spr_st), wf);
+    int any = 0;
+    for (uint32_t w = 0; w < W; w++) {
+        int first = 1;
+        for (int k = 0; k < K_N; k++) {
+            if (w >= rem[k])
+                continue;
+            if (!any)
+                fputs("  warps:\n", out);
+            any = 1;
+            if (first)
+                fprintf(out, "    - {warp: %u", w);
+            first = 0;
+            fprintf(out, ", %s: %llu", kind_keys[k], (unsigned long long)(base[k] + 1));
+        }
+        if (!first)
+            fputs("}\n", out);
+    }
+    fputs("simulation: {runs: 5, seed: 1}\n", out);
+    if (ferror(out))
+        return pn_error_set(err, PN_EIO, "write error");
+    return PN_OK;
+}

@@ -1,0 +1,62 @@
+/* pn_ncu.h - Nsight Compute's CSV (`ncu --csv --print-metric-instances details
+ * --metrics LIST`) read into launches, and each launch turned into a pnsim
+ * config of the pipelined net (`pnsim import`). */
+#ifndef PN_NCU_H
+#define PN_NCU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pn_error.h"
+#include "pn_occupancy.h"
+
+/* The metrics pnsim import reads, comma-separated, for ncu --metrics. */
+extern const char pn_ncu_metric_list[];
+
+/* One profiled kernel launch. */
+typedef struct pn_ncu_launch {
+    char *kernel;                 /* the name up to its argument list */
+    long id;                      /* ncu's ID */
+    long line;                    /* first CSV line of the launch */
+    uint32_t threads, blocks;     /* block and grid size, x*y*z */
+    uint32_t registers, shared_bytes;
+    double *value;                /* per pn_ncu_metric_list entry; NaN: absent */
+    /* per-opcode counts of sass__inst_executed_per_opcode */
+    double mufu, conv, bar, atoms, atomg, redg;
+} pn_ncu_launch_t;
+
+typedef struct pn_ncu {
+    char *path;
+    pn_ncu_launch_t *launches;
+    size_t n_launches;
+} pn_ncu_t;
+
+/* Read an ncu CSV: lines before the header and ncu's "==PROF==" or
+ * "==WARNING==" lines are skipped; an "==ERROR==" line is an error at its
+ * line. Values lose thousands separators; an instanced value "TOTAL (K: V;
+ * ...)" gives TOTAL, and for sass__inst_executed_per_opcode its pairs.
+ * Every launch needs launch__block_size, launch__grid_size,
+ * smsp__inst_executed.sum and the global and shared ld/st instruction
+ * counts: a missing one is "path:L: launch ID (kernel): missing metric 'm'";
+ * a launch without instructions is an error too. On error ncu is left
+ * empty. O(file size). */
+pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err);
+
+void pn_ncu_destroy(pn_ncu_t *ncu);
+
+/* Write the config of launch l (the pipelined net on `device`) to out: per
+ * warp counts of every kind (global_ld, global_st with global atomics and
+ * reductions, shared_ld with shared atomics, shared_st, sfu from MUFU and
+ * conversions, barriers from BAR, arith the rest), spread over the warps of
+ * a block so that a block's totals are exact, and kernel.memory from the
+ * sector, request, hit-rate and wavefront metrics; ncu's occupancy limits and
+ * rules' (when rules is non-NULL) in comments. */
+pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_launch_t *l,
+                                const char *device, const pn_occ_rules_t *rules,
+                                pn_error_t *err);
+
+/* ncu's resident-block limits of l: blocks, registers, shared, warps (NaN if absent). */
+void pn_ncu_occupancy(const pn_ncu_launch_t *l, double out[4]);
+
+#endif

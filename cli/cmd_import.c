@@ -1,0 +1,115 @@
+/* cmd_import.c - `pnsim import PROF.csv`: a config of the pipelined net per
+ * kernel launch that Nsight Compute profiled. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "cmd_common.h"
+#include "pn_commands.h"
+#include "pn_ncu.h"
+
+static const char import_usage[] =
+    "usage: pnsim import [options] PROF.csv\n"
+    "       pnsim import --metrics\n"
+    "\n"
+    "Read the CSV of Nsight Compute,\n"
+    "  ncu --csv --cache-control none --print-metric-instances details \\\n"
+    "      --metrics $(pnsim import --metrics) ./app > PROF.csv\n"
+    "and write one config of the pipelined net per kernel launch: grid, block,\n"
+    "registers, shared bytes, per-warp counts by kind (from the SASS instruction\n"
+    "counts and the per-opcode counts: BAR as barriers, MUFU and conversions as\n"
+    "sfu), kernel.memory from the sector, request, hit-rate and wavefront metrics,\n"
+    "and ncu's occupancy limits beside pnsim's in comments. Nothing is written\n"
+    "when the CSV is malformed or a launch lacks a metric.\n"
+    "\n"
+    "options:\n"
+    "      --metrics         print the metric list for ncu --metrics and exit\n"
+    "  -d, --device NAME     the configs' device (default h100)\n"
+    "  -o, --output DIR      write DIR/<kernel>-<threads>x<blocks>-<id>.yaml (default:\n"
+    "                        the configs one after another on standard output)\n"
+    "  -h, --help            this help\n";
+
+int pn_cmd_import(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "metrics", no_argument, NULL, 'm' },
+        { "device", required_argument, NULL, 'd' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *device = "h100", *outdir = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm': printf("%s\n", pn_ncu_metric_list); return 0;
+        case 'd': device = optarg; break;
+        case 'o': outdir = optarg; break;
+        case 'h': fputs(import_usage, stdout); return 0;
+        case ':':
+            fprintf(stderr, "pnsim import: option '%s' needs an argument\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "pnsim import: unknown option '%s' (try pnsim import --help)\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "pnsim import: expected exactly one PROF.csv (try pnsim import --help)\n");
+        return 2;
+    }
+    pn_error_t err;
+    pn_error_clear(&err);
+    pn_ncu_t ncu;
+    pn_device_t dev = { 0 };
+    int rc = 0;
+    pn_cli_out_t *outs = NULL;
+    if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
+        pn_ncu_read(&ncu, argv[optind], &err) != PN_OK) {
+        pn_device_destroy(&dev);
+        return pn_cli_fail("import", &err);
+    }
+    if (outdir && mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+        pn_error_set(&err, PN_EIO, "%s: cannot create the directory", outdir);
+        goto fail;
+    }
+    outs = calloc(ncu.n_launches, sizeof *outs);
+    if (!outs) {
+        pn_error_set(&err, PN_ENOMEM, "out of memory");
+        goto fail;
+    }
+    /* all files written to temporaries first: all or nothing */
+    for (size_t i = 0; i < ncu.n_launches; i++) {
+        const pn_ncu_launch_t *l = &ncu.launches[i];
+        char path[4096];
+        if (outdir)
+            snprintf(path, sizeof path, "%s/%s-%ux%u-%ld.yaml", outdir, l->kernel, l->threads,
+                     l->blocks, l->id);
+        if (pn_cli_out_open(&outs[i], outdir ? path : NULL, &err) != PN_OK ||
+            pn_ncu_write_config(outs[i].f, &ncu, l, device,
+                                dev.has_occupancy ? &dev.occ : NULL, &err) != PN_OK)
+            goto fail;
+        if (!outdir && pn_cli_out_commit(&outs[i], &err) != PN_OK)
+            goto fail;
+    }
+    for (size_t i = 0; outdir && i < ncu.n_launches; i++)
+        if (pn_cli_out_commit(&outs[i], &err) != PN_OK)
+            goto fail;
+    if (outdir)
+        fprintf(stderr, "pnsim import: %zu configs in %s\n", ncu.n_launches, outdir);
+    goto done;
+fail:
+    for (size_t i = 0; outs && i < ncu.n_launches; i++)
+        pn_cli_out_abort(&outs[i]);
+    rc = pn_cli_fail("import", &err);
+done:
+    free(outs);
+    pn_ncu_destroy(&ncu);
+    pn_device_destroy(&dev);
+    return rc;
+}

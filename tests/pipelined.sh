@@ -1,0 +1,69 @@
+#!/bin/sh
+# tests/pipelined.sh - end-to-end tests of the pipelined net's commands: `pnsim probe` on
+# the committed H100 probe CSV (the h100 profile's section), `pnsim import` of an ncu CSV
+# against a golden config that `pnsim run` then simulates, and one-line file:line errors with
+# nothing written for bad ncu and probe CSVs; `pnsim run` and `pnsim sweep` print time_us for
+# a pipelined config. Prints "ok NAME" or "not ok NAME: why" per case.
+PNSIM=${PNSIM:-build/pnsim}
+RUN="${PN_VG:-} $PNSIM"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+ok()  { echo "ok $1"; }
+bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+
+expect_fail() {  # name, expected stderr substring, command...
+    name=$1; want=$2; shift 2
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    msg=$(head -n 1 "$TMP/stderr")
+    if [ "$rc" -ne 1 ]; then bad "$name" "exit status $rc, expected 1: $msg"; return; fi
+    if [ "$(wc -l <"$TMP/stderr")" -ne 1 ]; then bad "$name" "stderr not one line"; return; fi
+    case "$msg" in *"$want"*) ok "$name" ;; *) bad "$name" "got: $msg" ;; esac
+}
+
+# ---- probe: the committed CSV gives the h100 profile's pipelined section ----------
+if $RUN probe examples/data/h100/probe.csv -d h100 -o "$TMP/h100.yaml" 2>"$TMP/err"; then
+    sed -n '/^pipelined:/,/^  inflight:/p' "$TMP/h100.yaml" | tail -n +2 >"$TMP/got"
+    sed -n '/^pipelined:/,/^  inflight:/p' models/devices/h100.yaml | tail -n +2 >"$TMP/want"
+    if cmp -s "$TMP/got" "$TMP/want"; then ok probe-h100
+    else bad probe-h100 "$(diff "$TMP/want" "$TMP/got" | head -5)"; fi
+else
+    bad probe-h100 "$(cat "$TMP/err")"
+fi
+grep -v '^lat_l2,' examples/data/h100/probe.csv >"$TMP/probe-missing.csv"
+expect_fail probe-missing "missing probe 'lat_l2'" \
+    $RUN probe "$TMP/probe-missing.csv" -d h100 -o "$TMP/none.yaml"
+if [ -e "$TMP/none.yaml" ]; then bad probe-nothing-written "$TMP/none.yaml exists"; else ok probe-nothing-written; fi
+$RUN probe examples/data/h100/probe.csv >"$TMP/stdout" 2>"$TMP/stderr"
+if [ $? -eq 2 ] && grep -q -- "--device DEVICE is required" "$TMP/stderr"; then ok probe-needs-device
+else bad probe-needs-device "$(cat "$TMP/stderr")"; fi
+
+# ---- import: golden config, then simulated ----------------------------------------
+if $RUN import tests/ncu/good.csv >"$TMP/good.yaml" 2>"$TMP/err" &&
+   cmp -s "$TMP/good.yaml" tests/ncu/good.yaml.golden; then ok import-golden
+else bad import-golden "$(diff tests/ncu/good.yaml.golden "$TMP/good.yaml" | head -5) $(cat "$TMP/err")"; fi
+if $RUN run -r 2 -f json "$TMP/good.yaml" >"$TMP/run.json" 2>"$TMP/err" &&
+   grep -q '"grid": {"blocks": 2048, "sm_blocks": 16, "resident": 32, "limiter": "warps+blocks", "waves": 1}' "$TMP/run.json" &&
+   grep -q '"time_us"' "$TMP/run.json"; then ok import-run
+else bad import-run "$(grep grid "$TMP/run.json") $(cat "$TMP/err")"; fi
+mkdir "$TMP/out"
+expect_fail import-missing-metric "bad-missing-metric.csv:6: launch 0 (pn_hist): missing metric 'smsp__inst_executed.sum'" \
+    $RUN import -o "$TMP/out" tests/ncu/bad-missing-metric.csv
+expect_fail import-error-row "bad-error-row.csv:5:1: ncu reported an error" \
+    $RUN import -o "$TMP/out" tests/ncu/bad-error-row.csv
+expect_fail import-no-instructions "bad-no-instructions.csv:6: launch 0 (pn_hist): no instruction executed" \
+    $RUN import -o "$TMP/out" tests/ncu/bad-no-instructions.csv
+expect_fail import-short-row "bad-short-row.csv:7:1: row has 14 fields" \
+    $RUN import -o "$TMP/out" tests/ncu/bad-short-row.csv
+if [ -z "$(ls "$TMP/out")" ]; then ok import-nothing-written; else bad import-nothing-written "$(ls "$TMP/out")"; fi
+if [ "$($RUN import --metrics | tr ',' '\n' | grep -c sass__inst_executed_per_opcode)" = 1 ]; then
+    ok import-metrics
+else bad import-metrics "no sass__inst_executed_per_opcode in the list"; fi
+
+# ---- run and sweep of a pipelined config print time_us ---------------------------
+if $RUN sweep -r 2 -f csv configs/pipelined-example.yaml >"$TMP/sweep.csv" 2>"$TMP/err" &&
+   head -1 "$TMP/sweep.csv" | grep -q time_us_mean; then ok sweep-time
+else bad sweep-time "$(head -1 "$TMP/sweep.csv") $(cat "$TMP/err")"; fi
+
+[ "$fails" -eq 0 ]
