@@ -11,7 +11,7 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "clock_mhz", "lat_int", "lat_fp", "lat_sfu", "busy_sfu", "lat_shared_ld", "lat_shared_st",
     "lat_l1", "lat_l2", "lat_dram", "lat_global_st", "tput_lsu_sectors",
     "tput_shared_wavefronts", "tput_dram_sectors", "inflight_loads", "barrier_w1",
-    "launch_overhead_us", "tput_int", "tput_fp"
+    "launch_overhead_us", "tput_int", "tput_fp", "block_launch"
 };
 
 /* Copy the text after "# <key>" and ':' on a comment line into dst. */
@@ -152,6 +152,8 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
     snprintf(note, sizeof note, "partitions / mean of probes tput_int %.4g, tput_fp %.4g",
              v[PN_PROBE_TPUT_INT], v[PN_PROBE_TPUT_FP]);
     line(out, "  ", "arith_busy", val, note);
+    snprintf(val, sizeof val, "%.4g", v[PN_PROBE_BLOCK_LAUNCH]);
+    line(out, "  ", "block_launch", val, "probe block_launch (examples/probe/block_launch.cu)");
     snprintf(val, sizeof val, "%u", steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
     line(out, "  ", "inflight", val, "probe inflight_loads");
     if (ferror(out))

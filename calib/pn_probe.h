@@ -29,6 +29,7 @@ typedef enum pn_probe_id {
     PN_PROBE_LAUNCH_OVERHEAD_US,
     PN_PROBE_TPUT_INT,
     PN_PROBE_TPUT_FP,
+    PN_PROBE_BLOCK_LAUNCH,
     PN_PROBE_COUNT
 } pn_probe_id_t;
 

@@ -25,7 +25,8 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          /* the pipelined section's keys */
                                          "partitions", "issue", "clock_mhz", "launch_us",
                                          "sfu_busy", "lsu_sectors", "shared_wavefronts",
-                                         "dram_sectors", "inflight", "arith_busy", NULL};
+                                         "dram_sectors", "inflight", "arith_busy",
+                                         "block_launch", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

@@ -325,9 +325,14 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
 
 /* Block b's own nodes: its start (b >= resident), completion (when blocks
  * wait for a slot) and barrier release (barriers > 0); cx receives them. */
+/* The launch countdown shared by the block starts: la ticks to lb. */
+typedef struct launch_cd {
+    uint32_t la, lb;
+} launch_cd_t;
+
 static pn_status_t add_block(builder_t *b, const pn_pipe_params_t *p, uint32_t blk,
                              uint32_t blocks, uint32_t resident, uint32_t slot, uint32_t *turn,
-                             warp_ctx_t *cx)
+                             const launch_cd_t *cd, warp_ctx_t *cx)
 {
     const uint32_t W = p->n_warps;
     uint32_t t;
@@ -347,8 +352,24 @@ static pn_status_t add_block(builder_t *b, const pn_pipe_params_t *p, uint32_t b
         PN_CHECK(trans(b, &cx->start, "b%u.start", blk));
         PN_CHECK(in(b, cx->start, slot, 1));
         PN_CHECK(in(b, cx->start, *turn, 1));
-        if (next != UINT32_MAX)
+        const uint32_t G = p->block_launch ? p->block_launch : 1;
+        if (next != UINT32_MAX && G == 1) {
             PN_CHECK(out(b, cx->start, next, 1));
+        } else if (next != UINT32_MAX) {
+            /* the next block may start G steps after this one */
+            uint32_t lf, lfin;
+            PN_CHECK(place(b, 0, &lf, "b%u.lf", blk));
+            PN_CHECK(out(b, cx->start, lf, 1));
+            if (G > 2)
+                PN_CHECK(out(b, cx->start, cd->la, G - 2));
+            PN_CHECK(trans(b, &lfin, "b%u.launched", blk));
+            PN_CHECK(in(b, lfin, lf, 1));
+            if (G > 2) {
+                PN_CHECK(in(b, lfin, cd->lb, G - 2));
+                PN_CHECK(inh(b, lfin, cd->la));
+            }
+            PN_CHECK(out(b, lfin, next, 1));
+        }
         *turn = next;
     }
     if (p->barriers > 0) {
@@ -429,15 +450,24 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
         PN_CHECK(place(&b, p->inflight, &inflight, "inflight"));
 
     uint32_t slot = UINT32_MAX, turn = UINT32_MAX;
+    launch_cd_t cd = { UINT32_MAX, UINT32_MAX };
     if (blocks > resident) {
         PN_CHECK(place(&b, 0, &slot, "slot"));
         PN_CHECK(place(&b, 1, &turn, "b%u.turn", resident));
+        if (p->block_launch > 2) {
+            uint32_t lt;
+            PN_CHECK(place(&b, 0, &cd.la, "launch.a"));
+            PN_CHECK(place(&b, 0, &cd.lb, "launch.b"));
+            PN_CHECK(trans(&b, &lt, "launch.tick"));
+            PN_CHECK(in(&b, lt, cd.la, 1));
+            PN_CHECK(out(&b, lt, cd.lb, 1));
+        }
     }
     lay.warp_place0 = net->n_places;
     lay.warp_trans0 = net->n_trans;
     warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .alu = alu, .inflight = inflight };
     for (uint32_t blk = 0; blk < blocks; blk++) {
-        PN_CHECK(add_block(&b, p, blk, blocks, resident, slot, &turn, &cx));
+        PN_CHECK(add_block(&b, p, blk, blocks, resident, slot, &turn, &cd, &cx));
         for (uint32_t i = 0; i < p->n_warps; i++)
             PN_CHECK(add_warp(&b, p, blk * p->n_warps + i, i, &lay, &cx));
     }

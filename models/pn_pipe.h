@@ -75,6 +75,8 @@ typedef struct pn_pipe_params {
     uint32_t barrier_latency;               /* >= 5 when barriers > 0 */
     uint32_t blocks;                        /* blocks this SM runs; 0 is taken as 1 */
     uint32_t resident;                      /* blocks resident at once; 0 is taken as 1 */
+    uint32_t block_launch;                  /* steps between two block starts on the SM
+                                             * (after the first wave); 0 is taken as 1 */
 } pn_pipe_params_t;
 
 /* Smallest barrier latency (PIPELINED.md, barriers). */

@@ -114,7 +114,9 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         pl->simple[k] = pl->n_cost[k] == 1 && pl->qcost[pl->cost_pipe[k][0]] != 0;
     /* horizon: a latency, or a parked acquisition's wait for a full bucket */
-    uint64_t h = 2 + p->barrier_latency + (p->resident ? p->resident : 1) + 4;
+    uint64_t h = 2 + p->barrier_latency +
+                 ((uint64_t)(p->resident ? p->resident : 1) + 1) *
+                     (p->block_launch ? p->block_launch : 1) + 4;
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         if (p->latency[k] > h)
             h = p->latency[k];
@@ -538,9 +540,12 @@ static void terminate(run_t *r, warp_t *w, uint64_t t)
     if (r->next_block >= pl->blocks)
         return;
     uint64_t v = t + 2 > r->turn ? t + 2 : r->turn;
-    r->turn = v + 1;
+    const uint64_t G = pl->p.block_launch ? pl->p.block_launch : 1;
+    r->turn = v + G;
     r->firings++;                                  /* start at v */
     uint32_t b = r->next_block++;
+    if (G > 1 && r->next_block < pl->blocks)
+        r->firings += G - 1;                       /* countdown ticks, launched */
     init_block(r, b);
     for (uint32_t i = 0; i < W; i++)
         cal_push(r, r->ready, v + 1, b * W + i);

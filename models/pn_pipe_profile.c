@@ -11,7 +11,7 @@ const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS] = {
 
 static const char *const pd_keys[] = {
     "partitions", "issue", "clock_mhz", "launch_us", "sfu_busy", "lsu_sectors",
-    "shared_wavefronts", "dram_sectors", "inflight", "arith_busy", "latency"
+    "shared_wavefronts", "dram_sectors", "inflight", "arith_busy", "block_launch", "latency"
 };
 #define N_PD_KEYS (sizeof pd_keys / sizeof pd_keys[0])
 
@@ -67,6 +67,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "sfu_busy")) {
             PN_CHECK(number_above(y, v, name, 1, 0, &d->sfu_busy, err));
             d->set |= PN_PD_SFU_BUSY;
+        } else if (!strcmp(key, "block_launch")) {
+            PN_CHECK(number_above(y, v, name, 1, 0, &d->block_launch, err));
+            d->set |= PN_PD_BLOCK_LAUNCH;
         } else if (!strcmp(key, "arith_busy")) {
             PN_CHECK(number_above(y, v, name, 1, 0, &d->arith_busy, err));
             d->set |= PN_PD_ARITH_BUSY;
@@ -143,6 +146,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
     if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
     if (s & PN_PD_ARITH_BUSY) d->arith_busy = o->arith_busy;
+    if (s & PN_PD_BLOCK_LAUNCH) d->block_launch = o->block_launch;
     for (int q = 0; q < PN_PD_LAT_KEYS; q++)
         if (s & (PN_PD_LAT0 << q))
             d->latency[q] = o->latency[q];
@@ -242,6 +246,7 @@ void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const p
     p->cost[PN_PIPE_SFU][PN_PIPE_SFUP] = PN_PIPE_UNIT;
     p->cost[PN_PIPE_ARITH][PN_PIPE_ALUP] = PN_PIPE_UNIT;
     p->inflight = d->inflight;
+    p->block_launch = d->block_launch > 1 ? (uint32_t)llround(d->block_launch) : 1;
 }
 
 double pn_pipe_time_us(const pn_pipe_device_t *d, double steps)

@@ -24,7 +24,8 @@ enum {
     PN_PD_DRAM = 1 << 7,
     PN_PD_INFLIGHT = 1 << 8,
     PN_PD_ARITH_BUSY = 1 << 9,
-    PN_PD_LAT0 = 1 << 10           /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
+    PN_PD_BLOCK_LAUNCH = 1 << 10,
+    PN_PD_LAT0 = 1 << 11           /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
 };
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -40,6 +41,7 @@ typedef struct pn_pipe_device {
     uint32_t latency[PN_PD_LAT_KEYS];
     double sfu_busy;              /* steps a partition's SFU pipe is busy per instruction */
     double arith_busy;            /* the same for its arithmetic pipes (1: issue-bound) */
+    double block_launch;          /* steps between two block starts on an SM (>= 1) */
     double lsu_sectors;           /* per step, per SM */
     double shared_wavefronts;     /* per step, per SM */
     double dram_sectors;          /* per step, whole device */

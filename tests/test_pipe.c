@@ -147,8 +147,9 @@ static void test_one_warp_exact(void **state)
 static void test_barriers_blocks_exact(void **state)
 {
     (void)state;
-    static const struct { uint64_t barriers; uint32_t lb, blocks, resident; } cases[] = {
-        { 1, 5, 1, 1 }, { 2, 9, 1, 1 }, { 3, 6, 1, 1 }, { 0, 0, 3, 1 }, { 2, 7, 3, 1 },
+    static const struct { uint64_t barriers; uint32_t lb, blocks, resident, launch; } cases[] = {
+        { 1, 5, 1, 1, 0 }, { 2, 9, 1, 1, 0 }, { 3, 6, 1, 1, 0 }, { 0, 0, 3, 1, 0 },
+        { 2, 7, 3, 1, 0 }, { 0, 0, 4, 1, 2 }, { 1, 5, 3, 1, 50 }, { 0, 0, 3, 1, 200 },
     };
     pn_pipe_counts_t c = { { 3, 1, 1, 1, 1, 1, 1, 1 } };    /* 10 instructions */
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -162,9 +163,25 @@ static void test_barriers_blocks_exact(void **state)
         p.barrier_latency = cases[i].lb;
         p.blocks = cases[i].blocks;
         p.resident = cases[i].resident;
+        p.block_launch = cases[i].launch;
         uint64_t sum = pn_pipe_single_warp_steps(&c, p.latency) - 3;
         uint64_t one = sum + 3 + p.barriers * (p.barrier_latency - 1);
         uint64_t expect = p.blocks * (one - 3) + 4 * p.blocks - 1;
+        /* blocks start at most every `launch` steps: block b >= 1 at max(end + 2, start of
+         * b - 1 + launch); block 1 starts at e0 + 2 whatever the launch (M0 starts block 0) */
+        uint64_t G = p.block_launch ? p.block_launch : 1, dur = one - 3 + 1, start = 0, end = 0;
+        for (uint32_t blk = 0; blk < p.blocks; blk++) {
+            uint64_t s0 = 0;                           /* block 0 is resident from M0 */
+            if (blk == 1)
+                s0 = end + 2;
+            else if (blk > 1)
+                s0 = end + 2 > start + G ? end + 2 : start + G;
+            end = blk == 0 ? dur : s0 + dur + 1;       /* the step of its term */
+            start = s0;
+        }
+        if (G == 1)
+            assert_int_equal(expect, end + 2);         /* the closed form */
+        expect = end + 2;
         pn_net_t net;
         pn_pipe_layout_t lay;
         build(&net, &lay, &p);
@@ -243,6 +260,7 @@ typedef struct scenario {
     uint32_t dram_rate;
     uint32_t blocks, resident, barriers, barrier_latency;
     uint32_t alu_rate;            /* > 0: arithmetic pipes per partition, shared costs equal */
+    uint32_t block_launch;
 } scenario_t;
 
 static void two_sample(const scenario_t *s, int runs, int shift, double *ps, double *pi)
@@ -258,6 +276,7 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
     p.resident = s->resident;
     p.barriers = s->barriers;
     p.barrier_latency = s->barrier_latency;
+    p.block_launch = s->block_launch;
     if (s->alu_rate) {
         p.rate[PN_PIPE_ALUP] = s->alu_rate;
         p.cost[PN_PIPE_ARITH][PN_PIPE_ALUP] = 1000;
@@ -286,17 +305,17 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
 }
 
 static const scenario_t scenarios[] = {
-    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0, 0, 0, 0, 0, 0 },
-    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300, 0, 0, 0, 0, 0 },
-    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0, 0 },
-    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0, 0 },
-    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0, 0, 0, 0, 0, 0 },
-    { "5 blocks of 2 warps, 2 resident, 2 barriers", 2, 2, 1, 2, { { 6, 1, 2, 1, 1, 1, 1, 1 } }, 0,
-      5, 2, 2, 7, 0 },
+    { "mixed, 4 warps on 2 partitions", 4, 2, 1, 3, { { 10, 3, 4, 2, 3, 2, 2, 2 } }, 0, 0, 0, 0, 0, 0, 0 },
+    { "dram-bound, 6 warps, inflight 2", 6, 2, 1, 2, { { 4, 0, 0, 0, 0, 1, 5, 1 } }, 300, 0, 0, 0, 0, 0, 0 },
+    { "sfu-bound, 5 warps on 1 partition", 5, 1, 1, 0, { { 3, 8, 0, 0, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0, 0, 0 },
+    { "shared stores, 4 warps, issue 2", 4, 1, 2, 0, { { 6, 0, 5, 6, 0, 0, 0, 0 } }, 0, 0, 0, 0, 0, 0, 0 },
+    { "stores and loads, 8 warps on 4 partitions", 8, 4, 1, 4, { { 2, 1, 1, 1, 2, 2, 2, 3 } }, 0, 0, 0, 0, 0, 0, 0 },
+    { "5 blocks of 2 warps, 2 resident, 2 barriers, a start every 9 steps", 2, 2, 1, 2, { { 6, 1, 2, 1, 1, 1, 1, 1 } }, 0,
+      5, 2, 2, 7, 0, 9 },
     { "3 blocks of 3 warps, 1 resident, 1 barrier", 3, 2, 1, 0, { { 5, 2, 1, 0, 0, 2, 0, 1 } }, 0,
-      3, 1, 1, 5, 0 },
+      3, 1, 1, 5, 0, 0 },
     { "queued pipes: 8 warps on 2 partitions, alu 0.4/step", 8, 2, 1, 2,
-      { { 12, 2, 3, 3, 1, 1, 1, 1 } }, 0, 2, 1, 1, 6, 400 },
+      { { 12, 2, 3, 3, 1, 1, 1, 1 } }, 0, 2, 1, 1, 6, 400, 0 },
 };
 
 static void test_two_sample(void **state)
