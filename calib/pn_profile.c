@@ -35,6 +35,41 @@ static void write_quoted(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Copy the profile text to out without its top-level `drop:` sections (the
+ * key line and the indented or blank lines under it) and with the top-level
+ * `swap:` section (when swap is non-NULL) replaced by `with`; end with a
+ * newline. */
+static void copy_sections(FILE *out, const char *text, size_t len, const char *drop,
+                          const char *swap, const char *with)
+{
+    size_t dl = strlen(drop), sl = swap ? strlen(swap) : 0;
+    int skipping = 0, last_nl = 1;
+    for (size_t i = 0; i < len;) {
+        const char *line = text + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t l = nl ? (size_t)(nl - line) + 1 : len - i;
+        i += l;
+        size_t k = top_key(line, l);
+        if (k == dl && !strncmp(line, drop, dl)) {
+            skipping = 1;
+            continue;
+        }
+        if (swap && k == sl && !strncmp(line, swap, sl)) {
+            fputs(with, out);
+            skipping = 1;
+            continue;
+        }
+        if (skipping && !is_blank_line(line, l) && (line[0] == ' ' || line[0] == '\t'))
+            continue;
+        if (!is_blank_line(line, l))
+            skipping = 0;
+        fwrite(line, 1, l, out);
+        last_nl = line[l - 1] == '\n';
+    }
+    if (!last_nl)
+        fputc('\n', out);
+}
+
 pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_calibration_t *c,
                              pn_error_t *err)
 {
@@ -56,33 +91,12 @@ pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_c
             return pn_error_set(err, PN_EINVAL,
                                 "device profile has no top-level 'latency:' key to replace");
     }
-    int skipping = 0, last_nl = 1;
-    for (size_t i = 0; i < len;) {
-        const char *line = text + i;
-        const char *nl = memchr(line, '\n', len - i);
-        size_t l = nl ? (size_t)(nl - line) + 1 : len - i;
-        i += l;
-        size_t k = top_key(line, l);
-        if (k == 11 && !strncmp(line, "calibration", 11)) {
-            skipping = 1;
-            continue;
-        }
-        if (k == 7 && !strncmp(line, "latency", 7) && c->set_latency) {
-            fprintf(out, "latency:%s%s\n  global: %u\n  shared: %u\n",
-                    c->latency_note ? "                    # " : "",
-                    c->latency_note ? c->latency_note : "", c->l1, c->l2);
-            skipping = 1;
-            continue;
-        }
-        if (skipping && !is_blank_line(line, l) && (line[0] == ' ' || line[0] == '\t'))
-            continue;
-        if (!is_blank_line(line, l))
-            skipping = 0;
-        fwrite(line, 1, l, out);
-        last_nl = line[l - 1] == '\n';
-    }
-    if (!last_nl)
-        fputc('\n', out);
+    char lat[160] = "";
+    if (c->set_latency)
+        snprintf(lat, sizeof lat, "latency:%s%s\n  global: %u\n  shared: %u\n",
+                 c->latency_note ? "                    # " : "",
+                 c->latency_note ? c->latency_note : "", c->l1, c->l2);
+    copy_sections(out, text, len, "calibration", c->set_latency ? "latency" : NULL, lat);
     fprintf(out, "calibration:                # time_us = us_per_step * steps + us_offset\n");
     fprintf(out, "  us_per_step: %.10g\n  us_offset: %.10g\n  source: ", c->us_per_step,
             c->us_offset);
@@ -96,27 +110,7 @@ pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_c
 pn_status_t pn_profile_replace(FILE *out, const char *text, size_t len, const char *key,
                                const char *section, pn_error_t *err)
 {
-    size_t klen = strlen(key);
-    int skipping = 0, last_nl = 1;
-    for (size_t i = 0; i < len;) {
-        const char *line = text + i;
-        const char *nl = memchr(line, '\n', len - i);
-        size_t l = nl ? (size_t)(nl - line) + 1 : len - i;
-        i += l;
-        size_t k = top_key(line, l);
-        if (k == klen && !strncmp(line, key, klen)) {
-            skipping = 1;
-            continue;
-        }
-        if (skipping && !is_blank_line(line, l) && (line[0] == ' ' || line[0] == '\t'))
-            continue;
-        if (!is_blank_line(line, l))
-            skipping = 0;
-        fwrite(line, 1, l, out);
-        last_nl = line[l - 1] == '\n';
-    }
-    if (!last_nl)
-        fputc('\n', out);
+    copy_sections(out, text, len, key, NULL, NULL);
     fputs(section, out);
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error");

@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
+#include "pn_chi2.h"
 #include "pn_engine.h"
+#include "pn_exact.h"
 #include "pn_engine_sm.h"
 #include "pn_rng.h"
 #include "pn_sm.h"
@@ -134,51 +135,6 @@ typedef struct hist {
     double *count;
 } hist_t;
 
-/* Chi-square p-value of counts a against b: a second sample (b_is_prob 0,
- * two-sample test of homogeneity) or probabilities (b_is_prob 1, goodness
- * of fit). Adjacent values are pooled into bins whose expected counts are at
- * least minexp; what is left at the end joins the last bin. Never NaN. */
-static double chi2_p(const double *a, const double *b, size_t n, int b_is_prob, double minexp)
-{
-    double na = 0, nb = 0;
-    for (size_t i = 0; i < n; i++) {
-        na += a[i];
-        nb += b[i];
-    }
-    enum { MAXBINS = 4096 };
-    static double ba[MAXBINS], bb[MAXBINS];
-    size_t bins = 0;
-    double ca = 0, cb = 0;
-    for (size_t i = 0; i < n; i++) {
-        ca += a[i];
-        cb += b[i];
-        double expect = b_is_prob ? na * cb / nb : (ca + cb) * na / (na + nb);
-        if (expect >= minexp && bins < MAXBINS) {
-            ba[bins] = ca;
-            bb[bins] = cb;
-            bins++;
-            ca = cb = 0;
-        }
-    }
-    if (bins == 0)
-        return 1.0;
-    ba[bins - 1] += ca;
-    bb[bins - 1] += cb;
-    double chi2 = 0;
-    for (size_t k = 0; k < bins; k++) {
-        if (b_is_prob) {
-            double e = na * bb[k] / nb;
-            chi2 += (ba[k] - e) * (ba[k] - e) / e;
-        } else {
-            double ea = (ba[k] + bb[k]) * na / (na + nb), eb = (ba[k] + bb[k]) * nb / (na + nb);
-            chi2 += (ba[k] - ea) * (ba[k] - ea) / ea + (bb[k] - eb) * (bb[k] - eb) / eb;
-        }
-    }
-    double p = bins < 2 ? 1.0 : gsl_cdf_chisq_Q(chi2, (double)bins - 1);
-    assert_false(p != p);       /* a NaN would make every comparison pass */
-    return p;
-}
-
 static void histogram(pn_engine_kind_t k, const pn_net_t *net, int64_t idle, int runs,
                       uint64_t seed, uint64_t lo, size_t n, double *steps, double *idles)
 {
@@ -219,7 +175,7 @@ static void test_two_sample(void **state)
         histogram(PN_ENGINE_LITERAL, &net, lay.t0, runs, 1, 0, N, sa, ia);
         for (int e = PN_ENGINE_FAST; e <= PN_ENGINE_COMPILED; e++) {
             histogram((pn_engine_kind_t)e, &net, lay.t0, runs, 100001, 0, N, sb, ib);
-            double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
+            double ps = pn_chi2_p(sa, sb, N, 0, 10), pi = pn_chi2_p(ia, ib, N, 0, 10);
             if (ps < 0.001 || pi < 0.001)
                 fail_msg("net %zu, %s engine: steps p = %g, idle p = %g", k,
                          pn_engine_name((pn_engine_kind_t)e), ps, pi);
@@ -230,7 +186,7 @@ static void test_two_sample(void **state)
             pn_sm_layout_t lay2;
             build(&other, &lay2, nets[k].sched, nets[k].l1 + 1, nets[k].l2, nets[k].warps, c);
             histogram(PN_ENGINE_FAST, &other, lay2.t0, runs, 100001, 0, N, sb, ib);
-            assert_true(chi2_p(sa, sb, N, 0, 10) < 1e-6);
+            assert_true(pn_chi2_p(sa, sb, N, 0, 10) < 1e-6);
             pn_net_destroy(&other);
         }
         pn_net_destroy(&net);
@@ -238,93 +194,6 @@ static void test_two_sample(void **state)
 }
 
 /* ---- exact distribution by enumeration ------------------------------------ */
-
-#define EX_MAXP 64
-#define EX_MAXSTEPS 128
-
-typedef struct ex_node {
-    pn_tokens_t m[EX_MAXP];
-    double dist[EX_MAXSTEPS];     /* probability of each number of steps left */
-    struct ex_node *next;
-} ex_node_t;
-
-typedef struct ex {
-    const pn_net_t *net;
-    ex_node_t *table[4099];
-    size_t nodes;
-} ex_t;
-
-static size_t ex_hash(const pn_tokens_t *m, uint32_t np)
-{
-    uint64_t h = 1469598103934665603u;
-    for (uint32_t i = 0; i < np; i++)
-        h = (h ^ m[i]) * 1099511628211u;
-    return (size_t)(h % 4099);
-}
-
-static const double *ex_dist(ex_t *x, const pn_tokens_t *m);
-
-/* Every permutation of the enabled set, each with probability 1/n!. */
-static void ex_permute(ex_t *x, const pn_tokens_t *m, uint32_t *e, uint32_t n, uint32_t k,
-                       double prob, double *dist)
-{
-    const pn_net_t *net = x->net;
-    if (k == n) {
-        pn_tokens_t r[EX_MAXP];
-        memcpy(r, m, net->n_places * sizeof *r);
-        uint32_t fired[EX_MAXP];
-        uint32_t f = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (pn_net_inputs_fit(net, r, e[i])) {
-                pn_net_consume(net, r, e[i]);
-                fired[f++] = e[i];
-            }
-        for (uint32_t i = 0; i < f; i++)
-            pn_net_produce(net, r, fired[i]);
-        const double *d = ex_dist(x, r);
-        for (int s = 0; s + 1 < EX_MAXSTEPS; s++)
-            dist[s + 1] += prob * d[s];
-        return;
-    }
-    for (uint32_t i = k; i < n; i++) {
-        uint32_t t = e[k]; e[k] = e[i]; e[i] = t;
-        ex_permute(x, m, e, n, k + 1, prob / (n - k), dist);
-        t = e[k]; e[k] = e[i]; e[i] = t;
-    }
-}
-
-static const double *ex_dist(ex_t *x, const pn_tokens_t *m)
-{
-    const pn_net_t *net = x->net;
-    size_t h = ex_hash(m, net->n_places);
-    for (ex_node_t *nd = x->table[h]; nd; nd = nd->next)
-        if (memcmp(nd->m, m, net->n_places * sizeof *m) == 0)
-            return nd->dist;
-    ex_node_t *nd = calloc(1, sizeof *nd);
-    assert_non_null(nd);
-    memcpy(nd->m, m, net->n_places * sizeof *m);
-    uint32_t e[EX_MAXP], n = 0;
-    for (uint32_t t = 0; t < net->n_trans; t++)
-        if (pn_net_enabled(net, m, t))
-            e[n++] = t;
-    if (n == 0)
-        nd->dist[0] = 1.0;                       /* dead: no step left */
-    else
-        ex_permute(x, m, e, n, 0, 1.0, nd->dist);
-    nd->next = x->table[h];
-    x->table[h] = nd;
-    x->nodes++;
-    return nd->dist;
-}
-
-static void ex_free(ex_t *x)
-{
-    for (size_t i = 0; i < sizeof x->table / sizeof x->table[0]; i++)
-        for (ex_node_t *nd = x->table[i], *nx; nd; nd = nx) {
-            nx = nd->next;
-            free(nd);
-        }
-}
 
 static void test_exact_distribution(void **state)
 {
@@ -334,13 +203,12 @@ static void test_exact_distribution(void **state)
     pn_net_t net;
     pn_sm_layout_t lay;
     build(&net, &lay, 1, 3, 1, 2, c);
-    assert_true(net.n_places <= EX_MAXP);
-    ex_t x;
+    pn_exact_t x;
     memset(&x, 0, sizeof x);
     x.net = &net;
-    const double *exact = ex_dist(&x, net.m0);
+    const double *exact = pn_exact_dist(&x, net.m0);
     double total = 0, support = 0;
-    for (int s = 0; s < EX_MAXSTEPS; s++) {
+    for (int s = 0; s < PN_EXACT_MAXSTEPS; s++) {
         total += exact[s];
         support += exact[s] > 0;
     }
@@ -348,22 +216,22 @@ static void test_exact_distribution(void **state)
     assert_true(support >= 3);                  /* genuinely random */
     assert_true(x.nodes > 50);
     const int runs = scaled(4000);
-    static double sa[EX_MAXSTEPS], ia[EX_MAXSTEPS];
+    static double sa[PN_EXACT_MAXSTEPS], ia[PN_EXACT_MAXSTEPS];
     for (int k = PN_ENGINE_LITERAL; k <= PN_ENGINE_COMPILED; k++) {
         histogram((pn_engine_kind_t)k, &net, lay.t0, runs, 5 + 77777 * (uint64_t)k, 0,
-                  EX_MAXSTEPS, sa, ia);
-        double p = chi2_p(sa, exact, EX_MAXSTEPS, 1, 10);
+                  PN_EXACT_MAXSTEPS, sa, ia);
+        double p = pn_chi2_p(sa, exact, PN_EXACT_MAXSTEPS, 1, 10);
         if (p < 0.001)
             fail_msg("%s engine: p = %g against the exact distribution",
                      pn_engine_name((pn_engine_kind_t)k), p);
     }
     /* and a distribution that is off by one step is rejected */
-    double shifted[EX_MAXSTEPS] = { 0 };
-    for (int s = 0; s + 1 < EX_MAXSTEPS; s++)
+    double shifted[PN_EXACT_MAXSTEPS] = { 0 };
+    for (int s = 0; s + 1 < PN_EXACT_MAXSTEPS; s++)
         shifted[s + 1] = exact[s];
-    histogram(PN_ENGINE_FAST, &net, lay.t0, runs, 5, 0, EX_MAXSTEPS, sa, ia);
-    assert_true(chi2_p(sa, shifted, EX_MAXSTEPS, 1, 10) < 1e-6);
-    ex_free(&x);
+    histogram(PN_ENGINE_FAST, &net, lay.t0, runs, 5, 0, PN_EXACT_MAXSTEPS, sa, ia);
+    assert_true(pn_chi2_p(sa, shifted, PN_EXACT_MAXSTEPS, 1, 10) < 1e-6);
+    pn_exact_free(&x);
     pn_net_destroy(&net);
 }
 
@@ -422,7 +290,7 @@ static void test_generic_net(void **state)
     static double sa[N], ia[N], sb[N], ib[N];
     histogram(PN_ENGINE_LITERAL, &net, idle, scaled(2000), 1, 0, N, sa, ia);
     histogram(PN_ENGINE_FAST, &net, idle, scaled(2000), 500001, 0, N, sb, ib);
-    double ps = chi2_p(sa, sb, N, 0, 10), pi = chi2_p(ia, ib, N, 0, 10);
+    double ps = pn_chi2_p(sa, sb, N, 0, 10), pi = pn_chi2_p(ia, ib, N, 0, 10);
     if (ps < 0.001 || pi < 0.001)
         fail_msg("generic net: steps p = %g, idle p = %g", ps, pi);
     /* the net is random: more than one step count occurs */
