@@ -91,7 +91,7 @@ pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_c
             return pn_error_set(err, PN_EINVAL,
                                 "device profile has no top-level 'latency:' key to replace");
     }
-    char lat[160] = "";
+    char lat[1024] = "";
     if (c->set_latency)
         snprintf(lat, sizeof lat, "latency:%s%s\n  global: %u\n  shared: %u\n",
                  c->latency_note ? "                    # " : "",
