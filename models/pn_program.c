@@ -162,44 +162,68 @@ void pn_program_warp_size(const pn_program_t *p, uint32_t *places, uint32_t *tra
 
 /* ---- the net -------------------------------------------------------------- */
 
-/* Place receiving the selected instruction of each kind: p6, p8, p10. */
-static const int kind_place[3] = {6, 8, 10};
-
 typedef struct builder {
     pn_net_t *net;
     pn_error_t *err;
     uint32_t w;
-    const uint32_t *pk;           /* ids of the warp's pK (pn_sm_add_warp) */
-    uint32_t end;
+    const pn_program_ports_t *ports;
 } builder_t;
+
+/* The transitions of one selection: one per alternative of the item's kind. */
+typedef struct sel {
+    uint32_t t[PN_PROGRAM_MAX_ALT];
+    uint32_t n;
+} sel_t;
 
 static pn_status_t arc(builder_t *b, pn_arc_kind_t kind, uint32_t t, uint32_t p, uint32_t w)
 {
     return pn_net_add_arc(b->net, kind, t, p, w, b->err);
 }
 
-/* Add a transition named "w<w>.s<j>_<i><suffix>" consuming p3 and q, and
- * producing p4 and the kind place of `item`; *id receives it. */
-static pn_status_t selector(builder_t *b, uint32_t j, uint32_t i, const char *suffix,
-                            uint32_t q, const pn_program_item_t *item, uint32_t *id)
+/* The same arc on every transition of s. */
+static pn_status_t sel_arc(builder_t *b, const sel_t *s, pn_arc_kind_t kind, uint32_t p,
+                           uint32_t w)
 {
-    char name[96];
-    snprintf(name, sizeof name, "w%u.s%u_%u%s", b->w, j + 1, i + 1, suffix);
-    PN_CHECK(pn_net_add_transition(b->net, name, id, b->err));
-    PN_CHECK(arc(b, PN_ARC_INPUT, *id, b->pk[3], 1));
-    PN_CHECK(arc(b, PN_ARC_INPUT, *id, q, 1));
-    PN_CHECK(arc(b, PN_ARC_OUTPUT, *id, b->pk[4], 1));
-    return arc(b, PN_ARC_OUTPUT, *id, b->pk[kind_place[item->kind]], 1);
+    for (uint32_t i = 0; i < s->n; i++)
+        PN_CHECK(arc(b, kind, s->t[i], p, w));
+    return PN_OK;
 }
 
-/* Output arcs of a transition that moves control to item `it` at place q;
+/* Add the transitions "w<w>.s<j>_<i><suffix>" (with "_a<k>" per alternative
+ * when the kind has several) taking the trigger and q, and, per alternative,
+ * its count place, and marking `chosen` and the alternative's place. */
+static pn_status_t selector(builder_t *b, uint32_t j, uint32_t i, const char *suffix,
+                            uint32_t q, const pn_program_item_t *item, sel_t *s)
+{
+    const pn_program_ports_t *pp = b->ports;
+    const uint32_t k = item->kind, n = pp->n_alt[k];
+    char name[96];
+    s->n = n;
+    for (uint32_t a = 0; a < n; a++) {
+        if (n > 1)
+            snprintf(name, sizeof name, "w%u.s%u_%u%s_a%u", b->w, j + 1, i + 1, suffix, a + 1);
+        else
+            snprintf(name, sizeof name, "w%u.s%u_%u%s", b->w, j + 1, i + 1, suffix);
+        PN_CHECK(pn_net_add_transition(b->net, name, &s->t[a], b->err));
+        PN_CHECK(arc(b, PN_ARC_INPUT, s->t[a], pp->trigger, 1));
+        PN_CHECK(arc(b, PN_ARC_INPUT, s->t[a], q, 1));
+        if (pp->count[k][a] != UINT32_MAX)
+            PN_CHECK(arc(b, PN_ARC_INPUT, s->t[a], pp->count[k][a], 1));
+        if (pp->chosen != UINT32_MAX)
+            PN_CHECK(arc(b, PN_ARC_OUTPUT, s->t[a], pp->chosen, 1));
+        PN_CHECK(arc(b, PN_ARC_OUTPUT, s->t[a], pp->out[k][a], 1));
+    }
+    return PN_OK;
+}
+
+/* Output arcs of transitions that move control to item `it` at place q;
  * r, its counter, is used only when the item is counted (mult >= 2). */
-static pn_status_t enter(builder_t *b, uint32_t t, uint32_t q, uint32_t r,
+static pn_status_t enter(builder_t *b, const sel_t *s, uint32_t q, uint32_t r,
                          const pn_program_item_t *it)
 {
-    PN_CHECK(arc(b, PN_ARC_OUTPUT, t, q, 1));
+    PN_CHECK(sel_arc(b, s, PN_ARC_OUTPUT, q, 1));
     if (it->mult >= 2)
-        PN_CHECK(arc(b, PN_ARC_OUTPUT, t, r, it->mult - 1));
+        PN_CHECK(sel_arc(b, s, PN_ARC_OUTPUT, r, it->mult - 1));
     return PN_OK;
 }
 
@@ -249,40 +273,62 @@ static pn_status_t build_sequencer(builder_t *b, const pn_program_t *prog)
         uint32_t p = qbase[j];
         for (uint32_t i = 0; i < s->n_body && st == PN_OK; i++) {
             const pn_program_item_t *it = &s->body[i];
-            uint32_t q = p, r = it->mult >= 2 ? p + 1 : UINT32_MAX, t;
+            uint32_t q = p, r = it->mult >= 2 ? p + 1 : UINT32_MAX;
+            sel_t t;
             p += it->mult >= 2 ? 2 : 1;
             if (it->mult >= 2) {
                 /* s_rep: the item again while its counter r holds tokens */
                 st = selector(b, j, i, "_rep", q, it, &t);
-                if (st == PN_OK) st = arc(b, PN_ARC_INPUT, t, r, 1);
-                if (st == PN_OK) st = arc(b, PN_ARC_OUTPUT, t, q, 1);
+                if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INPUT, r, 1);
+                if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_OUTPUT, q, 1);
             }
             if (st != PN_OK)
                 break;
             if (i + 1 < s->n_body) {
                 /* s: on to the next item */
                 st = selector(b, j, i, "", q, it, &t);
-                if (st == PN_OK && r != UINT32_MAX) st = arc(b, PN_ARC_INHIBITOR, t, r, 1);
-                if (st == PN_OK) st = enter(b, t, p, p + 1, &s->body[i + 1]);
+                if (st == PN_OK && r != UINT32_MAX) st = sel_arc(b, &t, PN_ARC_INHIBITOR, r, 1);
+                if (st == PN_OK) st = enter(b, &t, p, p + 1, &s->body[i + 1]);
                 continue;
             }
             /* last item: loop back while c holds tokens, else exit */
             st = selector(b, j, i, "_loop", q, it, &t);
-            if (st == PN_OK && r != UINT32_MAX) st = arc(b, PN_ARC_INHIBITOR, t, r, 1);
-            if (st == PN_OK) st = arc(b, PN_ARC_INPUT, t, cpl[j], 1);
-            if (st == PN_OK) st = enter(b, t, qbase[j], qbase[j] + 1, &s->body[0]);
+            if (st == PN_OK && r != UINT32_MAX) st = sel_arc(b, &t, PN_ARC_INHIBITOR, r, 1);
+            if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INPUT, cpl[j], 1);
+            if (st == PN_OK) st = enter(b, &t, qbase[j], qbase[j] + 1, &s->body[0]);
             if (st == PN_OK) st = selector(b, j, i, "_exit", q, it, &t);
-            if (st == PN_OK && r != UINT32_MAX) st = arc(b, PN_ARC_INHIBITOR, t, r, 1);
-            if (st == PN_OK) st = arc(b, PN_ARC_INHIBITOR, t, cpl[j], 1);
+            if (st == PN_OK && r != UINT32_MAX) st = sel_arc(b, &t, PN_ARC_INHIBITOR, r, 1);
+            if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INHIBITOR, cpl[j], 1);
             if (st == PN_OK)
-                st = next < n ? enter(b, t, qbase[next], qbase[next] + 1, &prog->segs[next].body[0])
-                              : arc(b, PN_ARC_OUTPUT, t, b->end, 1);
+                st = next < n ? enter(b, &t, qbase[next], qbase[next] + 1,
+                                      &prog->segs[next].body[0])
+                              : sel_arc(b, &t, PN_ARC_OUTPUT, b->ports->end, 1);
         }
     }
 done:
     free(qbase);
     free(cpl);
     return st;
+}
+
+pn_status_t pn_program_add_sequencer(pn_net_t *net, uint32_t w, const pn_program_t *prog,
+                                     const pn_program_ports_t *ports, pn_error_t *err)
+{
+    for (int k = 0; k < 3; k++)
+        if (ports->n_alt[k] < 1 || ports->n_alt[k] > PN_PROGRAM_MAX_ALT)
+            return pn_error_set(err, PN_EINVAL, "a program kind needs 1 to %d alternatives",
+                                PN_PROGRAM_MAX_ALT);
+    builder_t b = { .net = net, .err = err, .w = w, .ports = ports };
+    return build_sequencer(&b, prog);
+}
+
+/* Is every segment of prog repeated 0 times (the warp runs nothing)? */
+int pn_program_is_empty(const pn_program_t *prog)
+{
+    for (uint32_t j = 0; j < prog->n_segs; j++)
+        if (prog->segs[j].repeat > 0)
+            return 0;
+    return 1;
 }
 
 static pn_status_t check_programs(uint32_t schedulers, uint32_t l1, uint32_t l2,
@@ -342,15 +388,19 @@ pn_status_t pn_sm_build_program(pn_net_t *net, uint32_t schedulers, uint32_t l1,
         const pn_program_t *prog = &programs[w];
         pn_sm_warp_ids_t ids;
         PN_CHECK(pn_sm_add_warp(net, &lay, w, NULL, l1, l2, &ids, err));
-        builder_t b = { .net = net, .err = err, .w = w, .pk = ids.p };
-        int empty = 1;
-        for (uint32_t j = 0; j < prog->n_segs; j++)
-            empty &= prog->segs[j].repeat == 0;
+        /* selections take p3 and mark p4 and p6, p8 or p10 */
+        pn_program_ports_t pp = { .trigger = ids.p[3], .chosen = ids.p[4],
+                                  .n_alt = { 1, 1, 1 } };
+        pp.out[PN_KIND_ARITH][0] = ids.p[6];
+        pp.out[PN_KIND_SHARED][0] = ids.p[8];
+        pp.out[PN_KIND_GLOBAL][0] = ids.p[10];
+        for (int k = 0; k < 3; k++)
+            pp.count[k][0] = UINT32_MAX;
         /* t16 ends the warp once the sequencer has reached `end` */
         snprintf(name, sizeof name, "w%u.end", w);
-        PN_CHECK(pn_net_add_place(net, name, empty ? 1 : 0, &b.end, err));
-        PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, ids.t[PN_SM_WARP_TRANS - 1], b.end, 1, err));
-        PN_CHECK(build_sequencer(&b, prog));
+        PN_CHECK(pn_net_add_place(net, name, pn_program_is_empty(prog) ? 1 : 0, &pp.end, err));
+        PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, ids.t[PN_SM_WARP_TRANS - 1], pp.end, 1, err));
+        PN_CHECK(pn_program_add_sequencer(net, w, prog, &pp, err));
     }
     PN_CHECK(pn_net_freeze(net, err));
     if (layout)

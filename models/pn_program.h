@@ -95,6 +95,31 @@ pn_status_t pn_program_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind,
                                       const pn_net_t *net, const pn_run_opts_t *o,
                                       pn_error_t *err);
 
+/* Where a warp's sequencer connects to the net around it. Per item kind
+ * (PN_KIND_ARITH, _SHARED, _GLOBAL), 1 to PN_PROGRAM_MAX_ALT alternatives: a
+ * selection of that kind marks out[kind][a] and, when count[kind][a] is not
+ * UINT32_MAX, takes a token from it; the alternatives of one selection
+ * conflict, so the net picks one of those whose count is left, uniformly. */
+#define PN_PROGRAM_MAX_ALT 3
+typedef struct pn_program_ports {
+    uint32_t trigger;             /* the place every selection takes (p3, or c) */
+    uint32_t chosen;              /* marked by every selection (p4), or UINT32_MAX */
+    uint32_t n_alt[3];
+    uint32_t out[3][PN_PROGRAM_MAX_ALT];
+    uint32_t count[3][PN_PROGRAM_MAX_ALT];
+    uint32_t end;                 /* marked when the program has run (models/PROGRAM.md) */
+} pn_program_ports_t;
+
+/* Add warp w's sequencer of prog to net (names "w<w>.q..", "w<w>.s.." as
+ * pn_sm_build_program's, with "_a<k>" per alternative when a kind has
+ * several), wired to ports. PN_EINVAL for a kind without alternatives,
+ * PN_ENOMEM. O(items * alternatives). */
+pn_status_t pn_program_add_sequencer(pn_net_t *net, uint32_t w, const pn_program_t *prog,
+                                     const pn_program_ports_t *ports, pn_error_t *err);
+
+/* 1 when no segment of prog is repeated (the warp runs no instruction). */
+int pn_program_is_empty(const pn_program_t *prog);
+
 /* The instruction orders `pnsim reorder` compares, built from counts alone. */
 typedef enum pn_order {
     PN_ORDER_MEMORY_FIRST = 0,    /* all global accesses, then all shared, then arithmetic */
