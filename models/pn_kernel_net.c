@@ -15,14 +15,27 @@ pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
 {
     pn_status_t st;
     if (k->net == PN_NET_PIPELINED) {
-        if (cfg->has_program)
-            return pn_error_at(err, PN_EINVAL, cfg->path, cfg->program.pos.line,
-                               cfg->program.pos.col, "kernel.program is not supported with "
-                               "model.net: pipelined yet: give counts");
         pn_pipe_layout_t pl;
-        st = pn_pipe_build(net, &k->pipe, &pl, err);
+        pn_pipe_params_t pp = k->pipe;
+        pn_program_t *progs = NULL;
+        uint32_t warps = k->sm.n_warps;
+        if (cfg->has_program) {
+            progs = calloc(warps, sizeof *progs);
+            if (!progs)
+                return pn_error_set(err, PN_ENOMEM, "out of memory for %u programs", warps);
+            st = pn_config_programs(cfg, k->threads, param_values, progs, err);
+            if (st != PN_OK) {
+                free(progs);
+                return st;
+            }
+            pp.programs = progs;
+        }
+        st = pn_pipe_build(net, &pp, &pl, err);
         if (st != PN_OK)
             pn_error_prefix(err, cfg->path);
+        for (uint32_t w = 0; progs && w < warps; w++)
+            pn_program_destroy(&progs[w]);
+        free(progs);
         if (lay) {
             memset(lay, 0xff, sizeof *lay);
             lay->t0 = pl.t0;
@@ -58,6 +71,8 @@ pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      const pn_net_t *net, const pn_run_opts_t *o,
                                      pn_error_t *err)
 {
+    if (k->net == PN_NET_PIPELINED && cfg->has_program)
+        return pn_model_engine_prepare(p, kind, &pn_pipe_program_engine, &k->pipe, net, o, err);
     if (k->net == PN_NET_PIPELINED)
         return pn_pipe_engine_prepare(p, kind, &k->pipe, net, o, err);
     if (!cfg->has_program)

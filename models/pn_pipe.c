@@ -1,5 +1,6 @@
 /* pn_pipe.c - the pipelined SM net of models/PIPELINED.md, arc by arc. */
 #include "pn_pipe.h"
+#include "pn_program.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -63,6 +64,18 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
                                 pn_pipe_pipe_names[q], 1000u * PN_PIPE_UNIT);
     if (p->n_warps < 1 || !p->warps)
         return pn_error_set(err, PN_EINVAL, "a pipelined net needs at least one warp");
+    if (p->programs && p->barriers > 0)
+        return pn_error_set(err, PN_EINVAL, "barriers are not supported with programs yet");
+    for (uint32_t w = 0; p->programs && w < p->n_warps; w++) {
+        pn_warp_counts_t c;
+        const uint64_t *n = p->warps[w].n;
+        PN_CHECK(pn_program_counts(&p->programs[w], &c, err));
+        if (c.arith != n[PN_PIPE_ARITH] || c.shared != n[PN_PIPE_SHARED_LD] ||
+            c.global != n[PN_PIPE_LD_L1] + n[PN_PIPE_LD_L2] + n[PN_PIPE_LD_DRAM] ||
+            n[PN_PIPE_SFU] || n[PN_PIPE_SHARED_ST] || n[PN_PIPE_GLOBAL_ST])
+            return pn_error_set(err, PN_EINVAL, "warp %u: the counts are not those its program "
+                                "implies (programs have arith, shared and global items only)", w);
+    }
     if (p->barriers > PN_PIPE_MAX_COUNT)
         return pn_error_set(err, PN_ELIMIT, "barriers per warp exceed the limit %" PRIu64,
                             (uint64_t)PN_PIPE_MAX_COUNT);
@@ -223,12 +236,14 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
         const char *kn = pn_pipe_kind_names[k];
         const uint32_t L = p->latency[k];
         /* frame I: select kind k while the previous instruction is in flight */
-        PN_CHECK(trans(b, &t, "w%u.sel_%s", w, kn));
-        PN_CHECK(in(b, t, wp.c, 1));
-        PN_CHECK(in(b, t, wp.x[k], 1));
-        if (k_bar > 0)
-            PN_CHECK(in(b, t, wp.bud, 1));
-        PN_CHECK(out(b, t, wp.s[k], 1));
+        if (!p->programs) {
+            PN_CHECK(trans(b, &t, "w%u.sel_%s", w, kn));
+            PN_CHECK(in(b, t, wp.c, 1));
+            PN_CHECK(in(b, t, wp.x[k], 1));
+            if (k_bar > 0)
+                PN_CHECK(in(b, t, wp.bud, 1));
+            PN_CHECK(out(b, t, wp.s[k], 1));
+        }
         /* acquire: the warp is ready, its pipes have room; frame I goes on */
         PN_CHECK(trans(b, &t, "w%u.acq_%s", w, kn));
         PN_CHECK(in(b, t, wp.r, 1));
@@ -306,8 +321,25 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
     PN_CHECK(trans(b, &t, "w%u.term", w));
     PN_CHECK(in(b, t, wp.c, 1));
     PN_CHECK(in(b, t, wp.r, 1));
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        PN_CHECK(inh(b, t, wp.x[k]));
+    if (p->programs) {
+        /* frame I is the program's sequencer: it marks `end` after the last item */
+        const pn_program_t *prog = &p->programs[i];
+        pn_program_ports_t pp = { .trigger = wp.c, .chosen = UINT32_MAX, .n_alt = { 1, 1, 3 } };
+        pp.out[PN_KIND_ARITH][0] = wp.s[PN_PIPE_ARITH];
+        pp.count[PN_KIND_ARITH][0] = UINT32_MAX;
+        pp.out[PN_KIND_SHARED][0] = wp.s[PN_PIPE_SHARED_LD];
+        pp.count[PN_KIND_SHARED][0] = UINT32_MAX;
+        for (int a = 0; a < 3; a++) {
+            pp.out[PN_KIND_GLOBAL][a] = wp.s[PN_PIPE_LD_L1 + a];
+            pp.count[PN_KIND_GLOBAL][a] = wp.x[PN_PIPE_LD_L1 + a];
+        }
+        PN_CHECK(place(b, pn_program_is_empty(prog) ? 1 : 0, &pp.end, "w%u.end", w));
+        PN_CHECK(in(b, t, pp.end, 1));
+        PN_CHECK(pn_program_add_sequencer(b->net, w, prog, &pp, b->err));
+    } else {
+        for (int k = 0; k < PN_PIPE_KINDS; k++)
+            PN_CHECK(inh(b, t, wp.x[k]));
+    }
     if (k_bar > 0)
         PN_CHECK(inh(b, t, wp.barl));
     PN_CHECK(out(b, t, wp.z, 1));

@@ -77,6 +77,12 @@ typedef struct pn_pipe_params {
     uint32_t resident;                      /* blocks resident at once; 0 is taken as 1 */
     uint32_t block_launch;                  /* steps between two block starts on the SM
                                              * (after the first wave); 0 is taken as 1 */
+    /* program order (PIPELINED.md): NULL, or n_warps programs (items arith,
+     * shared, global) that replace frame I; warps[i] must hold the counts
+     * they imply: arith, shared_ld = shared items, ld_l1 + ld_l2 + ld_dram =
+     * global items (the level of each global item is chosen among the levels
+     * left); barriers must be 0 */
+    const struct pn_program *programs;
 } pn_pipe_params_t;
 
 /* Smallest barrier latency (PIPELINED.md, barriers). */
@@ -147,6 +153,9 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
  * and as the model describes it (pn_model_engine_prepare). */
 extern const pn_engine_impl_t pn_engine_pipe;
 extern const pn_model_engine_t pn_pipe_model_engine;
+
+/* Program-order pipelined nets have no compiled engine: auto runs fast. */
+extern const pn_model_engine_t pn_pipe_program_engine;
 
 /* Prepare engine `kind` for the pipelined net of p: the compiled engine for
  * PN_ENGINE_AUTO and PN_ENGINE_COMPILED (net may then be NULL: a net of many

@@ -756,9 +756,16 @@ const pn_model_engine_t pn_pipe_model_engine = {
     "the pipelined net", &pn_engine_pipe, pipe_plan_of
 };
 
+/* program order has no compiled engine (yet): auto runs the fast engine */
+const pn_model_engine_t pn_pipe_program_engine = {
+    "the pipelined net of a program", NULL, NULL
+};
+
 pn_status_t pn_pipe_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                    const pn_pipe_params_t *p, const pn_net_t *net,
                                    const pn_run_opts_t *o, pn_error_t *err)
 {
-    return pn_model_engine_prepare(prep, kind, &pn_pipe_model_engine, p, net, o, err);
+    return pn_model_engine_prepare(prep, kind, p->programs ? &pn_pipe_program_engine
+                                                           : &pn_pipe_model_engine,
+                                   p, net, o, err);
 }

@@ -8,13 +8,16 @@
 #include <string.h>
 
 #include "pn_engine_sm.h"
+#include "pn_pipe.h"
 #include "pn_program.h"
 
+/* Which net a row simulates, and so which engine runs it. */
+enum { NET_SM, NET_PROGRAM, NET_PIPE, NET_PIPE_PROGRAM };
+
 /* Run `runs` runs of net on the chosen engine into the next row: net is the
- * SM net pn_sm_build made of sm, or a program-order net when sm is NULL. */
-static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0,
-                            const pn_sm_params_t *sm, const char *name,
-                            pn_run_result_t *results, pn_error_t *err)
+ * point's net of kind `which` (NET_*). */
+static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, int which,
+                            const char *name, pn_run_result_t *results, pn_error_t *err)
 {
     pn_run_opts_t opts = {
         .max_steps = r->max_steps,
@@ -23,8 +26,17 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0,
     };
     pn_reorder_row_t *row = &r->rows[r->n_rows];
     pn_prepared_t prep;
-    pn_status_t st = sm ? pn_sm_engine_prepare(&prep, r->engine, sm, net, &opts, err)
-                        : pn_program_engine_prepare(&prep, r->engine, net, &opts, err);
+    const pn_kernel_t *k = &r->m->kernel;
+    pn_status_t st;
+    if (which == NET_SM)
+        st = pn_sm_engine_prepare(&prep, r->engine, &k->sm, net, &opts, err);
+    else if (which == NET_PROGRAM)
+        st = pn_program_engine_prepare(&prep, r->engine, net, &opts, err);
+    else if (which == NET_PIPE)
+        st = pn_pipe_engine_prepare(&prep, r->engine, &k->pipe, net, &opts, err);
+    else
+        st = pn_model_engine_prepare(&prep, r->engine, &pn_pipe_program_engine, &k->pipe, net,
+                                     &opts, err);
     if (st == PN_OK)
         st = pn_engine_run_batch(&prep, r->seed, r->runs, r->jobs, results, err);
     row->engine = pn_engine_prepared_name(&prep);
@@ -49,16 +61,29 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0,
 static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs, const char *name,
                                      pn_run_result_t *results, pn_error_t *err)
 {
-    const pn_sm_params_t *sm = &r->m->kernel.sm;
+    const pn_kernel_t *k = &r->m->kernel;
+    const pn_sm_params_t *sm = &k->sm;
     pn_net_t net;
-    pn_sm_layout_t lay;
     pn_net_init(&net);
-    pn_status_t st = pn_sm_build_program(&net, sm->schedulers, sm->l1, sm->l2, sm->n_warps, progs,
-                                         &lay, err);
+    pn_status_t st;
+    uint32_t t0 = 0;
+    if (k->net == PN_NET_PIPELINED) {
+        pn_pipe_params_t pp = k->pipe;
+        pn_pipe_layout_t pl;
+        pp.programs = progs;
+        st = pn_pipe_build(&net, &pp, &pl, err);
+        t0 = pl.t0;
+    } else {
+        pn_sm_layout_t lay;
+        st = pn_sm_build_program(&net, sm->schedulers, sm->l1, sm->l2, sm->n_warps, progs, &lay,
+                                 err);
+        t0 = lay.t0;
+    }
     if (st != PN_OK)
         pn_error_prefix(err, r->m->cfg.path);
     else
-        st = simulate(r, &net, lay.t0, NULL, name, results, err);
+        st = simulate(r, &net, t0, k->net == PN_NET_PIPELINED ? NET_PIPE_PROGRAM : NET_PROGRAM,
+                      name, results, err);
     pn_net_destroy(&net);
     return st;
 }
@@ -73,16 +98,37 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto done;
     }
+    const pn_kernel_t *k = &r->m->kernel;
+    const int pipe = k->net == PN_NET_PIPELINED;
+    for (uint32_t w = 0; pipe && w < warps && st == PN_OK; w++) {
+        const uint64_t *n = k->pipe.warps[w].n;
+        if (n[PN_PIPE_SFU] || n[PN_PIPE_SHARED_ST] || n[PN_PIPE_GLOBAL_ST] || k->pipe.barriers ||
+            k->pipe.blocks > 1)
+            st = pn_error_at(err, PN_EINVAL, r->m->cfg.path, r->m->cfg.kernel_pos.line,
+                             r->m->cfg.kernel_pos.col, "reorder on the pipelined net takes "
+                             "counts of arith, shared and global alone, one block, no "
+                             "barriers (warp %u has sfu, shared_st or global_st, or the grid "
+                             "has several blocks or barriers)", w);
+    }
     /* the loaded net is the program-order net when the config has a program */
-    if (r->m->cfg.has_program)
-        st = simulate(r, &r->m->net, r->m->layout.t0, NULL, "program", results, err);
+    if (st == PN_OK && r->m->cfg.has_program)
+        st = simulate(r, &r->m->net, r->m->layout.t0, pipe ? NET_PIPE_PROGRAM : NET_PROGRAM,
+                      "program", results, err);
     if (st == PN_OK) {
         pn_net_t wpnm;
-        pn_sm_layout_t lay;
         pn_net_init(&wpnm);
-        st = pn_sm_build(&wpnm, &r->m->kernel.sm, &lay, err);
+        uint32_t t0 = 0;
+        if (pipe) {
+            pn_pipe_layout_t pl;
+            st = pn_pipe_build(&wpnm, &k->pipe, &pl, err);
+            t0 = pl.t0;
+        } else {
+            pn_sm_layout_t lay;
+            st = pn_sm_build(&wpnm, &k->sm, &lay, err);
+            t0 = lay.t0;
+        }
         if (st == PN_OK)
-            st = simulate(r, &wpnm, lay.t0, &r->m->kernel.sm, "random", results, err);
+            st = simulate(r, &wpnm, t0, pipe ? NET_PIPE : NET_SM, "random", results, err);
         pn_net_destroy(&wpnm);
     }
     for (int o = 0; o < PN_ORDER_COUNT && st == PN_OK; o++) {
@@ -135,6 +181,10 @@ static void report_json(FILE *out, const void *data)
         fputs(", ", out);
         pn_json_summary(out, "idle_steps", &o->idle);
         fputs(", ", out);
+        if (m->dev.calibrated)
+            fprintf(out, "\"time_us\": {\"mean\": %.10g, \"sd\": %.10g}, ",
+                    m->dev.us_per_step * o->steps.mean + m->dev.us_offset,
+                    m->dev.us_per_step * o->steps.sd);
         fprintf(out, "\"best\": %s}", i == r->best ? "true" : "false");
     }
     fprintf(out, "\n  ],\n  \"band\": {\"best\": %.10g, \"worst\": %.10g, \"best_order\": \"%s\", "
@@ -149,18 +199,22 @@ static void report_csv(FILE *out, const void *data)
     const pn_reorder_t *r = data;
     const pn_model_t *m = r->m;
     fputs("kernel,threads,warps,order,engine,places,transitions,runs,steps_mean,steps_sd,"
-          "steps_min,steps_max,idle_mean,idle_sd,idle_min,idle_max,best,baseline,gain_pct\n",
-          out);
+          "steps_min,steps_max,idle_mean,idle_sd,idle_min,idle_max,best,baseline,gain_pct", out);
+    fputs(m->dev.calibrated ? ",time_us_mean,time_us_sd\n" : "\n", out);
     double base = r->rows[r->baseline].steps.mean;
     for (size_t i = 0; i < r->n_rows; i++) {
         const pn_reorder_row_t *o = &r->rows[i];
         double gain = base > 0 ? 100.0 * (base - o->steps.mean) / base : 0.0;
         fprintf(out, "%s,%u,%u,%s,%s,%u,%u,%u,%.10g,%.10g,%" PRIu64 ",%" PRIu64 ",%.10g,%.10g,"
-                "%" PRIu64 ",%" PRIu64 ",%d,%d,%.10g\n", m->cfg.kernel_name, m->kernel.threads,
+                "%" PRIu64 ",%" PRIu64 ",%d,%d,%.10g", m->cfg.kernel_name, m->kernel.threads,
                 m->kernel.sm.n_warps, o->name, o->engine, o->places,
                 o->transitions, r->runs, o->steps.mean, o->steps.sd, o->steps.min, o->steps.max,
                 o->idle.mean, o->idle.sd, o->idle.min, o->idle.max, i == r->best,
                 i == r->baseline, gain);
+        if (m->dev.calibrated)
+            fprintf(out, ",%.10g,%.10g", m->dev.us_per_step * o->steps.mean + m->dev.us_offset,
+                    m->dev.us_per_step * o->steps.sd);
+        fputc('\n', out);
     }
 }
 
@@ -173,8 +227,13 @@ static void report_text(FILE *out, const void *data)
     fprintf(out, "device   %s%s%s%s\n", m->dev.name, desc ? " (" : "", desc ? desc : "",
             desc ? ")" : "");
     fprintf(out, "block    %u threads = %u warps\n", m->kernel.threads, m->kernel.sm.n_warps);
-    fprintf(out, "model    %u schedulers, global latency %u, shared latency %u\n",
-            m->kernel.sm.schedulers, m->kernel.sm.l1, m->kernel.sm.l2);
+    char mtext[512], mjson[512];
+    pn_kernel_describe(&m->kernel, mtext, sizeof mtext, mjson, sizeof mjson);
+    if (mtext[0])
+        fprintf(out, "model    %s\n", mtext);
+    else
+        fprintf(out, "model    %u schedulers, global latency %u, shared latency %u\n",
+                m->kernel.sm.schedulers, m->kernel.sm.l1, m->kernel.sm.l2);
     fprintf(out, "runs     %u per order (seeds %" PRIu64 "..%" PRIu64 ", the same for every "
             "order)\n\n", r->runs, r->seed, r->seed + r->runs - 1);
     fprintf(out, "%41s%-39s%s\n", "", "steps", "idle steps");
@@ -190,6 +249,11 @@ static void report_text(FILE *out, const void *data)
     const pn_reorder_row_t *b = &r->rows[r->best], *w = &r->rows[r->worst];
     fprintf(out, "\nband     %.1f .. %.1f mean steps (best %s, worst %s)\n", b->steps.mean,
             w->steps.mean, b->name, w->name);
+    if (m->dev.calibrated)
+        fprintf(out, "time     %.3f .. %.3f us (time_us = %.6g * steps + %.6g)\n",
+                m->dev.us_per_step * b->steps.mean + m->dev.us_offset,
+                m->dev.us_per_step * w->steps.mean + m->dev.us_offset, m->dev.us_per_step,
+                m->dev.us_offset);
     if (r->best == r->baseline)
         fprintf(out, "gain     none: the baseline %s (*) is the best order\n", b->name);
     else

@@ -66,4 +66,25 @@ if $RUN sweep -r 2 -f csv configs/pipelined-example.yaml >"$TMP/sweep.csv" 2>"$T
    head -1 "$TMP/sweep.csv" | grep -q time_us_mean; then ok sweep-time
 else bad sweep-time "$(head -1 "$TMP/sweep.csv") $(cat "$TMP/err")"; fi
 
+# ---- a program on the pipelined net: run and reorder, with time_us -------------
+cat >"$TMP/prog.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  name: prog
+  threads: 128
+  memory: {l1_hit: 0.5, l2_hit: 0.5}
+  program:
+    - {repeat: 20, body: [global, arith*4, shared, arith*2]}
+simulation: {runs: 2}
+YAML
+if $RUN reorder -f csv "$TMP/prog.yaml" >"$TMP/reorder.csv" 2>"$TMP/err" &&
+   head -1 "$TMP/reorder.csv" | grep -q ',time_us_mean,time_us_sd$' &&
+   [ "$(grep -c '^prog,' "$TMP/reorder.csv")" = 5 ]; then ok reorder-pipelined
+else bad reorder-pipelined "$(cat "$TMP/reorder.csv" "$TMP/err" | head -3)"; fi
+if $RUN run -f json "$TMP/prog.yaml" >"$TMP/prog.json" 2>"$TMP/err" &&
+   grep -q '"engine": "fast"' "$TMP/prog.json" && grep -q '"time_us"' "$TMP/prog.json"; then
+    ok run-pipelined-program
+else bad run-pipelined-program "$(head -c 300 "$TMP/prog.json") $(cat "$TMP/err")"; fi
+
 [ "$fails" -eq 0 ]

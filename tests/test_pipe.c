@@ -16,6 +16,7 @@
 #include "pn_exact.h"
 #include "pn_engine.h"
 #include "pn_pipe.h"
+#include "pn_program.h"
 #include "pn_rng.h"
 
 static int scaled(int runs)
@@ -198,6 +199,45 @@ static void test_barriers_blocks_exact(void **state)
         pn_pipe_plan_free(pl);
         pn_net_destroy(&net);
     }
+}
+
+/* Program order: the sequencer replaces frame I; each global item's level is
+ * chosen among the levels left, so one warp still takes exactly sum x L + 3
+ * steps (literal and fast engines), and the counts must match the program. */
+static void test_program_order(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    for (int q = 0; q < PN_PIPE_PIPES; q++)
+        p.rate[q] = 9000;
+    pn_program_t prog;
+    pn_program_init(&prog);
+    pn_program_item_t body[] = { { PN_KIND_GLOBAL, 1 }, { PN_KIND_ARITH, 2 },
+                                 { PN_KIND_SHARED, 1 } };
+    assert_int_equal(pn_program_add_segment(&prog, 3, body, 3, NULL), PN_OK);
+    pn_pipe_counts_t c = { { 6, 0, 3, 0, 1, 1, 1, 0 } };
+    p.n_warps = 1;
+    p.warps = &c;
+    p.programs = &prog;
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, &p);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        pn_run_result_t a = run_literal(&net, lay.t0, seed);
+        assert_int_equal(a.steps, pn_pipe_single_warp_steps(&c, p.latency));
+        pn_run_opts_t o = { .max_steps = 100000, .idle_trans = lay.t0, .net_name = "t" };
+        pn_run_result_t f;
+        assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, seed, &o, &f, NULL), PN_OK);
+        assert_int_equal(f.steps, a.steps);
+    }
+    pn_net_destroy(&net);
+    pn_pipe_counts_t wrong = { { 5, 0, 3, 0, 1, 1, 1, 0 } };
+    p.warps = &wrong;
+    pn_error_t err;
+    assert_int_equal(pn_pipe_check(&p, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "warp 0: the counts are not those its program implies"));
+    pn_program_destroy(&prog);
 }
 
 /* Named values: arith only, 100 instructions of latency 4 -> 403 steps. */
@@ -500,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_one_warp_values),
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_barriers_blocks_exact),
+        cmocka_unit_test(test_program_order),
         cmocka_unit_test(test_two_sample),
         cmocka_unit_test(test_two_sample_power),
         cmocka_unit_test(test_fast_engine),
