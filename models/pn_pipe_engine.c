@@ -46,6 +46,7 @@ struct pn_pipe_plan {
                                         * all with one cost, take from: its warps wait in
                                         * the pipe's queue (see acquire) */
     uint32_t qcost[PN_PIPE_PIPES];     /* that cost, per pipe */
+    int inflight_free;                 /* inflight >= warps ever resident: it never binds */
     uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
     uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
 };
@@ -99,13 +100,19 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
                 pl->cost_pipe[k][pl->n_cost[k]] = (uint8_t)q;
                 pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
             }
+    {
+        uint64_t res = p->resident ? p->resident : 1, blk = p->blocks ? p->blocks : 1;
+        pl->inflight_free = p->inflight == 0 ||
+                            (uint64_t)p->inflight >= (res < blk ? res : blk) * p->n_warps;
+    }
     for (int q = 0; q < PN_PIPE_PIPES; q++) {
         int ok = p->rate[q] > 0;
         uint32_t c = 0;
         for (int k = 0; k < PN_PIPE_KINDS && ok; k++) {
             if (!p->cost[k][q])
                 continue;
-            if (pl->n_cost[k] != 1 || is_load(k) || (c && c != p->cost[k][q]))
+            if (pl->n_cost[k] != 1 || (is_load(k) && !pl->inflight_free) ||
+                (c && c != p->cost[k][q]))
                 ok = 0;
             c = p->cost[k][q];
         }
@@ -616,7 +623,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
                 : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
     }
-    r.inflight = p->inflight ? p->inflight : UINT64_MAX;
+    r.inflight = p->inflight && !pl->inflight_free ? p->inflight : UINT64_MAX;
     {
         /* queue segments: the shared pipe may hold every warp, a partition's
          * pipes the warps of that partition */
