@@ -282,12 +282,9 @@ enum { K_ARITH, K_SFU, K_SLD, K_SST, K_GLD, K_GST, K_BAR, K_N };
 static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared_st",
                                             "global_ld", "global_st", "barriers" };
 
-pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_launch_t *l,
-                                const char *device, const pn_occ_rules_t *rules,
-                                pn_error_t *err)
+/* The launch's instructions by kind, over the whole grid. */
+static void totals(const pn_ncu_launch_t *l, double tot[K_N])
 {
-    const uint32_t W = (l->threads + 31) / 32, B = l->blocks;
-    double tot[K_N];
     tot[K_GLD] = v0(l, M_GLD) + l->atomg;
     tot[K_GST] = v0(l, M_GST) + l->redg + (v0(l, M_GATOM) + v0(l, M_GRED) - l->atomg - l->redg > 0
                                                ? v0(l, M_GATOM) + v0(l, M_GRED) - l->atomg - l->redg
@@ -300,6 +297,44 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
                    tot[K_SFU] - tot[K_BAR];
     if (tot[K_ARITH] < 0)
         tot[K_ARITH] = 0;
+}
+
+/* How the launch's accesses behave: l1_hit, l2_hit, sectors_ld, sectors_st,
+ * lines_ld, lines_st, shared_wavefronts. */
+enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_N };
+static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
+                                             "lines_ld", "lines_st", "shared_wavefronts" };
+
+static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
+{
+    double sec_ld = v0(l, M_SEC_LD), req_ld = v0(l, M_REQ_LD), sec_st = v0(l, M_SEC_ST);
+    double req_st = v0(l, M_REQ_ST) > 0 ? v0(l, M_REQ_ST) : v0(l, M_GST);
+    double sld = v0(l, M_SLD) + v0(l, M_SST) + v0(l, M_SATOM);
+    m[MEM_SLD] = req_ld > 0 ? clampd(sec_ld / req_ld, 1, 32) : 4;
+    m[MEM_SST] = req_st > 0 && sec_st > 0 ? clampd(sec_st / req_st, 1, 32) : 4;
+    m[MEM_L1] = isnan(l->value[M_L1HIT]) ? 0 : clampd(l->value[M_L1HIT] / 100, 0, 1);
+    m[MEM_L2] = isnan(l->value[M_L2HIT]) ? 1 : clampd(l->value[M_L2HIT] / 100, 0, 1);
+    m[MEM_WF] = sld > 0 && !isnan(l->value[M_WF_LD])
+                    ? clampd((v0(l, M_WF_LD) + v0(l, M_WF_ST)) / sld, 1, 32) : 1;
+    m[MEM_LLD] = lines_of(m[MEM_SLD]);
+    m[MEM_LST] = lines_of(m[MEM_SST]);
+}
+
+static void write_memory(FILE *out, const double m[MEM_N])
+{
+    fputs("  memory: {", out);
+    for (int i = 0; i < MEM_N; i++)
+        fprintf(out, "%s%s: %.4g", i ? ", " : "", mem_keys[i], m[i]);
+    fputs("}\n", out);
+}
+
+pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_launch_t *l,
+                                const char *device, const pn_occ_rules_t *rules,
+                                pn_error_t *err)
+{
+    const uint32_t W = (l->threads + 31) / 32, B = l->blocks;
+    double tot[K_N];
+    totals(l, tot);
     /* per block, then over its warps with the remainder on the first warps */
     uint64_t base[K_N], rem[K_N];
     for (int k = 0; k < K_N; k++) {
@@ -310,15 +345,8 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     /* barriers: the same for every warp of a block */
     base[K_BAR] = (uint64_t)llround(tot[K_BAR] / ((double)B * W));
     rem[K_BAR] = 0;
-    double sec_ld = v0(l, M_SEC_LD), req_ld = v0(l, M_REQ_LD), sec_st = v0(l, M_SEC_ST);
-    double req_st = v0(l, M_REQ_ST) > 0 ? v0(l, M_REQ_ST) : v0(l, M_GST);
-    double sld = v0(l, M_SLD) + v0(l, M_SST) + v0(l, M_SATOM);
-    double spr_ld = req_ld > 0 ? clampd(sec_ld / req_ld, 1, 32) : 4;
-    double spr_st = req_st > 0 && sec_st > 0 ? clampd(sec_st / req_st, 1, 32) : 4;
-    double l1 = isnan(l->value[M_L1HIT]) ? 0 : clampd(l->value[M_L1HIT] / 100, 0, 1);
-    double l2 = isnan(l->value[M_L2HIT]) ? 1 : clampd(l->value[M_L2HIT] / 100, 0, 1);
-    double wf = sld > 0 && !isnan(l->value[M_WF_LD])
-                    ? clampd((v0(l, M_WF_LD) + v0(l, M_WF_ST)) / sld, 1, 32) : 1;
+    double mem[MEM_N];
+    memory_of(l, mem);
     fprintf(out, "# pnsim import %s: launch %ld of %s, grid %u x block %u threads\n",
             ncu->path, l->id, l->kernel, B, l->threads);
     fprintf(out, "# ncu: %.0f warp instructions, %u registers, %u shared bytes; occupancy "
@@ -343,9 +371,8 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     fprintf(out, "  shared_bytes: %u\n  counts: {", l->shared_bytes);
     for (int k = 0; k < K_N; k++)
         fprintf(out, "%s%s: %llu", k ? ", " : "", kind_keys[k], (unsigned long long)base[k]);
-    fprintf(out, "}\n  memory: {l1_hit: %.4g, l2_hit: %.4g, sectors_ld: %.4g, sectors_st: %.4g, "
-            "lines_ld: %.4g, lines_st: %.4g, shared_wavefronts: %.4g}\n", l1, l2, spr_ld, spr_st,
-            lines_of(spr_ld), lines_of(spr_st), wf);
+    fputs("}\n", out);
+    write_memory(out, mem);
     int any = 0;
     for (uint32_t w = 0; w < W; w++) {
         int first = 1;
@@ -364,6 +391,86 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
             fputs("}\n", out);
     }
     fputs("simulation: {runs: 5, seed: 1}\n", out);
+    if (ferror(out))
+        return pn_error_set(err, PN_EIO, "write error");
+    return PN_OK;
+}
+
+/* The piecewise-linear interpolant through (x[i], y[i]), x increasing, as a
+ * libmatheval expression in `threads` (exact at every x[i]). */
+static void interpolant(FILE *out, const double *x, const double *y, size_t n)
+{
+    if (n == 1 || x[n - 1] == x[0]) {
+        fprintf(out, "\"%.10g\"", y[0]);
+        return;
+    }
+    double s0 = (y[1] - y[0]) / (x[1] - x[0]);
+    fprintf(out, "\"%.10g + %.10g * (threads - %.10g)", y[0], s0, x[0]);
+    for (size_t i = 1; i + 1 < n; i++) {
+        double si = (y[i + 1] - y[i]) / (x[i + 1] - x[i]), d = si - s0;
+        if (d != 0)
+            fprintf(out, " + %.10g * (threads - %.10g + abs(threads - %.10g)) / 2", d, x[i],
+                    x[i]);
+        s0 = si;
+    }
+    fputc('"', out);
+}
+
+pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *idx, size_t n,
+                                const char *device, pn_error_t *err)
+{
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), mem[MEM_N] = { 0 };
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    const pn_ncu_launch_t *l0 = &ncu->launches[idx[0]];
+    uint64_t total = (uint64_t)l0->threads * l0->blocks;
+    fprintf(out, "# pnsim import %s: %s profiled at %zu block sizes with %llu threads in all "
+            "(launches", ncu->path, l0->kernel, n, (unsigned long long)total);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, " %ld", ncu->launches[idx[i]].id);
+    fprintf(out, ")\n# per-warp counts, registers and shared bytes: piecewise-linear in threads "
+            "through the profiled sizes (exact there); kernel.memory: the mean of the launches'\n");
+    fprintf(out, "device: %s\nmodel: {net: pipelined}\nparams: {n: %llu}\nkernel:\n  name: %s\n"
+            "  threads: %u\n  blocks: \"n / threads\"\n", device, (unsigned long long)total,
+            l0->kernel, l0->threads);
+    for (size_t i = 0; i < n; i++)
+        x[i] = ncu->launches[idx[i]].threads;
+    static const char *const res_keys[2] = { "registers", "shared_bytes" };
+    for (int r = 0; r < 2; r++) {
+        for (size_t i = 0; i < n; i++)
+            y[i] = r ? ncu->launches[idx[i]].shared_bytes : ncu->launches[idx[i]].registers;
+        fprintf(out, "  %s: ", res_keys[r]);
+        interpolant(out, x, y, n);
+        fputc('\n', out);
+    }
+    fputs("  counts:\n", out);
+    for (int k = 0; k < K_N; k++) {
+        for (size_t i = 0; i < n; i++) {
+            const pn_ncu_launch_t *l = &ncu->launches[idx[i]];
+            double tot[K_N];
+            totals(l, tot);
+            y[i] = tot[k] / ((double)l->blocks * ((l->threads + 31) / 32));
+        }
+        fprintf(out, "    %s: ", kind_keys[k]);
+        interpolant(out, x, y, n);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < n; i++) {
+        double m[MEM_N];
+        memory_of(&ncu->launches[idx[i]], m);
+        for (int q = 0; q < MEM_N; q++)
+            mem[q] += m[q] / (double)n;
+    }
+    write_memory(out, mem);
+    fputs("simulation: {runs: 5, seed: 1}\nsweep:\n  threads: [", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%.0f", i ? ", " : "", x[i]);
+    fputs("]\n", out);
+    free(x);
+    free(y);
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error");
     return PN_OK;

@@ -56,6 +56,14 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
                                 const char *device, const pn_occ_rules_t *rules,
                                 pn_error_t *err);
 
+/* Write one config for the launches idx[0..n) of one kernel at n block sizes
+ * (sorted by threads, the same threads * blocks): counts per warp, registers
+ * and shared bytes as piecewise-linear expressions of threads through the
+ * profiled sizes (exact there, before rounding), blocks = n / threads,
+ * kernel.memory the mean of the launches', and a sweep over the sizes. */
+pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *idx, size_t n,
+                                const char *device, pn_error_t *err);
+
 /* ncu's resident-block limits of l: blocks, registers, shared, warps (NaN if absent). */
 void pn_ncu_occupancy(const pn_ncu_launch_t *l, double out[4]);
 

@@ -25,11 +25,76 @@ static const char import_usage[] =
     "when the CSV is malformed or a launch lacks a metric.\n"
     "\n"
     "options:\n"
+    "With -o, a kernel profiled at several block sizes for the same number of\n"
+    "threads also gets DIR/<kernel>-x<threads in all>.yaml: counts, registers and\n"
+    "shared bytes as expressions of threads through the profiled sizes (exact there),\n"
+    "blocks = n / threads, and a sweep over the sizes.\n"
+    "\n"
     "      --metrics         print the metric list for ncu --metrics and exit\n"
     "  -d, --device NAME     the configs' device (default h100)\n"
     "  -o, --output DIR      write DIR/<kernel>-<threads>x<blocks>-<id>.yaml (default:\n"
     "                        the configs one after another on standard output)\n"
     "  -h, --help            this help\n";
+
+static int by_threads(const void *a, const void *b, void *ctx)
+{
+    const pn_ncu_t *ncu = ctx;
+    uint32_t x = ncu->launches[*(const size_t *)a].threads;
+    uint32_t y = ncu->launches[*(const size_t *)b].threads;
+    return x < y ? -1 : x > y;
+}
+
+/* Group the launches by kernel and threads * blocks; write a fitted config
+ * (to temporaries in *outs, committed by the caller) for each group of two
+ * or more distinct block sizes. */
+static pn_status_t write_fitted(const pn_ncu_t *ncu, const char *outdir, const char *device,
+                                pn_cli_out_t **outs, size_t *n_outs, pn_error_t *err)
+{
+    size_t n = ncu->n_launches;
+    char *done = calloc(n ? n : 1, 1);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    *outs = calloc(n ? n : 1, sizeof **outs);
+    pn_status_t st = done && idx && *outs ? PN_OK : pn_error_set(err, PN_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && st == PN_OK; i++) {
+        if (done[i])
+            continue;
+        const pn_ncu_launch_t *a = &ncu->launches[i];
+        uint64_t total = (uint64_t)a->threads * a->blocks;
+        size_t m = 0;
+        for (size_t j = i; j < n; j++) {
+            const pn_ncu_launch_t *b = &ncu->launches[j];
+            if (done[j] || strcmp(a->kernel, b->kernel) || (uint64_t)b->threads * b->blocks != total)
+                continue;
+            int dup = 0;
+            for (size_t q = 0; q < m; q++)
+                dup |= ncu->launches[idx[q]].threads == b->threads;
+            done[j] = 1;
+            if (!dup)
+                idx[m++] = j;
+        }
+        if (m < 2)
+            continue;
+        /* sort by threads (insertion: a handful of sizes) */
+        for (size_t p = 1; p < m; p++)
+            for (size_t q = p; q > 0 && by_threads(&idx[q - 1], &idx[q], (void *)ncu) > 0; q--) {
+                size_t t = idx[q];
+                idx[q] = idx[q - 1];
+                idx[q - 1] = t;
+            }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s-x%llu.yaml", outdir, a->kernel,
+                 (unsigned long long)total);
+        pn_cli_out_t *o = &(*outs)[*n_outs];
+        st = pn_cli_out_open(o, path, err);
+        if (st == PN_OK) {
+            (*n_outs)++;
+            st = pn_ncu_write_fitted(o->f, ncu, idx, m, device, err);
+        }
+    }
+    free(done);
+    free(idx);
+    return st;
+}
 
 int pn_cmd_import(int argc, char **argv)
 {
@@ -68,7 +133,8 @@ int pn_cmd_import(int argc, char **argv)
     pn_ncu_t ncu;
     pn_device_t dev = { 0 };
     int rc = 0;
-    pn_cli_out_t *outs = NULL;
+    pn_cli_out_t *outs = NULL, *fitted = NULL;
+    size_t n_fitted = 0;
     if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
         pn_ncu_read(&ncu, argv[optind], &err) != PN_OK) {
         pn_device_destroy(&dev);
@@ -97,18 +163,29 @@ int pn_cmd_import(int argc, char **argv)
         if (!outdir && pn_cli_out_commit(&outs[i], &err) != PN_OK)
             goto fail;
     }
+    /* a kernel profiled at several block sizes (the same threads in all): one
+     * config fitted through them, with a sweep */
+    if (outdir && write_fitted(&ncu, outdir, device, &fitted, &n_fitted, &err) != PN_OK)
+        goto fail;
     for (size_t i = 0; outdir && i < ncu.n_launches; i++)
         if (pn_cli_out_commit(&outs[i], &err) != PN_OK)
             goto fail;
+    for (size_t i = 0; i < n_fitted; i++)
+        if (pn_cli_out_commit(&fitted[i], &err) != PN_OK)
+            goto fail;
     if (outdir)
-        fprintf(stderr, "pnsim import: %zu configs in %s\n", ncu.n_launches, outdir);
+        fprintf(stderr, "pnsim import: %zu configs in %s, and %zu fitted across block sizes\n",
+                ncu.n_launches, outdir, n_fitted);
     goto done;
 fail:
     for (size_t i = 0; outs && i < ncu.n_launches; i++)
         pn_cli_out_abort(&outs[i]);
+    for (size_t i = 0; i < n_fitted; i++)
+        pn_cli_out_abort(&fitted[i]);
     rc = pn_cli_fail("import", &err);
 done:
     free(outs);
+    free(fitted);
     pn_ncu_destroy(&ncu);
     pn_device_destroy(&dev);
     return rc;
