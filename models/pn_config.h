@@ -215,6 +215,7 @@ typedef struct pn_kernel {
     uint32_t threads;
     pn_net_kind_t net;
     pn_sm_params_t sm;            /* sm.warps is owned: pn_kernel_destroy */
+    pn_sm_grid_t sm_grid;         /* the paper net's blocks, resident and barriers */
     /* the grid: blocks in all, this (the busiest) SM's share, resident at once */
     uint64_t blocks;
     uint32_t sm_blocks, busy_sms;

@@ -224,11 +224,16 @@ pn_status_t pn_config_resolve_with(const pn_config_t *cfg, const pn_device_t *de
         st = check_barriers(cfg, full, warps, err);
     if (st == PN_OK && cfg->net == PN_NET_PIPELINED)
         st = resolve_pipelined(cfg, dev, full, &t, err);
-    else if (st == PN_OK && (t.sm_blocks > 1 || full[0].n[PN_CK_BARRIERS] > 0))
-        st = pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line, cfg->kernel_pos.col,
-                         "%s: the paper net models one block and no barriers; use "
-                         "model.net: pipelined", t.sm_blocks > 1 ? "blocks beyond one per SM"
-                                                                 : "barriers");
+    else if (st == PN_OK) {
+        t.sm_grid.blocks = t.sm_blocks;
+        t.sm_grid.resident = t.resident < t.sm_blocks ? t.resident : t.sm_blocks;
+        t.sm_grid.barriers = full[0].n[PN_CK_BARRIERS];
+        if (cfg->has_program && !pn_sm_grid_is_plain(&t.sm_grid))
+            st = pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line,
+                             cfg->kernel_pos.col, "kernel.program on the paper net runs one "
+                             "block: %u blocks on the SM need counts, or model.net: pipelined",
+                             t.sm_blocks);
+    }
     free(full);
     if (st != PN_OK) {
         pn_kernel_destroy(&t);
@@ -304,11 +309,15 @@ void pn_kernel_describe(const pn_kernel_t *k, char *text, size_t tsize, char *js
                  "\"limiter\": \"%s\", \"waves\": %llu}", d->partitions, d->clock_mhz,
                  (unsigned long long)k->blocks, k->sm_blocks, k->resident, lim,
                  (unsigned long long)k->waves);
-    } else if (k->blocks > 1) {
-        snprintf(text, tsize, "%llu blocks: 1 on this SM (one block per SM), %u resident "
-                 "(%s)", (unsigned long long)k->blocks, k->resident, lim);
-        snprintf(json, jsize, "\"grid\": {\"blocks\": %llu, \"sm_blocks\": 1, "
-                 "\"resident\": %u, \"limiter\": \"%s\", \"waves\": 1}",
-                 (unsigned long long)k->blocks, k->resident, lim);
+    } else if (k->blocks > 1 || k->sm_grid.barriers > 0) {
+        snprintf(text, tsize, "%llu block%s: %u on this SM, %u resident (%s), %llu wave%s; "
+                 "%llu barrier%s per warp", (unsigned long long)k->blocks,
+                 k->blocks == 1 ? "" : "s", k->sm_blocks, k->resident, lim,
+                 (unsigned long long)k->waves, k->waves == 1 ? "" : "s",
+                 (unsigned long long)k->sm_grid.barriers, k->sm_grid.barriers == 1 ? "" : "s");
+        snprintf(json, jsize, "\"grid\": {\"blocks\": %llu, \"sm_blocks\": %u, "
+                 "\"resident\": %u, \"limiter\": \"%s\", \"waves\": %llu, \"barriers\": %llu}",
+                 (unsigned long long)k->blocks, k->sm_blocks, k->resident, lim,
+                 (unsigned long long)k->waves, (unsigned long long)k->sm_grid.barriers);
     }
 }

@@ -255,6 +255,10 @@ const pn_model_engine_t pn_sm_model_engine = {
     "the SM net of a kernel's counts", &pn_engine_sm, sm_plan_of
 };
 
+const pn_model_engine_t pn_sm_grid_engine = {
+    "the paper net of several blocks or with barriers", NULL, NULL
+};
+
 pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                  const pn_sm_params_t *p, const pn_net_t *net,
                                  const pn_run_opts_t *o, pn_error_t *err)

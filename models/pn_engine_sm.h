@@ -26,6 +26,10 @@ pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **plan, pn_error_t *err
  * const pn_sm_params_t *. */
 extern const pn_model_engine_t pn_sm_model_engine;
 
+/* Paper nets of several blocks or with barriers (pn_sm_build_grid) have no
+ * compiled engine: auto runs fast. */
+extern const pn_model_engine_t pn_sm_grid_engine;
+
 /* Prepare engine `kind` for net, the net pn_sm_build made from p (both
  * borrowed, as o): PN_ENGINE_AUTO and PN_ENGINE_COMPILED take the sm engine,
  * planned from p; fast and literal run net (pn_model_engine_prepare with

@@ -93,6 +93,16 @@ pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
     return PN_OK;
 }
 
+pn_status_t pn_net_set_initial(pn_net_t *net, uint32_t p, pn_tokens_t m0, pn_error_t *err)
+{
+    if (net->frozen)
+        return pn_error_set(err, PN_EINVAL, "net is frozen: cannot set the marking of place %u", p);
+    if (p >= net->n_places)
+        return pn_error_set(err, PN_EINVAL, "no place %u (the net has %u)", p, net->n_places);
+    net->m0[p] = m0;
+    return PN_OK;
+}
+
 pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
                                   pn_error_t *err)
 {

@@ -68,6 +68,11 @@ void pn_net_destroy(pn_net_t *net);
 pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
                              uint32_t *id, pn_error_t *err);
 
+/* Set the initial marking of place p to m0 before the net is frozen (a
+ * generator that decides late whether a place starts marked). Errors:
+ * PN_EINVAL (frozen net, bad id); net unchanged on error. O(1). */
+pn_status_t pn_net_set_initial(pn_net_t *net, uint32_t p, pn_tokens_t m0, pn_error_t *err);
+
 /* Add a transition, as pn_net_add_place (unique among transitions). */
 pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
                                   pn_error_t *err);
