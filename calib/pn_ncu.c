@@ -397,21 +397,47 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
 }
 
 /* The piecewise-linear interpolant through (x[i], y[i]), x increasing, as a
- * libmatheval expression in `threads` (exact at every x[i]). */
-static void interpolant(FILE *out, const double *x, const double *y, size_t n)
+ * libmatheval expression in `threads` (exact at every x[i]; a number when
+ * every y is the same). */
+static void interpolant_text(FILE *out, const double *x, const double *y, size_t n)
 {
-    if (n == 1 || x[n - 1] == x[0]) {
-        fprintf(out, "\"%.10g\"", y[0]);
-        return;
-    }
     double s0 = (y[1] - y[0]) / (x[1] - x[0]);
-    fprintf(out, "\"%.10g + %.10g * (threads - %.10g)", y[0], s0, x[0]);
+    fprintf(out, "%.10g", y[0]);
+    if (s0 != 0)
+        fprintf(out, " %c %.10g * (threads - %.10g)", s0 < 0 ? '-' : '+', fabs(s0), x[0]);
     for (size_t i = 1; i + 1 < n; i++) {
         double si = (y[i + 1] - y[i]) / (x[i + 1] - x[i]), d = si - s0;
         if (d != 0)
-            fprintf(out, " + %.10g * (threads - %.10g + abs(threads - %.10g)) / 2", d, x[i],
-                    x[i]);
+            fprintf(out, " %c %.10g * (threads - %.10g + abs(threads - %.10g)) / 2",
+                    d < 0 ? '-' : '+', fabs(d), x[i], x[i]);
         s0 = si;
+    }
+}
+
+/* Write the interpolant of (x, y) as a YAML value; with lo < hi, clamped to
+ * [lo, hi] (clamp(v) = (lo + hi + |v - lo| - |v - hi|) / 2), so that block
+ * sizes beyond the profiled ones stay in range. */
+static void interpolant(FILE *out, const double *x, const double *y, size_t n, double lo,
+                        double hi)
+{
+    int flat = 1;
+    for (size_t i = 1; i < n; i++)
+        flat &= y[i] == y[0];
+    if (flat || x[n - 1] == x[0]) {
+        fprintf(out, "%.10g", y[0]);
+        return;
+    }
+    fputc('"', out);
+    if (lo < hi) {
+        fprintf(out, "(%.10g + abs(", lo + hi);
+        interpolant_text(out, x, y, n);
+        if (lo != 0)
+            fprintf(out, " - %.10g", lo);
+        fputs(") - abs(", out);
+        interpolant_text(out, x, y, n);
+        fprintf(out, " - %.10g)) / 2", hi);
+    } else {
+        interpolant_text(out, x, y, n);
     }
     fputc('"', out);
 }
@@ -419,7 +445,7 @@ static void interpolant(FILE *out, const double *x, const double *y, size_t n)
 pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *idx, size_t n,
                                 const char *device, pn_error_t *err)
 {
-    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), mem[MEM_N] = { 0 };
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     if (!x || !y) {
         free(x);
         free(y);
@@ -431,8 +457,9 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
             "(launches", ncu->path, l0->kernel, n, (unsigned long long)total);
     for (size_t i = 0; i < n; i++)
         fprintf(out, " %ld", ncu->launches[idx[i]].id);
-    fprintf(out, ")\n# per-warp counts, registers and shared bytes: piecewise-linear in threads "
-            "through the profiled sizes (exact there); kernel.memory: the mean of the launches'\n");
+    fprintf(out, ")\n# per-warp counts, registers, shared bytes and kernel.memory: "
+            "piecewise-linear in threads through the profiled sizes (exact there; memory clamped "
+            "to its range)\n");
     fprintf(out, "device: %s\nmodel: {net: pipelined}\nparams: {n: %llu}\nkernel:\n  name: %s\n"
             "  threads: %u\n  blocks: \"n / threads\"\n", device, (unsigned long long)total,
             l0->kernel, l0->threads);
@@ -443,7 +470,7 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         for (size_t i = 0; i < n; i++)
             y[i] = r ? ncu->launches[idx[i]].shared_bytes : ncu->launches[idx[i]].registers;
         fprintf(out, "  %s: ", res_keys[r]);
-        interpolant(out, x, y, n);
+        interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
     fputs("  counts:\n", out);
@@ -455,16 +482,22 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
             y[i] = tot[k] / ((double)l->blocks * ((l->threads + 31) / 32));
         }
         fprintf(out, "    %s: ", kind_keys[k]);
-        interpolant(out, x, y, n);
+        interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
-    for (size_t i = 0; i < n; i++) {
-        double m[MEM_N];
-        memory_of(&ncu->launches[idx[i]], m);
-        for (int q = 0; q < MEM_N; q++)
-            mem[q] += m[q] / (double)n;
+    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1 };
+    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32 };
+    fputs("  memory:\n", out);
+    for (int q = 0; q < MEM_N; q++) {
+        for (size_t i = 0; i < n; i++) {
+            double m[MEM_N];
+            memory_of(&ncu->launches[idx[i]], m);
+            y[i] = m[q];
+        }
+        fprintf(out, "    %s: ", mem_keys[q]);
+        interpolant(out, x, y, n, mem_lo[q], mem_hi[q]);
+        fputc('\n', out);
     }
-    write_memory(out, mem);
     fputs("simulation: {runs: 5, seed: 1}\nsweep:\n  threads: [", out);
     for (size_t i = 0; i < n; i++)
         fprintf(out, "%s%.0f", i ? ", " : "", x[i]);

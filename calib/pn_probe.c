@@ -11,7 +11,7 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "clock_mhz", "lat_int", "lat_fp", "lat_sfu", "busy_sfu", "lat_shared_ld", "lat_shared_st",
     "lat_l1", "lat_l2", "lat_dram", "lat_global_st", "tput_lsu_sectors",
     "tput_shared_wavefronts", "tput_dram_sectors", "inflight_loads", "barrier_w1",
-    "launch_overhead_us", "tput_int", "tput_fp", "block_launch"
+    "launch_overhead_us", "tput_int", "tput_fp", "block_launch", "dram_line_sectors"
 };
 
 /* Copy the text after "# <key>" and ':' on a comment line into dst. */
@@ -76,7 +76,7 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err)
             break;
         }
     }
-    for (int k = 0; st == PN_OK && k < PN_PROBE_COUNT; k++)
+    for (int k = 0; st == PN_OK && k < PN_PROBE_REQUIRED; k++)
         if (!pr->line[k])
             st = pn_error_at(err, PN_EINVAL, path, csv.header.line, 1,
                              "missing probe '%s' (the probe suite writes every one: "
@@ -156,6 +156,12 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
     line(out, "  ", "block_launch", val, "probe block_launch (examples/probe/block_launch.cu)");
     snprintf(val, sizeof val, "%u", steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
     line(out, "  ", "inflight", val, "probe inflight_loads");
+    if (pr->line[PN_PROBE_DRAM_LINE_SECTORS]) {
+        snprintf(val, sizeof val, "%.4g", v[PN_PROBE_DRAM_LINE_SECTORS] > 32
+                                              ? 32.0 : v[PN_PROBE_DRAM_LINE_SECTORS]);
+        line(out, "  ", "dram_line_sectors", val,
+             "probe dram_line_sectors (examples/probe/dram_random.cu)");
+    }
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error");
     return PN_OK;

@@ -30,8 +30,12 @@ typedef enum pn_probe_id {
     PN_PROBE_TPUT_INT,
     PN_PROBE_TPUT_FP,
     PN_PROBE_BLOCK_LAUNCH,
+    PN_PROBE_DRAM_LINE_SECTORS,   /* optional (examples/probe/dram_random.cu) */
     PN_PROBE_COUNT
 } pn_probe_id_t;
+
+/* Probes from PN_PROBE_REQUIRED on may be absent (value 0, line 0). */
+#define PN_PROBE_REQUIRED PN_PROBE_DRAM_LINE_SECTORS
 
 /* "clock_mhz", "lat_int", ... as the CSV's `probe` column names them. */
 extern const char *const pn_probe_names[PN_PROBE_COUNT];
@@ -44,8 +48,8 @@ typedef struct pn_probe {
 } pn_probe_t;
 
 /* Read a probe CSV (header `probe,value,unit,...`; '#' comment lines). Every
- * probe of pn_probe_names must appear once with a finite value > 0; other
- * probes are ignored. Errors name the file, line and column: a missing
+ * probe of pn_probe_names before PN_PROBE_REQUIRED must appear once with a
+ * finite value > 0, the later ones at most once; other probes are ignored. Errors name the file, line and column: a missing
  * column or probe ("path:H:1: missing probe 'lat_l2'"), a duplicate, a bad
  * number; PN_EIO for an unreadable file. O(file size). */
 pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
@@ -53,7 +57,8 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
 /* Write the `pipelined:` section for a device of `partitions` schedulers per
  * SM (documentation, not a probe): clock, partitions, issue 1, launch
  * overhead, latencies (rounded to steps, at least 2, loads at least 3),
- * sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, each line
+ * sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, and
+ * dram_line_sectors when its probe was read, each line
  * commented with its probe; `source` (the CSV as the user named it) in the
  * section's comment. PN_EIO on a write error. */
 pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned partitions,

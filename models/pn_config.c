@@ -26,7 +26,7 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "partitions", "issue", "clock_mhz", "launch_us",
                                          "sfu_busy", "lsu_sectors", "shared_wavefronts",
                                          "dram_sectors", "inflight", "arith_busy",
-                                         "block_launch", NULL};
+                                         "block_launch", "dram_line_sectors", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};
@@ -37,8 +37,32 @@ static const char *const kernel_keys[] = {"name", "threads", "counts", "program"
 static const char *const override_keys[] = {"warp", "arith", "shared", "global", "sfu",
                                             "shared_ld", "shared_st", "global_ld", "global_st",
                                             "barriers", "program", NULL};
-static const char *const memory_keys[] = {"l1_hit", "l2_hit", "sectors_ld", "sectors_st",
-                                          "shared_wavefronts", "lines_ld", "lines_st", NULL};
+static const char *const memory_keys[PN_MEMORY_KEYS + 1] = {
+    "l1_hit", "l2_hit", "sectors_ld", "sectors_st", "shared_wavefronts", "lines_ld", "lines_st",
+    NULL};
+
+/* The value of kernel.memory key i (memory_keys order) in m. */
+double *pn_config_i_memory_field(pn_memory_t *m, int i)
+{
+    double *f[PN_MEMORY_KEYS] = {&m->l1_hit, &m->l2_hit, &m->sectors_ld, &m->sectors_st,
+                                 &m->shared_wavefronts, &m->lines_ld, &m->lines_st};
+    return f[i];
+}
+
+pn_status_t pn_config_i_memory_range(const pn_config_t *cfg, int i, double v, pn_pos_t pos,
+                                     pn_error_t *err)
+{
+    static const double lo[] = {0, 0, 1, 1, 1, 1, 1}, hi[] = {1, 1, 32, 32, 32, 32, 32};
+    static const char *const expect[] = {
+        "a fraction between 0 and 1", "a fraction between 0 and 1",
+        "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
+        "a number of wavefronts between 1 and 32", "a number of lines between 1 and 32",
+        "a number of lines between 1 and 32"};
+    if (v >= lo[i] && v <= hi[i])
+        return PN_OK;
+    return pn_error_at(err, PN_EINVAL, cfg->path, pos.line, pos.col,
+                       "kernel.memory.%s must be %s, got %g", memory_keys[i], expect[i], v);
+}
 static const char *const nets[] = {"paper", "pipelined", NULL};
 
 const char *const pn_count_keys[PN_CK_COUNT + 1] = {
@@ -239,31 +263,39 @@ static pn_status_t read_counts(reader_t *r, yaml_node_t *m, pn_expr_t *count,
     return PN_OK;
 }
 
-/* kernel.memory: how the kernel's accesses behave (PIPELINED.md). */
+/* Is scalar v written as a plain decimal number (else: an expression)? */
+static int looks_numeric(const yaml_node_t *v)
+{
+    if (v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || v->data.scalar.length == 0)
+        return 0;
+    for (size_t i = 0; i < v->data.scalar.length; i++)
+        if (!strchr("0123456789+-.eE", v->data.scalar.value[i]))
+            return 0;
+    return 1;
+}
+
+/* kernel.memory: how the kernel's accesses behave (PIPELINED.md); a value is
+ * a number, or an expression evaluated per point (pn_config_memory). */
 static pn_status_t read_memory(reader_t *r, yaml_node_t *m)
 {
     pn_config_t *c = r->c;
     PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "kernel.memory", r->err));
     PN_CHECK(pn_yaml_check_keys(r->y, m, "kernel.memory", memory_keys, r->err));
-    double *dst[] = {&c->memory.l1_hit, &c->memory.l2_hit, &c->memory.sectors_ld,
-                     &c->memory.sectors_st, &c->memory.shared_wavefronts, &c->memory.lines_ld,
-                     &c->memory.lines_st};
-    static const double lo[] = {0, 0, 1, 1, 1, 1, 1}, hi[] = {1, 1, 32, 32, 32, 32, 32};
-    static const char *const expect[] = {
-        "a fraction between 0 and 1", "a fraction between 0 and 1",
-        "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
-        "a number of wavefronts between 1 and 32", "a number of lines between 1 and 32",
-        "a number of lines between 1 and 32"};
     for (int i = 0; memory_keys[i]; i++) {
         yaml_node_t *v = pn_yaml_get(r->y, m, memory_keys[i], NULL);
         char what[64];
         if (!v)
             continue;
         snprintf(what, sizeof what, "kernel.memory.%s", memory_keys[i]);
-        PN_CHECK(pn_yaml_number(r->y, v, what, dst[i], r->err));
-        if (!(*dst[i] >= lo[i] && *dst[i] <= hi[i]))
-            return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(v), pn_yaml_col(v),
-                               "%s must be %s, got %g", what, expect[i], *dst[i]);
+        if (v->type == YAML_SCALAR_NODE && !looks_numeric(v)) {
+            /* an expression: checked now, evaluated per point (pn_config_memory) */
+            PN_CHECK(read_expr(r, v, what, &c->memory_expr[i]));
+            PN_CHECK(pn_config_i_expr_compile(c, &c->memory_expr[i], what, NULL, r->err));
+            continue;
+        }
+        double *dst = pn_config_i_memory_field(&c->memory, i);
+        PN_CHECK(pn_yaml_number(r->y, v, what, dst, r->err));
+        PN_CHECK(pn_config_i_memory_range(c, i, *dst, pos_of(v), r->err));
     }
     return PN_OK;
 }
@@ -725,6 +757,8 @@ void pn_config_destroy(pn_config_t *cfg)
     expr_free(&cfg->blocks);
     expr_free(&cfg->registers);
     expr_free(&cfg->shared_bytes);
+    for (int i = 0; i < PN_MEMORY_KEYS; i++)
+        expr_free(&cfg->memory_expr[i]);
     prog_src_free(&cfg->program);
     for (size_t i = 0; i < cfg->n_overrides; i++) {
         for (int k = 0; k < PN_CK_COUNT; k++)

@@ -58,6 +58,10 @@ typedef struct pn_pos {
 } pn_pos_t;
 
 /* A count: the expression text as written (a number is an expression too). */
+/* Keys of kernel.memory: l1_hit, l2_hit, sectors_ld, sectors_st,
+ * shared_wavefronts, lines_ld, lines_st. */
+#define PN_MEMORY_KEYS 7
+
 typedef struct pn_expr {
     char *text;                   /* NULL when the key is absent (count 0) */
     pn_pos_t pos;
@@ -125,6 +129,8 @@ typedef struct pn_config {
     pn_pos_t kernel_pos;
     pn_expr_t count[PN_CK_COUNT];
     pn_memory_t memory;           /* kernel.memory, defaults filled in */
+    pn_expr_t memory_expr[PN_MEMORY_KEYS]; /* a kernel.memory value given as an
+                                            * expression (text NULL: a number) */
     pn_expr_t blocks;             /* kernel.blocks; text NULL: 1 */
     pn_expr_t registers;          /* kernel.registers per thread; text NULL: unknown */
     pn_expr_t shared_bytes;       /* kernel.shared_bytes per block; text NULL: 0 */
@@ -209,6 +215,13 @@ pn_status_t pn_config_programs(const pn_config_t *cfg, uint32_t threads,
  * entry), for a caller to override some and pass as param_values; the
  * caller frees it. Errors: PN_ENOMEM. O(params). */
 pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_error_t *err);
+
+/* kernel.memory for one point: cfg->memory with every value given as an
+ * expression (over params, threads, warps and blocks) evaluated, in the
+ * ranges of a number there. Errors at the expression's position: a value out
+ * of range, not finite, an unknown variable. O(1). */
+pn_status_t pn_config_memory(const pn_config_t *cfg, uint32_t threads, uint64_t blocks,
+                             const double *param_values, pn_memory_t *out, pn_error_t *err);
 
 /* The resolved, checked parameters of one simulation point. */
 typedef struct pn_kernel {

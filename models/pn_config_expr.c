@@ -675,3 +675,41 @@ pn_status_t pn_config_eval_kernel(const pn_config_t *cfg, const pn_expr_t *e, co
     vars_free(&v);
     return st;
 }
+
+pn_status_t pn_config_memory(const pn_config_t *cfg, uint32_t threads, uint64_t blocks,
+                             const double *param_values, pn_memory_t *out, pn_error_t *err)
+{
+    *out = cfg->memory;
+    vars_t v;
+    int any = 0;
+    for (int i = 0; i < PN_MEMORY_KEYS; i++)
+        any |= cfg->memory_expr[i].text != NULL;
+    if (!any)
+        return PN_OK;
+    PN_CHECK(vars_new(cfg, out, "pn_config_memory", threads, param_values, &v, err));
+    v.vals[v.n - 4] = (double)blocks;
+    pn_status_t st = PN_OK;
+    for (int i = 0; i < PN_MEMORY_KEYS && st == PN_OK; i++) {
+        const pn_expr_t *e = &cfg->memory_expr[i];
+        if (!e->text)
+            continue;
+        void *ev;
+        st = pn_config_i_expr_compile(cfg, e, "kernel.memory", &ev, err);
+        if (st != PN_OK)
+            break;
+        double x = evaluator_evaluate(ev, v.n, v.names, v.vals);
+        evaluator_destroy(ev);
+        if (!isfinite(x)) {
+            char snip[80];
+            pn_yaml_snippet(snip, sizeof snip, e->text, strlen(e->text));
+            st = pn_error_at(err, PN_EINVAL, cfg->path, e->pos.line, e->pos.col,
+                             "kernel.memory: '%s' evaluates to %g for threads %u", snip, x,
+                             threads);
+            break;
+        }
+        *pn_config_i_memory_field(out, i) = x;
+        st = pn_config_i_memory_range(cfg, i, x, e->pos, err);
+    }
+    vars_free(&v);
+    return st;
+}

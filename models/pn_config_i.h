@@ -26,6 +26,15 @@ int pn_config_i_is_builtin(const char *s);
 pn_status_t pn_config_i_expr_compile(const pn_config_t *cfg, const pn_expr_t *e,
                                      const char *what, void **ev, pn_error_t *err);
 
+/* The field of kernel.memory key i (l1_hit, l2_hit, sectors_ld, sectors_st,
+ * shared_wavefronts, lines_ld, lines_st) in m. */
+double *pn_config_i_memory_field(pn_memory_t *m, int i);
+
+/* PN_OK when v is in the range of kernel.memory key i, else PN_EINVAL at pos
+ * ("kernel.memory.l1_hit must be a fraction between 0 and 1, got 2"). */
+pn_status_t pn_config_i_memory_range(const pn_config_t *cfg, int i, double v, pn_pos_t pos,
+                                     pn_error_t *err);
+
 /* Load-time check of e: syntax, variables, and the value when e has no
  * variables (a count in 0..PN_SM_MAX_COUNT after rounding). */
 pn_status_t pn_config_i_expr_check(const pn_config_t *cfg, const pn_expr_t *e,

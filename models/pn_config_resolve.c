@@ -117,6 +117,7 @@ static pn_status_t check_barriers(const pn_config_t *cfg, const pn_counts_t *ful
 /* The pipelined net's parameters: the device's section with the config's
  * overrides, counts by pipelined kind, loads split by level. */
 static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *dev,
+                                     const double *param_values,
                                      const pn_counts_t *full, pn_kernel_t *t, pn_error_t *err)
 {
     if (!dev->has_pipe)
@@ -128,6 +129,8 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
     pn_pipe_device_merge(&t->pdev, &cfg->pipe_over);
     if (cfg->pipe_over.set)
         t->pdev.calibrated = 0;      /* a calibration holds for the profile's own values */
+    pn_memory_t mem;
+    PN_CHECK(pn_config_memory(cfg, t->threads, t->blocks, param_values, &mem, err));
     const uint32_t warps = t->sm.n_warps;
     pn_pipe_counts_t *pc = calloc(warps, sizeof *pc);
     if (!pc)
@@ -139,7 +142,7 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
         o[PN_PIPE_SFU] = n[PN_CK_SFU];
         o[PN_PIPE_SHARED_LD] = n[PN_CK_SHARED] + n[PN_CK_SHARED_LD];
         o[PN_PIPE_SHARED_ST] = n[PN_CK_SHARED_ST];
-        pn_memory_split(&cfg->memory, n[PN_CK_GLOBAL] + n[PN_CK_GLOBAL_LD], &o[PN_PIPE_LD_L1],
+        pn_memory_split(&mem, n[PN_CK_GLOBAL] + n[PN_CK_GLOBAL_LD], &o[PN_PIPE_LD_L1],
                         &o[PN_PIPE_LD_L2], &o[PN_PIPE_LD_DRAM]);
         o[PN_PIPE_GLOBAL_ST] = n[PN_CK_GLOBAL_ST];
         for (int k = 0; k < PN_PIPE_KINDS; k++)
@@ -151,7 +154,7 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
                                    (unsigned long long)PN_PIPE_MAX_COUNT);
             }
     }
-    pn_pipe_params_from(&t->pipe, &t->pdev, &cfg->memory, t->busy_sms);
+    pn_pipe_params_from(&t->pipe, &t->pdev, &mem, t->busy_sms);
     t->pipe.n_warps = warps;
     t->pipe.warps = pc;
     t->pipe.barriers = full[0].n[PN_CK_BARRIERS];
@@ -223,7 +226,7 @@ pn_status_t pn_config_resolve_with(const pn_config_t *cfg, const pn_device_t *de
     if (st == PN_OK)
         st = check_barriers(cfg, full, warps, err);
     if (st == PN_OK && cfg->net == PN_NET_PIPELINED)
-        st = resolve_pipelined(cfg, dev, full, &t, err);
+        st = resolve_pipelined(cfg, dev, param_values, full, &t, err);
     else if (st == PN_OK) {
         t.sm_grid.blocks = t.sm_blocks;
         t.sm_grid.resident = t.resident < t.sm_blocks ? t.resident : t.sm_blocks;

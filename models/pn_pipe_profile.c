@@ -79,6 +79,13 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "shared_wavefronts")) {
             PN_CHECK(number_above(y, v, name, 0, 1, &d->shared_wavefronts, err));
             d->set |= PN_PD_SHARED;
+        } else if (!strcmp(key, "dram_line_sectors")) {
+            PN_CHECK(number_above(y, v, name, 0, 0, &d->dram_line_sectors, err));
+            if (d->dram_line_sectors > 32)
+                return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
+                                   "%s must be at most 32 (a line's sectors), got %g", name,
+                                   d->dram_line_sectors);
+            d->set |= PN_PD_DRAM_LINE;
         } else if (!strcmp(key, "dram_sectors")) {
             PN_CHECK(number_above(y, v, name, 0, 1, &d->dram_sectors, err));
             d->set |= PN_PD_DRAM;
@@ -116,7 +123,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                 strcat(list, pd_keys[j]);
             }
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
-                               "unknown key '%s' in %s (expected %s)", key, what, list);
+                               "unknown key '%s' in %s (expected %s, or the optional "
+                               "dram_line_sectors)", key, what, list);
         }
     }
     if (complete && (d->set & PN_PD_ALL) != PN_PD_ALL) {
@@ -144,6 +152,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_LSU) d->lsu_sectors = o->lsu_sectors;
     if (s & PN_PD_SHARED) d->shared_wavefronts = o->shared_wavefronts;
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
+    if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
     if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
     if (s & PN_PD_ARITH_BUSY) d->arith_busy = o->arith_busy;
     if (s & PN_PD_BLOCK_LAUNCH) d->block_launch = o->block_launch;
@@ -194,12 +203,27 @@ void pn_memory_default(pn_memory_t *m)
     m->lines_st = 0;
 }
 
+/* Lines an access of s sectors touches when its profile gives none (l <= 0):
+ * its sectors packed four to a line. */
+static double lines_of(double s, double l)
+{
+    return l > 0 ? l : s / 4 < 1 ? 1 : s / 4;
+}
+
 /* Sectors of the load/store pipe an access of s sectors over l lines takes. */
 static double lsu_cost(double s, double l)
 {
-    if (l <= 0)
-        l = s / 4 < 1 ? 1 : s / 4;
+    l = lines_of(s, l);
     return 4 * l > s ? 4 * l : s;
+}
+
+/* Sectors of DRAM bandwidth a load of s sectors over l lines takes: its
+ * sectors, and at least dls for each line it touches (a sector read alone
+ * from its line costs DRAM more than a streamed one: probe dram_line_sectors). */
+static double dram_cost(double s, double l, double dls)
+{
+    l = lines_of(s, l);
+    return dls * l > s ? dls * l : s;
 }
 
 void pn_memory_split(const pn_memory_t *m, uint64_t g, uint64_t *l1, uint64_t *l2,
@@ -239,7 +263,8 @@ void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const p
     p->rate[PN_PIPE_ALUP] = units(1.0 / d->arith_busy);
     for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
         p->cost[k][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_ld, mem->lines_ld));
-    p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] = units(mem->sectors_ld);
+    p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] =
+        units(dram_cost(mem->sectors_ld, mem->lines_ld, d->dram_line_sectors));
     p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_st, mem->lines_st));
     p->cost[PN_PIPE_SHARED_LD][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);

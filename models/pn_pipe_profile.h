@@ -25,7 +25,8 @@ enum {
     PN_PD_INFLIGHT = 1 << 8,
     PN_PD_ARITH_BUSY = 1 << 9,
     PN_PD_BLOCK_LAUNCH = 1 << 10,
-    PN_PD_LAT0 = 1 << 11           /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
+    PN_PD_LAT0 = 1 << 11,          /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
+    PN_PD_DRAM_LINE = 1 << 20      /* dram_line_sectors: optional, not in PN_PD_ALL */
 };
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -45,6 +46,7 @@ typedef struct pn_pipe_device {
     double lsu_sectors;           /* per step, per SM */
     double shared_wavefronts;     /* per step, per SM */
     double dram_sectors;          /* per step, whole device */
+    double dram_line_sectors;     /* DRAM sectors a load's line costs at least (0: none) */
     uint32_t inflight;            /* 0: no limit */
     int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
     double us_per_step, us_offset;

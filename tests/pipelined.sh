@@ -47,6 +47,24 @@ if $RUN run -r 2 -f json "$TMP/good.yaml" >"$TMP/run.json" 2>"$TMP/err" &&
    grep -q '"grid": {"blocks": 2048, "sm_blocks": 16, "resident": 32, "limiter": "warps+blocks", "waves": 1}' "$TMP/run.json" &&
    grep -q '"time_us"' "$TMP/run.json"; then ok import-run
 else bad import-run "$(grep grid "$TMP/run.json") $(cat "$TMP/err")"; fi
+# a kernel profiled at two block sizes: one config fitted through both, exact at them
+mkdir "$TMP/fit"
+if $RUN import -o "$TMP/fit" tests/ncu/two-sizes.csv 2>"$TMP/err" &&
+   cmp -s "$TMP/fit/pn_hist-x131072.yaml" tests/ncu/two-sizes.yaml.golden &&
+   grep -q "2 configs in $TMP/fit, and 1 fitted across block sizes" "$TMP/err"; then ok import-fitted
+else bad import-fitted "$(diff tests/ncu/two-sizes.yaml.golden "$TMP/fit/pn_hist-x131072.yaml" | head -5) $(cat "$TMP/err")"; fi
+if $RUN sweep -r 2 -f csv "$TMP/fit/pn_hist-x131072.yaml" >"$TMP/fit.csv" 2>"$TMP/err" &&
+   a=$($RUN run -r 2 -f json "$TMP/fit/pn_hist-64x2048-0.yaml") &&
+   b=$($RUN run -r 2 -f json "$TMP/fit/pn_hist-128x1024-1.yaml") &&
+   python3 -c '
+import csv, json, sys
+rows = {int(r["threads"]): float(r["steps_mean"]) for r in csv.DictReader(open(sys.argv[1]))}
+per = {64: json.loads(sys.argv[2])["steps"]["mean"], 128: json.loads(sys.argv[3])["steps"]["mean"]}
+assert sorted(rows) == [64, 128], rows
+for t in per:
+    assert abs(rows[t] - per[t]) <= 0.02 * per[t], (t, rows[t], per[t])
+' "$TMP/fit.csv" "$a" "$b" 2>>"$TMP/err"; then ok import-fitted-sweep
+else bad import-fitted-sweep "$(cat "$TMP/fit.csv" "$TMP/err")"; fi
 mkdir "$TMP/out"
 expect_fail import-missing-metric "bad-missing-metric.csv:6: launch 0 (pn_hist): missing metric 'smsp__inst_executed.sum'" \
     $RUN import -o "$TMP/out" tests/ncu/bad-missing-metric.csv

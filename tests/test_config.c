@@ -540,6 +540,51 @@ static void test_cannot_open(void **state)
     assert_string_equal(err.msg, "tests: cannot open: Is a directory");
 }
 
+/* kernel.memory values may be expressions of threads (and params, blocks):
+ * evaluated per point, range-checked at their position; and the h100
+ * profile's dram_line_sectors makes a scattered DRAM load cost at least
+ * 3.04 sectors a line. */
+static void test_memory_expressions(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "device: h100\n"
+        "model: {net: pipelined}\n"
+        "kernel:\n"
+        "  threads: 64\n"
+        "  counts: {arith: 4, global_ld: 2}\n"
+        "  memory:\n"
+        "    l1_hit: \"threads / 1024\"\n"
+        "    l2_hit: 0\n"
+        "    sectors_ld: \"8 + blocks\"\n"
+        "    lines_ld: 9\n";
+    pn_config_t c;
+    pn_error_t err;
+    assert_int_equal(load(&c, text, &err), PN_OK);
+    assert_non_null(c.memory_expr[0].text);
+    assert_null(c.memory_expr[1].text);
+    pn_memory_t m;
+    assert_int_equal(pn_config_memory(&c, 256, 3, NULL, &m, &err), PN_OK);
+    assert_true(m.l1_hit == 0.25 && m.l2_hit == 0 && m.sectors_ld == 11 && m.lines_ld == 9);
+    assert_int_equal(pn_config_memory(&c, 2048, 1, NULL, &m, &err), PN_EINVAL);
+    assert_string_equal(err.msg, "t.yaml:7:13: kernel.memory.l1_hit must be a fraction between "
+                                 "0 and 1, got 2");
+    /* resolved: l1 hits at 64 threads round(2 * 1/16) = 0, the rest from DRAM at
+     * max(9 sectors, 3.04 x 9 lines) = 27.36 sectors */
+    pn_device_t dev;
+    assert_int_equal(pn_device_load(&dev, "h100", NULL, 0, 0, &err), PN_OK);
+    assert_true(dev.pipe.dram_line_sectors > 3.03 && dev.pipe.dram_line_sectors < 3.05);
+    pn_kernel_t k;
+    assert_int_equal(pn_config_resolve(&c, &dev, 64, NULL, &k, &err), PN_OK);
+    assert_int_equal(k.pipe.warps[0].n[PN_PIPE_LD_DRAM], 2);
+    assert_int_equal(k.pipe.cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM], 27360);
+    pn_kernel_destroy(&k);
+    pn_device_destroy(&dev);
+    pn_config_destroy(&c);
+    load_fails("model: {net: pipelined}\nkernel:\n  threads: 64\n  memory: {l2_hit: \"hits\"}\n",
+               "4:20:", "unknown variable 'hits'");
+}
+
 static void test_destroy_null(void **state)
 {
     (void)state;
@@ -573,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_inline_errors),
         cmocka_unit_test(test_cannot_open),
         cmocka_unit_test(test_destroy_null),
+        cmocka_unit_test(test_memory_expressions),
     };
     return cmocka_run_group_tests(tests, setup_cwd, NULL);
 }
