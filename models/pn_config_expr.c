@@ -476,15 +476,19 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
         const pn_prog_segment_src_t *seg = &src->segs[j];
         void *ev = NULL;
         int per_warp = 0;
-        uint64_t rep = 1, per[PN_KIND_COUNT] = {0, 0, 0};
+        uint64_t rep = 1, per[PN_KIND_COUNT] = {0, 0, 0}, syncs = 0;
         pn_pos_t at = seg->repeat.text ? seg->repeat.pos : seg->pos;
         snprintf(what, sizeof what, "%s[%zu]%s", prefix, j, seg->repeat.text ? ".repeat" : "");
         if (seg->repeat.text) {
             PN_CHECK(pn_config_i_expr_compile(cfg, &seg->repeat, what, &ev, err));
             per_warp = uses_warp(ev);
         }
-        for (uint32_t i = 0; i < seg->n_body; i++)
-            per[seg->body[i].kind % PN_KIND_COUNT] += seg->body[i].mult;
+        for (uint32_t i = 0; i < seg->n_body; i++) {
+            if (seg->body[i].kind == PN_PROGRAM_SYNC)
+                syncs++;
+            else
+                per[seg->body[i].kind % PN_KIND_COUNT] += seg->body[i].mult;
+        }
         for (uint32_t w = w0; w < w1 && st == PN_OK; w++) {
             if (ev && (per_warp || w == w0)) {
                 st = eval_warp(cfg, &seg->repeat, what, ev, per_warp, w, v, &rep, err);
@@ -504,6 +508,8 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
                 else
                     *sum += per[k] * rep;
             }
+            /* sync items: the warp's barriers (n_body, rep < 2^32: no overflow) */
+            out[w].n[PN_CK_BARRIERS] += syncs * rep;
             if (st == PN_OK && progs) {
                 st = pn_program_add_segment(&progs[w], rep, seg->body, seg->n_body, err);
                 if (st != PN_OK)

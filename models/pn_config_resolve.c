@@ -101,10 +101,14 @@ static pn_status_t check_barriers(const pn_config_t *cfg, const pn_counts_t *ful
 {
     for (uint32_t w = 1; w < warps; w++)
         if (full[w].n[PN_CK_BARRIERS] != full[0].n[PN_CK_BARRIERS]) {
-            pn_pos_t at = cfg->count[PN_CK_BARRIERS].pos;
-            for (size_t i = 0; i < cfg->n_overrides; i++)
-                if (cfg->overrides[i].count[PN_CK_BARRIERS].text)
-                    at = cfg->overrides[i].count[PN_CK_BARRIERS].pos;
+            pn_pos_t at = cfg->has_program ? cfg->program.pos : cfg->count[PN_CK_BARRIERS].pos;
+            for (size_t i = 0; i < cfg->n_overrides; i++) {
+                const pn_warp_override_t *o = &cfg->overrides[i];
+                if (o->count[PN_CK_BARRIERS].text)
+                    at = o->count[PN_CK_BARRIERS].pos;
+                else if (o->program.segs && (o->warp == w || at.line <= 0))
+                    at = o->program.pos;    /* sync items of a warp's own program */
+            }
             return pn_error_at(err, PN_EINVAL, cfg->path, at.line, at.col,
                                "barriers: warp %u passes %llu barriers and warp 0 %llu; every "
                                "warp of a block passes the same barriers", w,
@@ -157,7 +161,8 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
     pn_pipe_params_from(&t->pipe, &t->pdev, &mem, t->busy_sms);
     t->pipe.n_warps = warps;
     t->pipe.warps = pc;
-    t->pipe.barriers = full[0].n[PN_CK_BARRIERS];
+    /* with programs, the barriers are their sync items (pipe.programs) */
+    t->pipe.barriers = cfg->has_program ? 0 : full[0].n[PN_CK_BARRIERS];
     t->pipe.blocks = t->sm_blocks;
     t->pipe.resident = t->resident < t->sm_blocks ? t->resident : t->sm_blocks;
     pn_status_t st = pn_pipe_check(&t->pipe, err);
@@ -230,7 +235,7 @@ pn_status_t pn_config_resolve_with(const pn_config_t *cfg, const pn_device_t *de
     else if (st == PN_OK) {
         t.sm_grid.blocks = t.sm_blocks;
         t.sm_grid.resident = t.resident < t.sm_blocks ? t.resident : t.sm_blocks;
-        t.sm_grid.barriers = full[0].n[PN_CK_BARRIERS];
+        t.sm_grid.barriers = cfg->has_program ? 0 : full[0].n[PN_CK_BARRIERS];
         if (cfg->has_program && !pn_sm_grid_is_plain(&t.sm_grid))
             st = pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line,
                              cfg->kernel_pos.col, "kernel.program on the paper net runs one "

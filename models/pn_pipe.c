@@ -34,6 +34,12 @@ uint32_t pn_pipe_capacity(const pn_pipe_params_t *p, pn_pipe_pipe_t pipe)
     return c + 2 * p->rate[pipe];
 }
 
+/* Does a block of p pass barriers (counts' barriers, or programs' sync items)? */
+static int has_barriers(const pn_pipe_params_t *p)
+{
+    return p->barriers > 0 || (p->programs && pn_program_syncs(&p->programs[0]) > 0);
+}
+
 pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
 {
     if (p->partitions < 1 || p->partitions > PN_PIPE_MAX_PARTITIONS)
@@ -65,8 +71,14 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
     if (p->n_warps < 1 || !p->warps)
         return pn_error_set(err, PN_EINVAL, "a pipelined net needs at least one warp");
     if (p->programs && p->barriers > 0)
-        return pn_error_set(err, PN_EINVAL, "barriers are not supported with programs yet");
+        return pn_error_set(err, PN_EINVAL, "with programs, barriers are the programs' sync "
+                            "items (barriers must be 0)");
     for (uint32_t w = 0; p->programs && w < p->n_warps; w++) {
+        if (pn_program_syncs(&p->programs[w]) != pn_program_syncs(&p->programs[0]))
+            return pn_error_set(err, PN_EINVAL, "warp %u passes %" PRIu64 " barriers and warp 0 "
+                                "%" PRIu64 "; every warp of a block passes the same barriers",
+                                w, pn_program_syncs(&p->programs[w]),
+                                pn_program_syncs(&p->programs[0]));
         pn_warp_counts_t c;
         const uint64_t *n = p->warps[w].n;
         PN_CHECK(pn_program_counts(&p->programs[w], &c, err));
@@ -79,7 +91,7 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
     if (p->barriers > PN_PIPE_MAX_COUNT)
         return pn_error_set(err, PN_ELIMIT, "barriers per warp exceed the limit %" PRIu64,
                             (uint64_t)PN_PIPE_MAX_COUNT);
-    if (p->barriers > 0 && (p->barrier_latency < PN_PIPE_MIN_BARRIER_LATENCY ||
+    if (has_barriers(p) && (p->barrier_latency < PN_PIPE_MIN_BARRIER_LATENCY ||
                             p->barrier_latency > PN_PIPE_MAX_LATENCY))
         return pn_error_set(err, PN_EINVAL, "latency of barrier must be between %u and %u, got %u",
                             PN_PIPE_MIN_BARRIER_LATENCY, PN_PIPE_MAX_LATENCY,
@@ -195,7 +207,7 @@ typedef struct warp_ctx {
     uint32_t started;             /* 1: the block is resident from M0 */
     uint32_t start;               /* the block's start transition (not started) */
     uint32_t pfin_b;              /* the block's pfin, or UINT32_MAX */
-    uint32_t arr_b, rel_b;        /* the block's barrier places (barriers > 0) */
+    uint32_t arr_b, rel_b;        /* the block's barrier places, or UINT32_MAX */
 } warp_ctx_t;
 
 static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w, uint32_t i,
@@ -324,7 +336,8 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
     if (p->programs) {
         /* frame I is the program's sequencer: it marks `end` after the last item */
         const pn_program_t *prog = &p->programs[i];
-        pn_program_ports_t pp = { .trigger = wp.c, .chosen = UINT32_MAX, .n_alt = { 1, 1, 3 } };
+        pn_program_ports_t pp = { .trigger = wp.c, .chosen = UINT32_MAX, .n_alt = { 1, 1, 3 },
+                                  .ready = wp.r, .arrive = cx->arr_b, .release = cx->rel_b };
         pp.out[PN_KIND_ARITH][0] = wp.s[PN_PIPE_ARITH];
         pp.count[PN_KIND_ARITH][0] = UINT32_MAX;
         pp.out[PN_KIND_SHARED][0] = wp.s[PN_PIPE_SHARED_LD];
@@ -404,7 +417,7 @@ static pn_status_t add_block(builder_t *b, const pn_pipe_params_t *p, uint32_t b
         }
         *turn = next;
     }
-    if (p->barriers > 0) {
+    if (has_barriers(p)) {
         const uint32_t Lb = p->barrier_latency;
         PN_CHECK(place(b, 0, &cx->arr_b, "b%u.arr", blk));
         PN_CHECK(place(b, 0, &cx->rel_b, "b%u.rel", blk));
@@ -497,7 +510,8 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
     }
     lay.warp_place0 = net->n_places;
     lay.warp_trans0 = net->n_trans;
-    warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .alu = alu, .inflight = inflight };
+    warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .alu = alu, .inflight = inflight,
+                      .arr_b = UINT32_MAX, .rel_b = UINT32_MAX };
     for (uint32_t blk = 0; blk < blocks; blk++) {
         PN_CHECK(add_block(&b, p, blk, blocks, resident, slot, &turn, &cd, &cx));
         for (uint32_t i = 0; i < p->n_warps; i++)

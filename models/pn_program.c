@@ -12,6 +12,20 @@
 
 /* ---- programs ------------------------------------------------------------ */
 
+const char *pn_program_kind_name(unsigned k)
+{
+    return k < PN_KIND_COUNT ? pn_kind_names[k] : k == PN_PROGRAM_SYNC ? "sync" : "?";
+}
+
+uint64_t pn_program_syncs(const pn_program_t *p)
+{
+    uint64_t n = 0;
+    for (uint32_t j = 0; j < p->n_segs; j++)
+        for (uint32_t i = 0; i < p->segs[j].n_body; i++)
+            n += p->segs[j].body[i].kind == PN_PROGRAM_SYNC ? p->segs[j].repeat : 0;
+    return n;
+}
+
 void pn_program_init(pn_program_t *p)
 {
     memset(p, 0, sizeof *p);
@@ -39,11 +53,13 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
         return pn_error_set(err, PN_EINVAL, "a segment's repeat must be at most %" PRIu64
                             ", got %" PRIu64, (uint64_t)PN_SM_MAX_COUNT, repeat);
     for (uint32_t i = 0; i < n; i++) {
-        if (body[i].kind > PN_KIND_GLOBAL)
+        if (body[i].kind > PN_PROGRAM_SYNC)
             return pn_error_set(err, PN_EINVAL, "unknown instruction kind %u", body[i].kind);
         if (body[i].mult < 1)
             return pn_error_set(err, PN_EINVAL, "an instruction's multiplier must be at "
                                 "least 1, got 0");
+        if (body[i].kind == PN_PROGRAM_SYNC && body[i].mult != 1)
+            return pn_error_set(err, PN_EINVAL, "sync takes no multiplier");
     }
     if (p->n_segs == UINT32_MAX)
         return pn_error_set(err, PN_ELIMIT, "too many program segments");
@@ -73,7 +89,8 @@ pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_e
             continue;
         /* n_body < 2^32 items of at most 2^32 each: no overflow in 64 bits */
         for (uint32_t i = 0; i < s->n_body; i++)
-            per[s->body[i].kind % PN_KIND_COUNT] += s->body[i].mult;
+            if (s->body[i].kind < PN_KIND_COUNT)
+                per[s->body[i].kind] += s->body[i].mult;
         for (int k = 0; k < PN_KIND_COUNT; k++) {
             if (per[k] && (per[k] > PN_SM_MAX_COUNT / s->repeat ||
                            sum[k] + per[k] * s->repeat > PN_SM_MAX_COUNT))
@@ -105,13 +122,25 @@ pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *
     for (int k = 0; k < 3; k++)
         if (i == strlen(pn_kind_names[k]) && !memcmp(s, pn_kind_names[k], i))
             kind = k;
+    if (i == 4 && !memcmp(s, "sync", 4)) {
+        size_t e = i;
+        while (e < len && s[e] == ' ')
+            e++;
+        if (e != len)
+            return pn_error_set(err, PN_EINVAL, "unexpected text after sync in '%s' (a barrier "
+                                "takes no multiplier)", snip);
+        out->kind = PN_PROGRAM_SYNC;
+        out->mult = 1;
+        return PN_OK;
+    }
     if (kind < 0) {
         n = i ? i : (len ? 1 : 0);
         if (n == len)
             return pn_error_set(err, PN_EINVAL, "unknown instruction kind '%s' (expected "
-                                "arith, shared or global, optionally followed by *K)", snip);
+                                "arith, shared or global, optionally followed by *K, or sync)",
+                                snip);
         return pn_error_set(err, PN_EINVAL, "unknown instruction kind '%.*s' in '%s' (expected "
-                            "arith, shared or global, optionally followed by *K)",
+                            "arith, shared or global, optionally followed by *K, or sync)",
                             (int)(n > 40 ? 40 : n), snip, snip);
     }
     out->kind = (uint8_t)kind;
@@ -150,7 +179,7 @@ void pn_program_warp_size(const pn_program_t *p, uint32_t *places, uint32_t *tra
             continue;
         extra += (uint64_t)p->segs[j].n_body + 1;
         for (uint32_t i = 0; i < p->segs[j].n_body; i++)
-            extra += p->segs[j].body[i].mult >= 2;
+            extra += p->segs[j].body[i].mult >= 2 || p->segs[j].body[i].kind == PN_PROGRAM_SYNC;
     }
     if (extra > UINT32_MAX - 16)
         extra = UINT32_MAX - 16;
@@ -216,6 +245,39 @@ static pn_status_t selector(builder_t *b, uint32_t j, uint32_t i, const char *su
     return PN_OK;
 }
 
+/* The transition "w<w>.s<j>_<i><suffix>" with which a warp waiting at sync
+ * item (j, i) in place y goes on once its block is released: it gives the
+ * trigger and `ready` back (the caller adds where control goes). */
+static pn_status_t sync_resume(builder_t *b, uint32_t j, uint32_t i, const char *suffix,
+                               uint32_t y, sel_t *s)
+{
+    const pn_program_ports_t *pp = b->ports;
+    char name[96];
+    snprintf(name, sizeof name, "w%u.s%u_%u%s", b->w, j + 1, i + 1, suffix);
+    s->n = 1;
+    PN_CHECK(pn_net_add_transition(b->net, name, &s->t[0], b->err));
+    PN_CHECK(arc(b, PN_ARC_INPUT, s->t[0], y, 1));
+    PN_CHECK(arc(b, PN_ARC_INPUT, s->t[0], pp->release, 1));
+    PN_CHECK(arc(b, PN_ARC_OUTPUT, s->t[0], pp->trigger, 1));
+    return arc(b, PN_ARC_OUTPUT, s->t[0], pp->ready, 1);
+}
+
+/* Sync item (j, i) at q: "w<w>.s<j>_<i>_arrive" takes the trigger, q and
+ * `ready` and marks the block's `arrive` and y, where the warp waits. */
+static pn_status_t sync_arrive(builder_t *b, uint32_t j, uint32_t i, uint32_t q, uint32_t y)
+{
+    const pn_program_ports_t *pp = b->ports;
+    char name[96];
+    uint32_t t;
+    snprintf(name, sizeof name, "w%u.s%u_%u_arrive", b->w, j + 1, i + 1);
+    PN_CHECK(pn_net_add_transition(b->net, name, &t, b->err));
+    PN_CHECK(arc(b, PN_ARC_INPUT, t, pp->trigger, 1));
+    PN_CHECK(arc(b, PN_ARC_INPUT, t, q, 1));
+    PN_CHECK(arc(b, PN_ARC_INPUT, t, pp->ready, 1));
+    PN_CHECK(arc(b, PN_ARC_OUTPUT, t, pp->arrive, 1));
+    return arc(b, PN_ARC_OUTPUT, t, y, 1);
+}
+
 /* Output arcs of transitions that move control to item `it` at place q;
  * r, its counter, is used only when the item is counted (mult >= 2). */
 static pn_status_t enter(builder_t *b, const sel_t *s, uint32_t q, uint32_t r,
@@ -241,7 +303,8 @@ static pn_status_t build_sequencer(builder_t *b, const pn_program_t *prog)
         st = pn_error_set(b->err, PN_ENOMEM, "out of memory");
         goto done;
     }
-    /* places: q<j>_<i> (and r<j>_<i> after it when mult >= 2), then c<j> */
+    /* places: q<j>_<i> (and r<j>_<i> after it when mult >= 2, y<j>_<i> for a
+     * sync), then c<j> */
     for (uint32_t j = 0; j < n && st == PN_OK; j++) {
         const pn_program_seg_t *s = &prog->segs[j];
         if (s->repeat == 0)
@@ -255,6 +318,10 @@ static pn_status_t build_sequencer(builder_t *b, const pn_program_t *prog)
             if (st == PN_OK && it->mult >= 2) {
                 snprintf(name, sizeof name, "w%u.r%u_%u", b->w, j + 1, i + 1);
                 st = pn_net_add_place(net, name, start ? it->mult - 1 : 0, NULL, b->err);
+            }
+            if (st == PN_OK && it->kind == PN_PROGRAM_SYNC) {
+                snprintf(name, sizeof name, "w%u.y%u_%u", b->w, j + 1, i + 1);
+                st = pn_net_add_place(net, name, 0, NULL, b->err);
             }
         }
         snprintf(name, sizeof name, "w%u.c%u", b->w, j + 1);
@@ -273,9 +340,29 @@ static pn_status_t build_sequencer(builder_t *b, const pn_program_t *prog)
         uint32_t p = qbase[j];
         for (uint32_t i = 0; i < s->n_body && st == PN_OK; i++) {
             const pn_program_item_t *it = &s->body[i];
+            const int sync = it->kind == PN_PROGRAM_SYNC;
             uint32_t q = p, r = it->mult >= 2 ? p + 1 : UINT32_MAX;
             sel_t t;
-            p += it->mult >= 2 ? 2 : 1;
+            p += it->mult >= 2 || sync ? 2 : 1;
+            if (sync) {
+                /* arrive at the barrier; go on (below) once the block is released */
+                st = sync_arrive(b, j, i, q, q + 1);
+                if (st == PN_OK && i + 1 < s->n_body) {
+                    st = sync_resume(b, j, i, "", q + 1, &t);
+                    if (st == PN_OK) st = enter(b, &t, p, p + 1, &s->body[i + 1]);
+                    continue;
+                }
+                if (st == PN_OK) st = sync_resume(b, j, i, "_loop", q + 1, &t);
+                if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INPUT, cpl[j], 1);
+                if (st == PN_OK) st = enter(b, &t, qbase[j], qbase[j] + 1, &s->body[0]);
+                if (st == PN_OK) st = sync_resume(b, j, i, "_exit", q + 1, &t);
+                if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INHIBITOR, cpl[j], 1);
+                if (st == PN_OK)
+                    st = next < n ? enter(b, &t, qbase[next], qbase[next] + 1,
+                                          &prog->segs[next].body[0])
+                                  : sel_arc(b, &t, PN_ARC_OUTPUT, b->ports->end, 1);
+                continue;
+            }
             if (it->mult >= 2) {
                 /* s_rep: the item again while its counter r holds tokens */
                 st = selector(b, j, i, "_rep", q, it, &t);
@@ -318,6 +405,11 @@ pn_status_t pn_program_add_sequencer(pn_net_t *net, uint32_t w, const pn_program
         if (ports->n_alt[k] < 1 || ports->n_alt[k] > PN_PROGRAM_MAX_ALT)
             return pn_error_set(err, PN_EINVAL, "a program kind needs 1 to %d alternatives",
                                 PN_PROGRAM_MAX_ALT);
+    if (pn_program_syncs(prog) > 0 && (ports->ready == UINT32_MAX ||
+                                       ports->arrive == UINT32_MAX ||
+                                       ports->release == UINT32_MAX))
+        return pn_error_set(err, PN_EINVAL, "warp %u: sync in a program needs a net with "
+                            "barriers", w);
     builder_t b = { .net = net, .err = err, .w = w, .ports = ports };
     return build_sequencer(&b, prog);
 }
@@ -359,7 +451,7 @@ static pn_status_t check_programs(uint32_t schedulers, uint32_t l1, uint32_t l2,
                 return pn_error_set(err, PN_ELIMIT, "warp %u: segment %u repeats more than "
                                     "%" PRIu64 " times", w, j + 1, (uint64_t)PN_SM_MAX_COUNT);
             for (uint32_t i = 0; i < s->n_body; i++)
-                if (s->body[i].kind > PN_KIND_GLOBAL || s->body[i].mult < 1)
+                if (s->body[i].kind > PN_PROGRAM_SYNC || s->body[i].mult < 1)
                     return pn_error_set(err, PN_EINVAL, "warp %u: segment %u, item %u: bad "
                                         "kind or multiplier", w, j + 1, i + 1);
         }
@@ -370,6 +462,10 @@ static pn_status_t check_programs(uint32_t schedulers, uint32_t l1, uint32_t l2,
             pn_error_prefix(err, who);
             return st;
         }
+        if (pn_program_syncs(p) != pn_program_syncs(&programs[0]))
+            return pn_error_set(err, PN_EINVAL, "warp %u passes %" PRIu64 " barriers and warp 0 "
+                                "%" PRIu64 "; every warp of a block passes the same barriers", w,
+                                pn_program_syncs(p), pn_program_syncs(&programs[0]));
     }
     return PN_OK;
 }
@@ -384,13 +480,25 @@ pn_status_t pn_sm_build_program(pn_net_t *net, uint32_t schedulers, uint32_t l1,
     pn_sm_layout_t lay;
     char name[64];
     PN_CHECK(pn_sm_add_global(net, schedulers, n_warps, &lay, err));
+    /* barriers (sync items): the block's arrivals, released all at once */
+    uint32_t arr = UINT32_MAX, rel = UINT32_MAX, release;
+    if (pn_program_syncs(&programs[0]) > 0) {
+        PN_CHECK(pn_net_add_place(net, "b0.arr", 0, &arr, err));
+        PN_CHECK(pn_net_add_place(net, "b0.rel", 0, &rel, err));
+        PN_CHECK(pn_net_add_transition(net, "b0.release", &release, err));
+        PN_CHECK(pn_net_add_arc(net, PN_ARC_INPUT, release, arr, n_warps, err));
+        PN_CHECK(pn_net_add_arc(net, PN_ARC_OUTPUT, release, rel, n_warps, err));
+        lay.warp_place0 = net->n_places;
+        lay.warp_trans0 = net->n_trans;
+    }
     for (uint32_t w = 0; w < n_warps; w++) {
         const pn_program_t *prog = &programs[w];
         pn_sm_warp_ids_t ids;
         PN_CHECK(pn_sm_add_warp(net, &lay, w, NULL, l1, l2, &ids, err));
         /* selections take p3 and mark p4 and p6, p8 or p10 */
         pn_program_ports_t pp = { .trigger = ids.p[3], .chosen = ids.p[4],
-                                  .n_alt = { 1, 1, 1 } };
+                                  .n_alt = { 1, 1, 1 }, .ready = ids.p[2], .arrive = arr,
+                                  .release = rel };
         pp.out[PN_KIND_ARITH][0] = ids.p[6];
         pp.out[PN_KIND_SHARED][0] = ids.p[8];
         pp.out[PN_KIND_GLOBAL][0] = ids.p[10];
@@ -508,9 +616,9 @@ char *pn_program_format(const pn_program_t *p, char *buf, size_t size)
         for (uint32_t i = 0; i < p->segs[j].n_body; i++) {
             const pn_program_item_t *it = &p->segs[j].body[i];
             if (it->mult == 1)
-                snprintf(item, sizeof item, "%s%s", i ? ", " : "", pn_kind_names[it->kind % PN_KIND_COUNT]);
+                snprintf(item, sizeof item, "%s%s", i ? ", " : "", pn_program_kind_name(it->kind));
             else
-                snprintf(item, sizeof item, "%s%s*%u", i ? ", " : "", pn_kind_names[it->kind % PN_KIND_COUNT],
+                snprintf(item, sizeof item, "%s%s*%u", i ? ", " : "", pn_program_kind_name(it->kind),
                          it->mult);
             PUT(item);
         }

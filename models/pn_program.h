@@ -15,9 +15,17 @@
 /* Largest multiplier of a body item (the largest count). */
 #define PN_PROGRAM_MAX_MULT PN_SM_MAX_COUNT
 
-/* One body item: `kind` or `kind*mult`, mult consecutive instructions of a kind. */
+/* The item kind of a barrier (`sync` in a body): every warp of the block
+ * waits there until all have arrived (models/PROGRAM.md, barriers). */
+#define PN_PROGRAM_SYNC 3
+
+/* The name of item kind k: "arith", "shared", "global" or "sync". */
+const char *pn_program_kind_name(unsigned k);
+
+/* One body item: `kind` or `kind*mult`, mult consecutive instructions of a
+ * kind, or `sync` (mult 1). */
 typedef struct pn_program_item {
-    uint8_t kind;                 /* PN_KIND_ARITH, _SHARED or _GLOBAL (pn_sm.h) */
+    uint8_t kind;                 /* PN_KIND_ARITH, _SHARED, _GLOBAL (pn_sm.h) or PN_PROGRAM_SYNC */
     uint32_t mult;                /* 1 .. PN_PROGRAM_MAX_MULT */
 } pn_program_item_t;
 
@@ -44,7 +52,8 @@ void pn_program_destroy(pn_program_t *p);
 
 /* Append a segment: body[0..n) (copied) run `repeat` times. Errors:
  * PN_EINVAL (n == 0, an unknown kind, a multiplier 0 or above
- * PN_PROGRAM_MAX_MULT, repeat above PN_SM_MAX_COUNT), PN_ENOMEM; p is
+ * PN_PROGRAM_MAX_MULT, a sync with a multiplier, repeat above
+ * PN_SM_MAX_COUNT), PN_ENOMEM; p is
  * unchanged on error. O(n) amortised. */
 pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
                                    const pn_program_item_t *body, uint32_t n,
@@ -55,16 +64,21 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
  * exceeds PN_SM_MAX_COUNT; *out is then unspecified. O(items). */
 pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_error_t *err);
 
+/* Barriers p passes: the sum over segments of repeat times the sync items in
+ * the body (at most 2^32 * 2^32: no overflow). O(items). */
+uint64_t pn_program_syncs(const pn_program_t *p);
+
 /* Parse one body item, s[0..len): "arith", "shared" or "global", optionally
  * followed by "*K" (spaces allowed around '*'), K a decimal integer literal
- * between 1 and PN_PROGRAM_MAX_MULT. Errors: PN_EINVAL with a message (no
+ * between 1 and PN_PROGRAM_MAX_MULT, or "sync" (no multiplier). Errors: PN_EINVAL with a message (no
  * position: the caller adds it) naming the item and what was expected. */
 pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *out,
                                   pn_error_t *err);
 
 /* Places and transitions of one warp's sub-net in pn_sm_build_program:
- * places = 16 + sum over segments with repeat >= 1 of (items + counted items + 1),
- * transitions = 12 + the same sum, where counted items are those with mult >= 2.
+ * places = 16 + sum over segments with repeat >= 1 of (items + counted items +
+ * sync items + 1), transitions = 12 + the same sum, where counted items are
+ * those with mult >= 2.
  * O(items). */
 void pn_program_warp_size(const pn_program_t *p, uint32_t *places, uint32_t *transitions);
 
@@ -108,12 +122,18 @@ typedef struct pn_program_ports {
     uint32_t out[3][PN_PROGRAM_MAX_ALT];
     uint32_t count[3][PN_PROGRAM_MAX_ALT];
     uint32_t end;                 /* marked when the program has run (models/PROGRAM.md) */
+    /* barriers (sync items), UINT32_MAX where the net has none: a sync takes
+     * the trigger and `ready` and marks `arrive` (the block's arrivals); it
+     * goes on, giving both back, with a token of `release` */
+    uint32_t ready, arrive, release;
 } pn_program_ports_t;
 
 /* Add warp w's sequencer of prog to net (names "w<w>.q..", "w<w>.s.." as
  * pn_sm_build_program's, with "_a<k>" per alternative when a kind has
- * several), wired to ports. PN_EINVAL for a kind without alternatives,
- * PN_ENOMEM. O(items * alternatives). */
+ * several), wired to ports; a sync item adds "w<w>.y<j>_<i>" (arrived, waiting)
+ * and the transitions "w<w>.s<j>_<i>_arrive" and, like any item, the one(s)
+ * that go on. PN_EINVAL for a kind without alternatives, or a sync item
+ * where ports has no barrier places; PN_ENOMEM. O(items * alternatives). */
 pn_status_t pn_program_add_sequencer(pn_net_t *net, uint32_t w, const pn_program_t *prog,
                                      const pn_program_ports_t *ports, pn_error_t *err);
 

@@ -88,6 +88,35 @@ static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs,
     return st;
 }
 
+/* Does src have a sync item (a barrier)? */
+static int src_has_sync(const pn_prog_src_t *src)
+{
+    for (size_t j = 0; j < src->n_segs; j++)
+        for (uint32_t i = 0; i < src->segs[j].n_body; i++)
+            if (src->segs[j].body[i].kind == PN_PROGRAM_SYNC)
+                return 1;
+    return 0;
+}
+
+/* The orders reorder compares run one block without barriers: refuse the
+ * rest with an error at the kernel. */
+static pn_status_t check_one_block(const pn_config_t *cfg, const pn_kernel_t *k, pn_error_t *err)
+{
+    int sync = src_has_sync(&cfg->program);
+    for (size_t i = 0; i < cfg->n_overrides; i++)
+        sync |= src_has_sync(&cfg->overrides[i].program);
+    if (k->net != PN_NET_PIPELINED && (sync || !pn_sm_grid_is_plain(&k->sm_grid)))
+        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line, cfg->kernel_pos.col,
+                           "reorder compares orders of one block without barriers: the kernel "
+                           "has %s", sync || k->sm_grid.barriers ? "barriers" : "several blocks "
+                           "on the SM");
+    if (sync)
+        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line, cfg->kernel_pos.col,
+                           "reorder compares orders of one block without barriers: the kernel "
+                           "has barriers");
+    return PN_OK;
+}
+
 pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
 {
     uint32_t warps = r->m->kernel.sm.n_warps;
@@ -100,6 +129,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
     }
     const pn_kernel_t *k = &r->m->kernel;
     const int pipe = k->net == PN_NET_PIPELINED;
+    st = check_one_block(&r->m->cfg, k, err);
     for (uint32_t w = 0; pipe && w < warps && st == PN_OK; w++) {
         const uint64_t *n = k->pipe.warps[w].n;
         if (n[PN_PIPE_SFU] || n[PN_PIPE_SHARED_ST] || n[PN_PIPE_GLOBAL_ST] || k->pipe.barriers ||

@@ -47,6 +47,18 @@ if $RUN run -r 2 -f json "$TMP/good.yaml" >"$TMP/run.json" 2>"$TMP/err" &&
    grep -q '"grid": {"blocks": 2048, "sm_blocks": 16, "resident": 32, "limiter": "warps+blocks", "waves": 1}' "$TMP/run.json" &&
    grep -q '"time_us"' "$TMP/run.json"; then ok import-run
 else bad import-run "$(grep grid "$TMP/run.json") $(cat "$TMP/err")"; fi
+# sync items in a program: one warp takes as long as the same counts with barriers
+sed -e 's/^  program:$/  counts: {arith: 8, global_ld: 2, barriers: 2}/' -e '/repeat: 2/d' \
+    tests/good/program_sync.yaml >"$TMP/sync_counts.yaml"
+if a=$($RUN run -f json tests/good/program_sync.yaml 2>"$TMP/err") &&
+   b=$($RUN run -f json "$TMP/sync_counts.yaml" 2>>"$TMP/err") &&
+   python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a["steps"]["mean"] == b["steps"]["mean"] == 625, (a["steps"], b["steps"])
+assert a["idle_steps"]["mean"] == b["idle_steps"]["mean"] == 614
+' "$a" "$b" 2>>"$TMP/err"; then ok program-sync-pipelined
+else bad program-sync-pipelined "$(cat "$TMP/err")"; fi
 # a kernel profiled at two block sizes: one config fitted through both, exact at them
 mkdir "$TMP/fit"
 if $RUN import -o "$TMP/fit" tests/ncu/two-sizes.csv 2>"$TMP/err" &&

@@ -124,6 +124,11 @@ expect_fail max-steps-option "$TMP/loop.yaml: order program: net 'loop' (seed 1)
 
 # ---- help and usage ----------------------------------------------------------
 $RUN reorder --help | grep -q 'memory-spread' && ok help || bad help "no order list"
+expect_fail reorder-sync "tests/good/program_sync.yaml:5:1: reorder compares orders of one block without barriers: the kernel has barriers" \
+    $RUN reorder -o "$TMP/o.txt" tests/good/program_sync.yaml
+printf 'kernel:\n  threads: 64\n  blocks: 1000\n  counts: {arith: 8}\n' >"$TMP/grid.yaml"
+expect_fail reorder-grid "grid.yaml:1:1: reorder compares orders of one block without barriers: the kernel has several blocks on the SM" \
+    $RUN reorder -o "$TMP/o.txt" "$TMP/grid.yaml"
 $RUN help reorder | grep -q -- '--runs N' && ok help-reorder || bad help-reorder "no options"
 $RUN reorder >/dev/null 2>&1; [ $? -eq 2 ] && ok no-file || bad no-file "exit not 2"
 $RUN reorder $EX $EX >/dev/null 2>&1; [ $? -eq 2 ] && ok two-files || bad two-files "exit not 2"

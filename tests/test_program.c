@@ -659,6 +659,84 @@ static void test_literal_equals_fast(void **state)
         pn_program_destroy(&p[w]);
 }
 
+/* Barriers (sync items): one warp loses 3 steps per barrier (arrive, release,
+ * resume), 2 of them idle, on both engines; two warps wait for each other. */
+static void test_sync(void **state)
+{
+    (void)state;
+    pn_program_t p[2], q;
+    pn_program_init(&p[0]);
+    pn_program_init(&q);
+    seg(&p[0], 3, "global*2 sync shared arith*8");
+    seg(&p[0], 2, "sync");
+    seg(&q, 3, "global*2 shared arith*8");
+    assert_int_equal(pn_program_syncs(&p[0]), 5);
+    pn_warp_counts_t c = counts_of(&p[0]);
+    assert_int_equal(c.arith, 24);
+    assert_int_equal(c.global, 6);
+    uint32_t places, trans;
+    pn_program_warp_size(&p[0], &places, &trans);
+    /* items + counted items + sync items + 1 per segment */
+    assert_int_equal(places, 16 + (4 + 2 + 1 + 1) + (1 + 0 + 1 + 1));
+    assert_int_equal(trans, places - 4);
+    pn_net_t net, ref;
+    pn_sm_layout_t lay, lr;
+    build(&net, &lay, 2, 20, 2, 1, p);
+    build(&ref, &lr, 2, 20, 2, 1, &q);
+    assert_int_equal(net.n_places, 2 + places + 2);      /* b0.arr, b0.rel */
+    char buf[160];
+    assert_string_equal(pn_program_format(&p[0], buf, sizeof buf),
+                        "[{repeat: 3, body: [global*2, sync, shared, arith*8]}, "
+                        "{repeat: 2, body: [sync]}]");
+    pn_run_result_t r0 = run1(PN_ENGINE_LITERAL, &ref, lr.t0, 1);
+    assert_int_equal(r0.steps, pn_sm_single_warp_steps(&c, 20, 2));
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pn_run_result_t a = run1(PN_ENGINE_LITERAL, &net, lay.t0, seed);
+        pn_run_result_t b = run1(PN_ENGINE_FAST, &net, lay.t0, seed);
+        assert_int_equal(a.steps, r0.steps + 3 * 5);
+        assert_int_equal(a.idle_steps, r0.idle_steps + 2 * 5);
+        assert_int_equal(b.steps, a.steps);
+        assert_int_equal(b.idle_steps, a.idle_steps);
+    }
+    pn_net_destroy(&net);
+    pn_net_destroy(&ref);
+    /* A: global, sync, arith; B: arith, sync, global. Alone each takes 25 + 4 + 1
+     * (+3) steps; together B's global waits for A's: 25 + 3 + 25 + 1 = 54 */
+    pn_program_t ab[2];
+    pn_program_init(&ab[0]);
+    pn_program_init(&ab[1]);
+    seg(&ab[0], 1, "global sync arith");
+    seg(&ab[1], 1, "arith sync global");
+    build(&net, &lay, 4, 20, 2, 2, ab);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        assert_int_equal(run1(PN_ENGINE_LITERAL, &net, lay.t0, seed).steps, 54);
+        assert_int_equal(run1(PN_ENGINE_FAST, &net, lay.t0, seed).steps, 54);
+    }
+    pn_net_destroy(&net);
+    /* warps passing different numbers of barriers would deadlock: refused */
+    pn_program_t bad[2];
+    pn_program_init(&bad[0]);
+    pn_program_init(&bad[1]);
+    seg(&bad[0], 2, "arith sync");
+    seg(&bad[1], 1, "arith sync");
+    pn_error_t err;
+    pn_net_init(&net);
+    assert_int_equal(pn_sm_build_program(&net, 2, 20, 2, 2, bad, NULL, &err), PN_EINVAL);
+    assert_string_equal(err.msg, "warp 1 passes 1 barriers and warp 0 2; every warp of a block "
+                                 "passes the same barriers");
+    pn_net_destroy(&net);
+    pn_program_item_t it;
+    assert_int_equal(pn_program_parse_item("sync*2", 6, &it, &err), PN_EINVAL);
+    assert_string_equal(err.msg, "unexpected text after sync in 'sync*2' (a barrier takes no "
+                                 "multiplier)");
+    for (int w = 0; w < 2; w++) {
+        pn_program_destroy(&ab[w]);
+        pn_program_destroy(&bad[w]);
+    }
+    pn_program_destroy(&p[0]);
+    pn_program_destroy(&q);
+}
+
 /* ---- orders ----------------------------------------------------------------- */
 
 static void test_orders_counts(void **state)
@@ -795,11 +873,14 @@ static void test_bad_args(void **state)
     (void)state;
     pn_program_t p;
     pn_error_t err;
-    pn_program_item_t it = { PN_KIND_ARITH, 1 }, bad_kind = { 3, 1 }, zero = { 0, 0 };
+    pn_program_item_t it = { PN_KIND_ARITH, 1 }, bad_kind = { 4, 1 }, zero = { 0, 0 };
+    pn_program_item_t sync2 = { PN_PROGRAM_SYNC, 2 };
     pn_program_init(&p);
     assert_int_equal(pn_program_add_segment(&p, 1, &it, 0, &err), PN_EINVAL);
     assert_int_equal(pn_program_add_segment(&p, 1, &bad_kind, 1, &err), PN_EINVAL);
     assert_int_equal(pn_program_add_segment(&p, 1, &zero, 1, &err), PN_EINVAL);
+    assert_int_equal(pn_program_add_segment(&p, 1, &sync2, 1, &err), PN_EINVAL);
+    assert_string_equal(err.msg, "sync takes no multiplier");
     assert_int_equal(pn_program_add_segment(&p, PN_SM_MAX_COUNT + 1, &it, 1, &err), PN_EINVAL);
     assert_int_equal(p.n_segs, 0);
     for (int i = 0; i < 10; i++)          /* grows */
@@ -844,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_names_and_marking),
         cmocka_unit_test(test_one_warp_formula),
         cmocka_unit_test(test_literal_equals_fast),
+        cmocka_unit_test(test_sync),
         cmocka_unit_test(test_orders_counts),
         cmocka_unit_test(test_memory_bound_theory),
         cmocka_unit_test(test_bad_args),
