@@ -252,10 +252,9 @@ static pn_status_t sync_resume(builder_t *b, uint32_t j, uint32_t i, const char 
                                uint32_t y, sel_t *s)
 {
     const pn_program_ports_t *pp = b->ports;
-    char name[96];
-    snprintf(name, sizeof name, "w%u.s%u_%u%s", b->w, j + 1, i + 1, suffix);
     s->n = 1;
-    PN_CHECK(pn_net_add_transition(b->net, name, &s->t[0], b->err));
+    PN_CHECK(pn_net_add_transitionf(b->net, &s->t[0], b->err, "w%u.s%u_%u%s", b->w, j + 1, i + 1,
+                                    suffix));
     PN_CHECK(arc(b, PN_ARC_INPUT, s->t[0], y, 1));
     PN_CHECK(arc(b, PN_ARC_INPUT, s->t[0], pp->release, 1));
     PN_CHECK(arc(b, PN_ARC_OUTPUT, s->t[0], pp->trigger, 1));
@@ -267,10 +266,8 @@ static pn_status_t sync_resume(builder_t *b, uint32_t j, uint32_t i, const char 
 static pn_status_t sync_arrive(builder_t *b, uint32_t j, uint32_t i, uint32_t q, uint32_t y)
 {
     const pn_program_ports_t *pp = b->ports;
-    char name[96];
     uint32_t t;
-    snprintf(name, sizeof name, "w%u.s%u_%u_arrive", b->w, j + 1, i + 1);
-    PN_CHECK(pn_net_add_transition(b->net, name, &t, b->err));
+    PN_CHECK(pn_net_add_transitionf(b->net, &t, b->err, "w%u.s%u_%u_arrive", b->w, j + 1, i + 1));
     PN_CHECK(arc(b, PN_ARC_INPUT, t, pp->trigger, 1));
     PN_CHECK(arc(b, PN_ARC_INPUT, t, q, 1));
     PN_CHECK(arc(b, PN_ARC_INPUT, t, pp->ready, 1));

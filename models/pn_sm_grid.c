@@ -1,7 +1,6 @@
 /* pn_sm_grid.c - the paper's SM net for a grid: the blocks the busiest SM
  * runs, R of them resident at once, and barriers (models/GRID.md). */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "pn_sm.h"
@@ -17,28 +16,6 @@ typedef struct block_nodes {
     uint32_t arr, rel;            /* b.arr, b.rel (barriers), or UINT32_MAX */
 } block_nodes_t;
 
-static pn_status_t named_place(pn_net_t *net, pn_tokens_t m0, uint32_t *id, pn_error_t *err,
-                               const char *fmt, ...)
-{
-    char name[64];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    return pn_net_add_place(net, name, m0, id, err);
-}
-
-static pn_status_t named_trans(pn_net_t *net, uint32_t *id, pn_error_t *err, const char *fmt,
-                               ...)
-{
-    char name[64];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    return pn_net_add_transition(net, name, id, err);
-}
-
 #define ARC(kind, t, p, w) PN_CHECK(pn_net_add_arc(net, (kind), (t), (p), (w), err))
 
 /* Block blk's own nodes: end (when blocks wait for a slot: it takes one of
@@ -53,27 +30,27 @@ static pn_status_t add_block(pn_net_t *net, uint32_t blk, uint32_t blocks, uint3
     uint32_t t;
     bn->start = bn->pfin = bn->arr = bn->rel = UINT32_MAX;
     if (blocks > resident) {
-        PN_CHECK(named_place(net, 0, &bn->pfin, err, "b%u.pfin", blk));
-        PN_CHECK(named_trans(net, &t, err, "b%u.end", blk));
+        PN_CHECK(pn_net_add_placef(net, 0, &bn->pfin, err, "b%u.pfin", blk));
+        PN_CHECK(pn_net_add_transitionf(net, &t, err, "b%u.end", blk));
         ARC(PN_ARC_INPUT, t, bn->pfin, W);
         ARC(PN_ARC_INPUT, t, need, 1);
         ARC(PN_ARC_OUTPUT, t, slot, 1);
     }
     if (blk >= resident) {
-        PN_CHECK(named_trans(net, &bn->start, err, "b%u.start", blk));
+        PN_CHECK(pn_net_add_transitionf(net, &bn->start, err, "b%u.start", blk));
         ARC(PN_ARC_INPUT, bn->start, slot, 1);
         ARC(PN_ARC_INPUT, bn->start, *turn, 1);
         uint32_t next = UINT32_MAX;
         if (blk + 1 < blocks) {
-            PN_CHECK(named_place(net, 0, &next, err, "b%u.turn", blk + 1));
+            PN_CHECK(pn_net_add_placef(net, 0, &next, err, "b%u.turn", blk + 1));
             ARC(PN_ARC_OUTPUT, bn->start, next, 1);
         }
         *turn = next;
     }
     if (barriers > 0) {
-        PN_CHECK(named_place(net, 0, &bn->arr, err, "b%u.arr", blk));
-        PN_CHECK(named_place(net, 0, &bn->rel, err, "b%u.rel", blk));
-        PN_CHECK(named_trans(net, &t, err, "b%u.release", blk));
+        PN_CHECK(pn_net_add_placef(net, 0, &bn->arr, err, "b%u.arr", blk));
+        PN_CHECK(pn_net_add_placef(net, 0, &bn->rel, err, "b%u.rel", blk));
+        PN_CHECK(pn_net_add_transitionf(net, &t, err, "b%u.release", blk));
         ARC(PN_ARC_INPUT, t, bn->arr, W);
         ARC(PN_ARC_OUTPUT, t, bn->rel, W);
     }
@@ -101,15 +78,15 @@ static pn_status_t add_grid_warp(pn_net_t *net, const pn_sm_layout_t *lay, const
     const uint64_t n = c->arith + c->shared + c->global;
     const uint64_t phase = n / (barriers + 1), last = n - barriers * phase;
     uint32_t bud, barl, wait, t;
-    PN_CHECK(named_place(net, phase, &bud, err, "w%u.bud", g));
-    PN_CHECK(named_place(net, barriers, &barl, err, "w%u.barl", g));
-    PN_CHECK(named_place(net, 0, &wait, err, "w%u.wait", g));
+    PN_CHECK(pn_net_add_placef(net, phase, &bud, err, "w%u.bud", g));
+    PN_CHECK(pn_net_add_placef(net, barriers, &barl, err, "w%u.barl", g));
+    PN_CHECK(pn_net_add_placef(net, 0, &wait, err, "w%u.wait", g));
     ARC(PN_ARC_INPUT, id.t[G_T2], bud, 1);
     ARC(PN_ARC_INPUT, id.t[G_T3], bud, 1);
     ARC(PN_ARC_INPUT, id.t[G_T4], bud, 1);
     ARC(PN_ARC_INHIBITOR, id.t[G_T16], barl, 1);
     /* arrive: the phase's instructions are done and the last one finished */
-    PN_CHECK(named_trans(net, &t, err, "w%u.arrive", g));
+    PN_CHECK(pn_net_add_transitionf(net, &t, err, "w%u.arrive", g));
     ARC(PN_ARC_INPUT, t, id.p[2], 1);
     ARC(PN_ARC_INPUT, t, id.p[3], 1);
     ARC(PN_ARC_INPUT, t, barl, 1);
@@ -117,7 +94,7 @@ static pn_status_t add_grid_warp(pn_net_t *net, const pn_sm_layout_t *lay, const
     ARC(PN_ARC_OUTPUT, t, wait, 1);
     ARC(PN_ARC_OUTPUT, t, bn->arr, 1);
     /* resume with the next phase's budget; the last phase has the rest */
-    PN_CHECK(named_trans(net, &t, err, "w%u.resume", g));
+    PN_CHECK(pn_net_add_transitionf(net, &t, err, "w%u.resume", g));
     ARC(PN_ARC_INPUT, t, wait, 1);
     ARC(PN_ARC_INPUT, t, bn->rel, 1);
     ARC(PN_ARC_INPUT, t, barl, 1);
@@ -126,7 +103,7 @@ static pn_status_t add_grid_warp(pn_net_t *net, const pn_sm_layout_t *lay, const
     ARC(PN_ARC_OUTPUT, t, id.p[3], 1);
     if (phase > 0)
         ARC(PN_ARC_OUTPUT, t, bud, (uint32_t)phase);
-    PN_CHECK(named_trans(net, &t, err, "w%u.resume_last", g));
+    PN_CHECK(pn_net_add_transitionf(net, &t, err, "w%u.resume_last", g));
     ARC(PN_ARC_INPUT, t, wait, 1);
     ARC(PN_ARC_INPUT, t, bn->rel, 1);
     ARC(PN_ARC_INHIBITOR, t, barl, 1);
@@ -164,7 +141,7 @@ pn_status_t pn_sm_build_grid(pn_net_t *net, const pn_sm_params_t *p, const pn_sm
     if (blocks > resident) {
         PN_CHECK(pn_net_add_place(net, "slots", 0, &slot, err));
         PN_CHECK(pn_net_add_place(net, "need", blocks - resident, &need, err));
-        PN_CHECK(named_place(net, 1, &turn, err, "b%u.turn", resident));
+        PN_CHECK(pn_net_add_placef(net, 1, &turn, err, "b%u.turn", resident));
     }
     for (uint32_t blk = 0; blk < blocks; blk++) {
         block_nodes_t bn;

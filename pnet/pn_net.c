@@ -1,6 +1,8 @@
 /* pn_net.c - building and freezing bounded inhibitor place/transition nets. */
 #include "pn_net.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +93,28 @@ pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
         *id = net->n_places;
     net->n_places++;
     return PN_OK;
+}
+
+pn_status_t pn_net_add_placef(pn_net_t *net, pn_tokens_t m0, uint32_t *id, pn_error_t *err,
+                              const char *fmt, ...)
+{
+    char name[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    return pn_net_add_place(net, name, m0, id, err);
+}
+
+pn_status_t pn_net_add_transitionf(pn_net_t *net, uint32_t *id, pn_error_t *err,
+                                   const char *fmt, ...)
+{
+    char name[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    return pn_net_add_transition(net, name, id, err);
 }
 
 pn_status_t pn_net_set_initial(pn_net_t *net, uint32_t p, pn_tokens_t m0, pn_error_t *err)

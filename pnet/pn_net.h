@@ -68,6 +68,13 @@ void pn_net_destroy(pn_net_t *net);
 pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
                              uint32_t *id, pn_error_t *err);
 
+/* pn_net_add_place and pn_net_add_transition with the name formatted from
+ * fmt (printf; names longer than 127 bytes are cut). Errors as theirs. */
+pn_status_t pn_net_add_placef(pn_net_t *net, pn_tokens_t m0, uint32_t *id, pn_error_t *err,
+                              const char *fmt, ...) PN_PRINTF(5, 6);
+pn_status_t pn_net_add_transitionf(pn_net_t *net, uint32_t *id, pn_error_t *err,
+                                   const char *fmt, ...) PN_PRINTF(4, 5);
+
 /* Set the initial marking of place p to m0 before the net is frozen (a
  * generator that decides late whether a place starts marked). Errors:
  * PN_EINVAL (frozen net, bad id); net unchanged on error. O(1). */
