@@ -33,7 +33,7 @@ static const char regroup_usage[] =
     "The new order's per-warp counts are the largest count over the warp's\n"
     "threads per basic block (as `pnsim bbv`); the original and every regrouped\n"
     "kernel are simulated with the same seeds, every SM with its own blocks\n"
-    "(block b on SM b mod SMs), the kernel as slow as its slowest SM. Reported per\n"
+    "(see --assign), the kernel as slow as its slowest SM. Reported per\n"
     "kernel: warps, divergent warps, activity factor, steps, time, speed-up over\n"
     "the original, and the paper's BBV-weighted(-scheduled) estimates beside it.\n"
     "\n"
@@ -42,6 +42,10 @@ static const char regroup_usage[] =
     "  -c, --config FILE     the kernel's config (required)\n"
     "  -a, --algorithm NAME  sorting, greedy, greedy-max or all (default all)\n"
     "  -g, --group-size N    threads per group, a multiple of 32 (default 32)\n"
+    "      --assign HOW      blocks to SMs: dynamic (default: the first SMs x resident\n"
+    "                        blocks round robin, each later one to the SM that frees\n"
+    "                        a slot first, by the block's steps alone on an SM) or\n"
+    "                        static (block b to SM b mod SMs)\n"
     "  -o, --output FILE     write the thread permutation as CSV: header\n"
     "                        thread,<algorithm>,...; row i: the original thread\n"
     "                        whose work new thread i runs (written only on success)\n"
@@ -71,6 +75,7 @@ typedef struct regroup {
     double lat_coef[3];             /* steps per arith, shared, global instruction */
     int has_time;
     double ta, tb;
+    pn_grid_assign_t assign;
     regroup_row_t rows[1 + PN_REGROUP_ALGS];
     size_t n_rows, best;
 } regroup_t;
@@ -121,8 +126,10 @@ static void report_text(FILE *out, const void *data)
             "%.4g global steps (%s)\n", r->group_size, r->lat_coef[0], r->lat_coef[1],
             r->lat_coef[2], r->blocks_path);
     fprintf(out, "runs     %" PRIu64 " per kernel (seeds %" PRIu64 "..%" PRIu64 ", the same for "
-            "every kernel); %u SMs with blocks, %u blocks on the busiest\n\n", r->runs, r->seed,
-            r->seed + r->runs - 1, r->rows[0].g.sms, r->rows[0].g.sm_blocks);
+            "every kernel); %u SMs with blocks, assigned %s\n\n", r->runs, r->seed,
+            r->seed + r->runs - 1, r->rows[0].g.sms,
+            r->assign == PN_GRID_STATIC ? "statically (block b to SM b mod SMs)"
+            : "dynamically (to the SM that frees a slot first)");
     fprintf(out, "%48s%-30s%s\n", "", "predicted (net)", "BBV-weighted (paper)");
     fprintf(out, "  %-11s %7s %9s %8s  %11s %8s %9s %8s  %11s %11s %8s\n", "kernel", "warps",
             "divergent", "activity", "steps mean", "sd", r->has_time ? "time_us" : "", "speed-up",
@@ -162,9 +169,10 @@ static void report_json(FILE *out, const void *data)
     pn_json_string(out, r->bbv_path);
     fprintf(out, ",\n  \"blocks\": %u,\n  \"threads\": %u,\n  \"warps_per_block\": %u,\n"
             "  \"group_size\": %" PRIu64 ",\n  \"runs\": %" PRIu64 ",\n  \"seed\": %" PRIu64
-            ",\n  \"sms\": %u,\n  \"lat\": {\"arith\": %.10g, \"shared\": %.10g, \"global\": "
+            ",\n  \"sms\": %u,\n  \"assign\": \"%s\",\n  \"lat\": {\"arith\": %.10g, \"shared\": %.10g, \"global\": "
             "%.10g},\n  \"kernels\": [", o->c.blocks, m->kernel.threads, m->kernel.sm.n_warps,
-            r->group_size, r->runs, r->seed, o->g.sms, r->lat_coef[0], r->lat_coef[1],
+            r->group_size, r->runs, r->seed, o->g.sms,
+            r->assign == PN_GRID_STATIC ? "static" : "dynamic", r->lat_coef[0], r->lat_coef[1],
             r->lat_coef[2]);
     for (size_t i = 0; i < r->n_rows; i++) {
         const regroup_row_t *w = &r->rows[i];
@@ -259,6 +267,7 @@ int pn_cmd_regroup(int argc, char **argv)
         { "config", required_argument, NULL, 'c' },
         { "algorithm", required_argument, NULL, 'a' },
         { "group-size", required_argument, NULL, 'g' },
+        { "assign", required_argument, NULL, 'A' },
     };
     static const struct option shared[] = { PN_CLI_SIM_LONGOPTS };
     enum { NS = sizeof shared / sizeof shared[0], NM = sizeof mine / sizeof mine[0] };
@@ -273,6 +282,7 @@ int pn_cmd_regroup(int argc, char **argv)
     const char *blocks_path = NULL, *cfg_path = NULL;
     int algs[PN_REGROUP_ALGS] = { 1, 1, 1 };
     uint64_t gs = PN_SM_WARP_THREADS;
+    pn_grid_assign_t assign = PN_GRID_DYNAMIC;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS "b:c:a:g:", longopts, NULL)) != -1) {
@@ -309,6 +319,15 @@ int pn_cmd_regroup(int argc, char **argv)
                 st = pn_error_set(&err, PN_EINVAL, "--group-size expects a multiple of %u "
                                   "(whole warps), got %" PRIu64, PN_SM_WARP_THREADS, gs);
             break;
+        case 'A':
+            if (!strcmp(optarg, "dynamic"))
+                assign = PN_GRID_DYNAMIC;
+            else if (!strcmp(optarg, "static"))
+                assign = PN_GRID_STATIC;
+            else
+                st = pn_error_set(&err, PN_EINVAL, "--assign expects dynamic or static, got "
+                                  "'%s'", optarg);
+            break;
         default: fputs(regroup_usage, stderr); return 2;
         }
         if (st != PN_OK)
@@ -323,7 +342,8 @@ int pn_cmd_regroup(int argc, char **argv)
                 !blocks_path ? "--blocks BLOCKS.csv" : "-c/--config CONFIG.yaml", regroup_usage);
         return 2;
     }
-    regroup_t r = { .bbv_path = argv[optind], .blocks_path = blocks_path, .group_size = gs };
+    regroup_t r = { .bbv_path = argv[optind], .blocks_path = blocks_path, .group_size = gs,
+                    .assign = assign };
     pn_bbv_t bbv = { 0 };
     pn_block_table_t tab = { 0 };
     pn_model_t m;
@@ -384,7 +404,8 @@ int pn_cmd_regroup(int argc, char **argv)
     }
     pn_grid_sim_t gsim = { .m = &m, .runs = (uint32_t)o.runs, .seed = o.seed,
                            .jobs = (unsigned)o.jobs, .max_steps = o.max_steps,
-                           .max_steps_given = o.have_max, .engine = o.engine };
+                           .max_steps_given = o.have_max, .engine = o.engine,
+                           .assign = assign };
     uint32_t slots = (uint32_t)(m.dev.sms * (uint64_t)k->resident);
     for (size_t i = 0; i < r.n_rows; i++) {
         regroup_row_t *w = &r.rows[i];

@@ -11,6 +11,12 @@
 #include "pn_model.h"
 #include "pn_stats.h"
 
+/* How blocks go to SMs. */
+typedef enum pn_grid_assign {
+    PN_GRID_DYNAMIC = 0,          /* the next block to the SM whose slot frees first */
+    PN_GRID_STATIC = 1            /* block b to SM b mod SMs */
+} pn_grid_assign_t;
+
 /* What to simulate: the config's model (its device, net and grid shape) and
  * the runs; the counts come with each call. */
 typedef struct pn_grid_sim {
@@ -21,6 +27,7 @@ typedef struct pn_grid_sim {
     uint64_t max_steps;
     int max_steps_given;
     pn_engine_kind_t engine;
+    pn_grid_assign_t assign;
 } pn_grid_sim_t;
 
 /* The outcome: per run i, the largest steps over the simulated SMs. */
@@ -29,14 +36,18 @@ typedef struct pn_grid_result {
     uint32_t sms;                 /* SMs that received blocks */
     uint32_t simulated;           /* of which simulated (SMs with the same counts share) */
     uint32_t slowest_sm;          /* SM of the largest mean steps (ties: the smallest) */
-    uint32_t sm_blocks;           /* blocks of the busiest SM */
+    uint32_t sm_blocks;           /* most blocks one SM received */
     const char *engine;           /* the engine that ran (a static name) */
 } pn_grid_result_t;
 
 /* Simulate the grid of `blocks` blocks of `warps` warps each, warp w of
- * block b with counts warp[b * warps + w]. Blocks go to SMs round robin in
- * order (block b to SM b mod SMs, the pipelined net's static assignment:
- * README, "What-if thread regrouping"); each SM runs its blocks in order,
+ * block b with counts warp[b * warps + w]. Blocks go to SMs (README,
+ * "What-if thread regrouping") statically (block b to SM b mod SMs) or, with
+ * g->assign dynamic and more blocks than SMs x resident, as the hardware's
+ * dynamic round robin would: the first SMs x resident blocks round robin,
+ * each later block to the slot that frees first, by each block's mean steps
+ * alone on an SM (simulated on the same net and seeds; blocks with the same
+ * counts share); each SM then runs its blocks in start order,
  * at most the config's resident blocks at once: on the pipelined net
  * (model.net: pipelined) as one net with per-block counts
  * (pn_pipe_params_t.block_warps), on the paper net one block per SM (more
