@@ -128,7 +128,10 @@ static void report_text(FILE *out, const void *data)
     fprintf(out, "runs     %" PRIu64 " per kernel (seeds %" PRIu64 "..%" PRIu64 ", the same for "
             "every kernel); %u SMs with blocks, assigned %s\n\n", r->runs, r->seed,
             r->seed + r->runs - 1, r->rows[0].g.sms,
-            r->assign == PN_GRID_STATIC ? "statically (block b to SM b mod SMs)"
+            r->m->kernel.net != PN_NET_PIPELINED ? "one block per SM"
+            : r->m->kernel.blocks <= (uint64_t)r->m->dev.sms * r->m->kernel.resident
+            ? "all at once (blocks <= SMs x resident)"
+            : r->assign == PN_GRID_STATIC ? "statically (block b to SM b mod SMs)"
             : "dynamically (to the SM that frees a slot first)");
     fprintf(out, "%48s%-30s%s\n", "", "predicted (net)", "BBV-weighted (paper)");
     fprintf(out, "  %-11s %7s %9s %8s  %11s %8s %9s %8s  %11s %11s %8s\n", "kernel", "warps",
