@@ -19,7 +19,7 @@ double pn_regroup_gain(const double *lat, size_t nb, const uint64_t *mn, const u
 
 /* ---- Sorting --------------------------------------------------------------- */
 
-static const pn_regroup_input_t *sort_in;   /* qsort has no context argument */
+static _Thread_local const pn_regroup_input_t *sort_in; /* qsort has no context argument */
 
 /* Lexicographic order of the BBVs, then thread id (a stable sort). */
 static int cmp_bbv(const void *a, const void *b)
@@ -33,7 +33,7 @@ static int cmp_bbv(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* perm = the threads in lexicographic BBV order. Not reentrant (sort_in). */
+/* perm = the threads in lexicographic BBV order (through sort_in, per thread). */
 static void sort_threads(const pn_regroup_input_t *in, uint32_t *perm)
 {
     for (size_t i = 0; i < in->n; i++)
