@@ -3,6 +3,7 @@
  * SM, run by run. */
 #include "pn_grid.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,86 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
     return st;
 }
 
+/* One simulation job: the blocks list[0..n) on SM s into results. */
+typedef struct sm_job {
+    const uint32_t *list;
+    uint32_t n, s;
+    pn_run_result_t *results;
+    const char *engine;
+    pn_status_t st;
+    pn_error_t err;
+} sm_job_t;
+
+typedef struct pool {
+    const pn_grid_sim_t *g;
+    const pn_warp_counts_t *warp;
+    uint32_t warps;
+    sm_job_t *jobs;
+    size_t n, next;
+    unsigned inner;                   /* threads per job's runs */
+    pthread_mutex_t lock;
+} pool_t;
+
+static void *pool_worker(void *arg)
+{
+    pool_t *p = arg;
+    pn_grid_sim_t g1 = *p->g;
+    g1.jobs = p->inner;               /* the parallelism is across SMs first */
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        sm_job_t *j = &p->jobs[i];
+        j->st = run_sm(&g1, p->warp, p->warps, j->list, j->n, j->s, j->results, &j->engine,
+                       &j->err);
+    }
+}
+
+/* Run the n jobs on g->jobs threads (0: all processors); the status is that
+ * of the first failing job in job order, whatever the threads. */
+static pn_status_t run_jobs(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, uint32_t warps,
+                            sm_job_t *jobs, size_t n, const char **engine, pn_error_t *err)
+{
+    pool_t p = { .g = g, .warp = warp, .warps = warps, .jobs = jobs, .n = n };
+    size_t nt = g->jobs ? g->jobs : pn_engine_cpu_count();
+    p.inner = n && nt / n > 1 ? (unsigned)(nt / n) : 1;
+    if (nt > n)
+        nt = n;
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].st = PN_OK;
+        pn_error_clear(&jobs[i].err);
+    }
+    pthread_t th[64];
+    size_t started = 0;
+    if (nt > 64)
+        nt = 64;
+    if (nt > 1 && pthread_mutex_init(&p.lock, NULL) == 0) {
+        for (; started < nt; started++)
+            if (pthread_create(&th[started], NULL, pool_worker, &p) != 0)
+                break;
+        if (started == 0)
+            pool_worker(&p);
+        for (size_t i = 0; i < started; i++)
+            pthread_join(th[i], NULL);
+        pthread_mutex_destroy(&p.lock);
+    } else {
+        pthread_mutex_init(&p.lock, NULL);
+        pool_worker(&p);
+        pthread_mutex_destroy(&p.lock);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].engine)
+            *engine = jobs[i].engine;
+        if (jobs[i].st != PN_OK) {
+            *err = jobs[i].err;
+            return jobs[i].st;
+        }
+    }
+    return PN_OK;
+}
+
 /* Dynamic assignment: each block's mean steps alone on an SM (blocks with
  * the same counts share), then list scheduling over SMs x resident slots:
  * block b < slots to SM b mod SMs, each later one to the slot that frees
@@ -105,27 +186,41 @@ static pn_status_t assign_dynamic(const pn_grid_sim_t *g, const pn_warp_counts_t
     double *dur = malloc(blocks * sizeof *dur), *start = malloc(blocks * sizeof *start);
     size_t slots = (size_t)S * resident;
     double *free_at = calloc(slots, sizeof *free_at);
-    pn_run_result_t *r = calloc(g->runs, sizeof *r);
     pn_status_t st = PN_OK;
-    if (!dur || !start || !free_at || !r) {
+    if (!dur || !start || !free_at) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto done;
     }
-    for (uint32_t b = 0; b < blocks && st == PN_OK; b++) {
-        uint32_t same = b;
-        for (uint32_t a = 0; a < b && same == b; a++)
-            if (memcmp(&warp[(size_t)a * warps], &warp[(size_t)b * warps],
-                       warps * sizeof *warp) == 0)
-                same = a;
-        if (same != b) {
-            dur[b] = dur[same];
-            continue;
+    uint32_t *same = malloc(blocks * sizeof *same);
+    sm_job_t *jobs = calloc(blocks, sizeof *jobs);
+    pn_run_result_t *rr = calloc((size_t)blocks * g->runs, sizeof *rr);
+    uint32_t *ids = malloc(blocks * sizeof *ids);
+    size_t nj = 0;
+    if (!same || !jobs || !rr || !ids) {
+        st = pn_error_set(err, PN_ENOMEM, "out of memory");
+    } else {
+        for (uint32_t b = 0; b < blocks; b++) {
+            ids[b] = b;
+            same[b] = b;
+            for (uint32_t a = 0; a < b && same[b] == b; a++)
+                if (same[a] == a && memcmp(&warp[(size_t)a * warps], &warp[(size_t)b * warps],
+                                           warps * sizeof *warp) == 0)
+                    same[b] = a;
+            if (same[b] == b)
+                jobs[nj++] = (sm_job_t){ .list = &ids[b], .n = 1, .s = b % S,
+                                         .results = &rr[(size_t)b * g->runs] };
         }
-        st = run_sm(g, warp, warps, &b, 1, b % S, r, engine, err);
-        dur[b] = 0;
-        for (uint32_t i = 0; i < g->runs && st == PN_OK; i++)
-            dur[b] += (double)r[i].steps / g->runs;
+        st = run_jobs(g, warp, warps, jobs, nj, engine, err);
     }
+    for (uint32_t b = 0; b < blocks && st == PN_OK; b++) {
+        dur[b] = 0;
+        for (uint32_t i = 0; i < g->runs; i++)
+            dur[b] += (double)rr[(size_t)same[b] * g->runs + i].steps / g->runs;
+    }
+    free(same);
+    free(jobs);
+    free(rr);
+    free(ids);
     for (uint32_t b = 0; b < blocks && st == PN_OK; b++) {
         size_t slot = b;
         if (b >= slots)
@@ -150,7 +245,6 @@ done:
     free(dur);
     free(start);
     free(free_at);
-    free(r);
     return st;
 }
 
@@ -207,25 +301,37 @@ pn_status_t pn_grid_run(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, ui
             list[fill[sm_of[order[i]]]++] = order[i];
         free(fill);
     }
+    {
+        sm_job_t *jobs = calloc(sms, sizeof *jobs);
+        size_t nj = 0;
+        if (!jobs) {
+            st = pn_error_set(err, PN_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (uint32_t s = 0; s < sms; s++) {
+            owner[s] = s;
+            const uint32_t *ls = &list[lstart[s]];
+            uint32_t ns = lstart[s + 1] - lstart[s];
+            if (ns > res->sm_blocks)
+                res->sm_blocks = ns;
+            for (uint32_t o = 0; o < s; o++)
+                if (owner[o] == o && same_list(warp, warps, &list[lstart[o]],
+                                               lstart[o + 1] - lstart[o], ls, ns)) {
+                    owner[s] = o;
+                    break;
+                }
+            if (owner[s] == s)
+                jobs[nj++] = (sm_job_t){ .list = ls, .n = ns, .s = s,
+                                         .results = &r[(size_t)s * g->runs] };
+        }
+        res->simulated = (uint32_t)nj;
+        st = run_jobs(g, warp, warps, jobs, nj, &res->engine, err);
+        free(jobs);
+    }
     for (uint32_t s = 0; s < sms && st == PN_OK; s++) {
-        owner[s] = s;
-        const uint32_t *ls = &list[lstart[s]];
-        uint32_t ns = lstart[s + 1] - lstart[s];
-        if (ns > res->sm_blocks)
-            res->sm_blocks = ns;
-        for (uint32_t o = 0; o < s; o++)
-            if (owner[o] == o && same_list(warp, warps, &list[lstart[o]],
-                                           lstart[o + 1] - lstart[o], ls, ns)) {
-                owner[s] = o;
-                break;
-            }
-        if (owner[s] != s) {
+        if (owner[s] != s)
             memcpy(&r[(size_t)s * g->runs], &r[(size_t)owner[s] * g->runs],
                    g->runs * sizeof *r);
-        } else {
-            st = run_sm(g, warp, warps, ls, ns, s, &r[(size_t)s * g->runs], &res->engine, err);
-            res->simulated++;
-        }
         for (uint32_t i = 0; i < g->runs; i++)
             mean[s] += (double)r[(size_t)s * g->runs + i].steps;
     }

@@ -28,7 +28,8 @@ done
 # ---- same seeds, same output, whatever -j -----------------------------------
 $RUN regroup -r 4 -s 9 -j 1 -f json $ARGS >"$TMP/j1" 2>&1
 $RUN regroup -r 4 -s 9 -j 2 -f json $ARGS >"$TMP/j2" 2>&1
-if cmp -s "$TMP/j1" "$TMP/j2" && grep -q '"seed": 9' "$TMP/j1"; then ok jobs-deterministic
+$RUN regroup -r 4 -s 9 -j 7 -f json $ARGS >"$TMP/j7" 2>&1
+if cmp -s "$TMP/j1" "$TMP/j2" && cmp -s "$TMP/j1" "$TMP/j7" && grep -q '"seed": 9' "$TMP/j1"; then ok jobs-deterministic
 else bad jobs-deterministic "-j 1 and -j 2 differ: $(diff "$TMP/j1" "$TMP/j2" | head -3)"; fi
 
 # ---- JSON: the best kernel has the fewest steps, speed-ups are ratios ---------
@@ -69,6 +70,12 @@ head -n 257 $D/bbv.csv >"$TMP/bbv256.csv"
 if $RUN regroup "$TMP/bbv256.csv" -b $D/blocks.csv -c $D/paper.yaml >"$TMP/out" 2>&1 &&
    grep -q 'one block per SM' "$TMP/out" && grep -q '^\* greedy-max' "$TMP/out"; then ok paper-net
 else bad paper-net "$(cat "$TMP/out" | head -3)"; fi
+
+sed 's/blocks: 4/blocks: 12/' $D/paper.yaml >"$TMP/paper12.yaml"
+if ! $RUN regroup $D/bbv.csv -b $D/blocks.csv -c "$TMP/paper12.yaml" >"$TMP/out" 2>"$TMP/err" &&
+   grep -q "paper12.yaml:4:1: blocks beyond one per SM" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+    ok paper-too-many-blocks
+else bad paper-too-many-blocks "$(cat "$TMP/err")"; fi
 
 # ---- errors: file:line:col, exit 1, no output file --------------------------------
 expect_err() {   # name, expected message (grep -F), bbv file, extra args...
