@@ -77,6 +77,31 @@ if ! $RUN regroup $D/bbv.csv -b $D/blocks.csv -c "$TMP/paper12.yaml" >"$TMP/out"
     ok paper-too-many-blocks
 else bad paper-too-many-blocks "$(cat "$TMP/err")"; fi
 
+# ---- identical threads: the original kernel is `pnsim run` of the same counts ------
+# (every SM simulated with the run's seeds; the busiest one is the run's SM)
+printf 'block,arith,shared,global\nbb0,100,0,2\nbb1,0,2,0\n' >"$TMP/ub.csv"
+awk 'BEGIN { print "thread,bb0,bb1"; for (t = 0; t < 1248; t++) print t ",3,2" }' >"$TMP/ubbv.csv"
+for net in pipelined paper; do
+    if [ $net = pipelined ]; then blocks=13; model='model: {net: pipelined}'; else blocks=5; model=''; fi
+    cat >"$TMP/u.yaml" <<EOC
+device: gtx960m
+$model
+kernel:
+  threads: 96
+  blocks: $blocks
+  shared_bytes: 20000
+  counts: {arith: 300, global: 6, shared: 4}
+  memory: {l1_hit: 0.2, l2_hit: 0.5}
+simulation: {runs: 4, seed: 3}
+EOC
+    head -n $((blocks * 96 + 1)) "$TMP/ubbv.csv" >"$TMP/ubbv-$net.csv"
+    want=$($RUN run -f csv "$TMP/u.yaml" | awk -F, 'NR > 1 { s += $6; n++ } END { printf "%.10g", s / n }')
+    got=$($RUN regroup -f csv "$TMP/ubbv-$net.csv" -b "$TMP/ub.csv" -c "$TMP/u.yaml" |
+          awk -F, '$2 == "original" { print $10 }')
+    if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "same-as-run-$net"
+    else bad "same-as-run-$net" "run $want, regroup original $got"; fi
+done
+
 # ---- errors: file:line:col, exit 1, no output file --------------------------------
 expect_err() {   # name, expected message (grep -F), bbv file, extra args...
     name=$1; msg=$2; bbv=$3; shift 3
