@@ -10,6 +10,7 @@ int pn_cmd_calibrate(int argc, char **argv);
 int pn_cmd_bbv(int argc, char **argv);
 int pn_cmd_sweep(int argc, char **argv);
 int pn_cmd_reorder(int argc, char **argv);
+int pn_cmd_regroup(int argc, char **argv);
 int pn_cmd_probe(int argc, char **argv);
 int pn_cmd_import(int argc, char **argv);
 

@@ -24,6 +24,7 @@ static const char usage[] =
     "  devices               list the built-in device profiles\n"
     "  calibrate MEAS.csv    fit time = a * steps + b to measured kernel times\n"
     "  bbv BBV.csv           per-warp counts and metrics from a basic-block vector\n"
+    "  regroup BBV.csv       would regrouping the threads by their BBVs pay (what-if)\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
     "options:\n"
@@ -46,6 +47,7 @@ static const command_t commands[] = {
     { "devices", pn_cmd_devices },
     { "calibrate", pn_cmd_calibrate },
     { "bbv", pn_cmd_bbv },
+    { "regroup", pn_cmd_regroup },
     { "probe", pn_cmd_probe },
     { "import", pn_cmd_import },
 };

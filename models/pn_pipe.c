@@ -101,6 +101,18 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
             if (p->warps[w].n[k] > PN_PIPE_MAX_COUNT)
                 return pn_error_set(err, PN_ELIMIT, "warp %u: count of %s exceeds the limit %" PRIu64,
                                     w, pn_pipe_kind_names[k], (uint64_t)PN_PIPE_MAX_COUNT);
+    if (p->block_warps) {
+        const uint64_t total = (uint64_t)(p->blocks ? p->blocks : 1) * p->n_warps;
+        if (p->programs)
+            return pn_error_set(err, PN_EINVAL, "per-block counts do not go with programs");
+        for (uint64_t w = 0; w < total; w++)
+            for (int k = 0; k < PN_PIPE_KINDS; k++)
+                if (p->block_warps[w].n[k] > PN_PIPE_MAX_COUNT)
+                    return pn_error_set(err, PN_ELIMIT, "block %" PRIu64 " warp %" PRIu64 ": "
+                                        "count of %s exceeds the limit %" PRIu64,
+                                        w / p->n_warps, w % p->n_warps, pn_pipe_kind_names[k],
+                                        (uint64_t)PN_PIPE_MAX_COUNT);
+    }
     return PN_OK;
 }
 
@@ -213,7 +225,7 @@ typedef struct warp_ctx {
 static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w, uint32_t i,
                             const pn_pipe_layout_t *lay, const warp_ctx_t *cx)
 {
-    const pn_pipe_counts_t *cnt = &p->warps[i];
+    const pn_pipe_counts_t *cnt = p->block_warps ? &p->block_warps[w] : &p->warps[i];
     const uint32_t part = i % p->partitions;
     const uint64_t k_bar = p->barriers;
     uint64_t n = 0;

@@ -71,6 +71,10 @@ typedef struct pn_pipe_params {
     uint32_t inflight;                      /* global loads outstanding per SM; 0: unlimited */
     uint32_t n_warps;                       /* warps per block, >= 1 */
     const pn_pipe_counts_t *warps;          /* n_warps entries: warp i of every block */
+    /* per-block counts: NULL, or blocks * n_warps entries, warp i of block b
+     * at [b * n_warps + i], which replace warps (still required: a block's
+     * shape; pn_pipe_check validates both); programs must then be NULL */
+    const pn_pipe_counts_t *block_warps;
     uint64_t barriers;                      /* barriers per warp (every warp the same) */
     uint32_t barrier_latency;               /* >= 5 when barriers > 0 */
     uint32_t blocks;                        /* blocks this SM runs; 0 is taken as 1 */

@@ -40,7 +40,9 @@ struct pn_pipe_plan {
     uint64_t ring;                     /* calendar slots: a power of two > every horizon */
     uint32_t blocks, resident;         /* B >= 1, R >= 1 */
     uint64_t total;                    /* B * warps per block */
-    uint64_t *phase, *last;            /* per warp of a block: budgets between barriers */
+    uint64_t *phase, *last;            /* per counts entry: budgets between barriers */
+    int per_block;                     /* warps, phase, last: one entry per warp of every
+                                        * block (block_warps), else per warp of a block */
     uint8_t n_cost[PN_PIPE_KINDS];     /* pipes kind k takes from */
     uint8_t simple[PN_PIPE_KINDS];     /* k takes only from one pipe that only such kinds,
                                         * all with one cost, take from: its warps wait in
@@ -65,16 +67,28 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
 {
     *out = NULL;
     PN_CHECK(pn_pipe_check(p, err));
+    const uint64_t n_cnt = p->block_warps ? (uint64_t)(p->blocks ? p->blocks : 1) * p->n_warps
+                                          : p->n_warps;
+    if (n_cnt > UINT32_MAX / 2)
+        return pn_error_set(err, PN_ELIMIT, "%u blocks of %u warps: too many warps for one SM",
+                            p->blocks, p->n_warps);
+    const pn_pipe_counts_t *src = p->block_warps ? p->block_warps : p->warps;
     pn_pipe_plan_t *pl = calloc(1, sizeof *pl);
-    if (!pl || !(pl->warps = malloc((size_t)p->n_warps * sizeof *pl->warps)) ||
-        !(pl->phase = malloc((size_t)p->n_warps * sizeof *pl->phase)) ||
-        !(pl->last = malloc((size_t)p->n_warps * sizeof *pl->last))) {
+    if (!pl || !(pl->warps = malloc((size_t)n_cnt * sizeof *pl->warps)) ||
+        !(pl->phase = malloc((size_t)n_cnt * sizeof *pl->phase)) ||
+        !(pl->last = malloc((size_t)n_cnt * sizeof *pl->last))) {
         pn_pipe_plan_free(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
     }
     pl->p = *p;
-    memcpy(pl->warps, p->warps, (size_t)p->n_warps * sizeof *pl->warps);
-    pl->p.warps = pl->warps;
+    memcpy(pl->warps, src, (size_t)n_cnt * sizeof *pl->warps);
+    pl->per_block = p->block_warps != NULL;
+    if (pl->per_block) {
+        pl->p.block_warps = pl->warps;
+        pl->p.warps = pl->warps;       /* block 0's: the shape */
+    } else {
+        pl->p.warps = pl->warps;
+    }
     for (int q = 0; q < PN_PIPE_PIPES; q++)
         pl->cap[q] = pn_pipe_capacity(p, (pn_pipe_pipe_t)q);
     pl->n_buckets = PN_PIPE_SFUP + 2 * p->partitions;
@@ -87,11 +101,11 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
         return pn_error_set(err, PN_ELIMIT, "%u blocks of %u warps: too many warps for one SM",
                             blocks, p->n_warps);
     }
-    for (uint32_t i = 0; i < p->n_warps; i++) {
+    for (uint64_t i = 0; i < n_cnt; i++) {
         uint64_t n = 0;
         for (int k = 0; k < PN_PIPE_KINDS; k++)
-            n += p->warps[i].n[k];
-        pl->phase[i] = pn_pipe_phase(&p->warps[i], p->barriers);
+            n += src[i].n[k];
+        pl->phase[i] = pn_pipe_phase(&src[i], p->barriers);
         pl->last[i] = p->barriers ? n - p->barriers * pl->phase[i] : n;
     }
     for (int k = 0; k < PN_PIPE_KINDS; k++)
@@ -497,14 +511,15 @@ static void init_block(run_t *r, uint32_t b)
     const pn_pipe_params_t *p = &pl->p;
     for (uint32_t i = 0; i < p->n_warps; i++) {
         warp_t *w = &r->w[(size_t)b * p->n_warps + i];
-        memcpy(w->x, p->warps[i].n, sizeof w->x);
+        const size_t ci = pl->per_block ? (size_t)b * p->n_warps + i : i;
+        memcpy(w->x, pl->warps[ci].n, sizeof w->x);
         w->left = 0;
         for (int k = 0; k < PN_PIPE_KINDS; k++)
             w->left += w->x[k];
         w->part = i % p->partitions;
         w->block = b;
         w->idx = i;
-        w->bud = p->barriers ? pl->phase[i] : UINT64_MAX;
+        w->bud = p->barriers ? pl->phase[ci] : UINT64_MAX;
         w->barl = p->barriers;
         w->cr = 1;
     }
@@ -528,7 +543,8 @@ static void arrive(run_t *r, warp_t *w, uint64_t t)
     for (uint32_t i = 0; i < p->n_warps; i++) {
         uint32_t wi = w->block * p->n_warps + i;
         warp_t *v = &r->w[wi];
-        v->bud = v->barl ? pl->phase[i] : pl->last[i];
+        const size_t ci = pl->per_block ? wi : i;
+        v->bud = v->barl ? pl->phase[ci] : pl->last[ci];
         v->cr = 1;
         cal_push(r, r->ready, t + Lb - 2, wi);
     }

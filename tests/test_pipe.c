@@ -201,6 +201,78 @@ static void test_barriers_blocks_exact(void **state)
     }
 }
 
+/* Per-block counts (block_warps): one warp per block, blocks one after the
+ * other, each taking its own single-warp steps; literal and compiled agree;
+ * block_warps that repeat warps change nothing, seed for seed. */
+static void test_block_warps(void **state)
+{
+    (void)state;
+    pn_pipe_counts_t c[3] = { { { 3, 1, 1, 1, 1, 1, 1, 1 } }, { { 9, 0, 2, 0, 1, 0, 0, 1 } },
+                              { { 1, 0, 0, 0, 0, 0, 1, 0 } } };
+    for (uint64_t bar = 0; bar <= 1; bar++) {
+        pn_pipe_params_t p;
+        small_sm(&p);
+        for (int q = 0; q < PN_PIPE_PIPES; q++)
+            p.rate[q] = 9000;
+        p.n_warps = 1;
+        p.warps = &c[0];
+        p.block_warps = c;
+        p.blocks = 3;
+        p.resident = 1;
+        p.barriers = bar;
+        p.barrier_latency = 5;
+        uint64_t end = 0;
+        for (uint32_t blk = 0; blk < 3; blk++) {
+            uint64_t dur = pn_pipe_single_warp_steps(&c[blk], p.latency) + bar * 4 - 2;
+            end = blk == 0 ? dur : end + 2 + dur + 1;
+        }
+        pn_net_t net;
+        pn_pipe_layout_t lay;
+        build(&net, &lay, &p);
+        pn_pipe_plan_t *pl;
+        assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            pn_run_result_t a = run_literal(&net, lay.t0, seed);
+            pn_run_result_t b = run_compiled(pl, seed);
+            assert_int_equal(a.steps, end + 2);
+            assert_int_equal(b.steps, a.steps);
+            assert_int_equal(b.idle_steps, a.idle_steps);
+            assert_int_equal(b.firings, a.firings);
+        }
+        pn_pipe_plan_free(pl);
+        pn_net_destroy(&net);
+    }
+    /* four warps of two partitions, 3 blocks, 2 resident: repeating warps per block */
+    pn_pipe_counts_t w4[4] = { { { 20, 2, 3, 1, 2, 2, 1, 1 } }, { { 5, 0, 4, 0, 3, 0, 1, 0 } },
+                               { { 12, 1, 0, 2, 0, 4, 0, 1 } }, { { 7, 3, 1, 0, 1, 1, 2, 0 } } };
+    pn_pipe_counts_t rep[12];
+    for (int i = 0; i < 12; i++)
+        rep[i] = w4[i % 4];
+    pn_pipe_params_t p;
+    small_sm(&p);
+    p.n_warps = 4;
+    p.warps = w4;
+    p.blocks = 3;
+    p.resident = 2;
+    pn_pipe_plan_t *pa, *pb;
+    assert_int_equal(pn_pipe_plan_new(&p, &pa, NULL), PN_OK);
+    p.block_warps = rep;
+    assert_int_equal(pn_pipe_plan_new(&p, &pb, NULL), PN_OK);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        pn_run_result_t a = run_compiled(pa, seed), b = run_compiled(pb, seed);
+        assert_int_equal(a.steps, b.steps);
+        assert_int_equal(a.idle_steps, b.idle_steps);
+        assert_int_equal(a.firings, b.firings);
+    }
+    pn_pipe_plan_free(pa);
+    pn_pipe_plan_free(pb);
+    /* counts above the limit in a later block are refused */
+    rep[9].n[PN_PIPE_ARITH] = PN_PIPE_MAX_COUNT + 1;
+    pn_error_t err;
+    assert_int_equal(pn_pipe_check(&p, &err), PN_ELIMIT);
+    assert_non_null(strstr(err.msg, "block 2 warp 1"));
+}
+
 /* Program order: the sequencer replaces frame I; each global item's level is
  * chosen among the levels left, so one warp still takes exactly sum x L + 3
  * steps (literal and fast engines), and the counts must match the program. */
@@ -540,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_one_warp_values),
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_barriers_blocks_exact),
+        cmocka_unit_test(test_block_warps),
         cmocka_unit_test(test_program_order),
         cmocka_unit_test(test_two_sample),
         cmocka_unit_test(test_two_sample_power),

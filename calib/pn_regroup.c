@@ -1,0 +1,504 @@
+/* pn_regroup.c - the divergence paper's thread regrouping algorithms (Sorting,
+ * Greedy, Greedy-Max) over per-thread BBVs, and the per-warp counts of a
+ * regrouped grid. */
+#include "pn_regroup.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pn_regroup_alg_names[PN_REGROUP_ALGS] = { "sorting", "greedy", "greedy-max" };
+
+double pn_regroup_gain(const double *lat, size_t nb, const uint64_t *mn, const uint64_t *mx)
+{
+    double g = 0;
+    for (size_t b = 0; b < nb; b++)
+        g += lat[b] * (2.0 * (double)mn[b] - (double)mx[b]);
+    return g;
+}
+
+/* ---- Sorting --------------------------------------------------------------- */
+
+static _Thread_local const pn_regroup_input_t *sort_in; /* qsort has no context argument */
+
+/* Lexicographic order of the BBVs, then thread id (a stable sort). */
+static int cmp_bbv(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const uint64_t *u = sort_in->count + (size_t)x * sort_in->nb;
+    const uint64_t *v = sort_in->count + (size_t)y * sort_in->nb;
+    for (size_t k = 0; k < sort_in->nb; k++)
+        if (u[k] != v[k])
+            return u[k] < v[k] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* perm = the threads in lexicographic BBV order (through sort_in, per thread). */
+static void sort_threads(const pn_regroup_input_t *in, uint32_t *perm)
+{
+    for (size_t i = 0; i < in->n; i++)
+        perm[i] = (uint32_t)i;
+    sort_in = in;
+    qsort(perm, in->n, sizeof *perm, cmp_bbv);
+    sort_in = NULL;
+}
+
+/* ---- Greedy (Algorithm 1) ---------------------------------------------------- */
+
+/* Slots hold groups: slot i starts as thread i alone; a merge of slots m < n
+ * leaves the union in m. best[i] is the partner of largest gain (ties: the
+ * smaller slot); fresh[i] says whether best/bgain are exact, else bgain is an
+ * upper bound of slot i's best gain (its partner's group shrank or went). */
+typedef struct greedy {
+    const pn_regroup_input_t *in;
+    size_t n, nb, gs;
+    uint64_t *mn, *mx;            /* per slot, nb each */
+    uint32_t *head, *tail, *next, *size;
+    uint8_t *alive, *fresh;
+    uint32_t *best;
+    double *bgain;
+    uint32_t *out;
+    size_t n_out;
+} greedy_t;
+
+static double slot_gain(const greedy_t *g, size_t i, size_t j, uint64_t *mn, uint64_t *mx)
+{
+    const uint64_t *a0 = g->mn + i * g->nb, *a1 = g->mx + i * g->nb;
+    const uint64_t *b0 = g->mn + j * g->nb, *b1 = g->mx + j * g->nb;
+    double s = 0;
+    for (size_t b = 0; b < g->nb; b++) {
+        uint64_t lo = a0[b] < b0[b] ? a0[b] : b0[b], hi = a1[b] > b1[b] ? a1[b] : b1[b];
+        s += g->in->lat[b] * (2.0 * (double)lo - (double)hi);
+        if (mn) {
+            mn[b] = lo;
+            mx[b] = hi;
+        }
+    }
+    return s;
+}
+
+/* Exact best partner of slot i. O(slots * nb). */
+static void greedy_refresh(greedy_t *g, size_t i)
+{
+    int any = 0;
+    for (size_t j = 0; j < g->n; j++) {
+        if (j == i || !g->alive[j])
+            continue;
+        double v = slot_gain(g, i, j, NULL, NULL);
+        if (!any || v > g->bgain[i]) {
+            g->bgain[i] = v;
+            g->best[i] = (uint32_t)j;
+            any = 1;
+        }
+    }
+    g->fresh[i] = 1;
+}
+
+/* Min and max of slot i from its members. */
+static void greedy_bounds(greedy_t *g, size_t i)
+{
+    uint64_t *mn = g->mn + i * g->nb, *mx = g->mx + i * g->nb;
+    const uint64_t *c = g->in->count + (size_t)g->head[i] * g->nb;
+    memcpy(mn, c, g->nb * sizeof *mn);
+    memcpy(mx, c, g->nb * sizeof *mx);
+    for (uint32_t t = g->next[g->head[i]]; t != UINT32_MAX; t = g->next[t]) {
+        c = g->in->count + (size_t)t * g->nb;
+        for (size_t b = 0; b < g->nb; b++) {
+            if (c[b] < mn[b])
+                mn[b] = c[b];
+            if (c[b] > mx[b])
+                mx[b] = c[b];
+        }
+    }
+}
+
+/* Merge (Algorithm 1, MERGE): the union of m and n (m's threads first) in
+ * slot m; when it holds group_size threads or more, its first group_size
+ * threads are a finished group and the rest stays in m (m dies if none). */
+static void greedy_merge(greedy_t *g, size_t m, size_t n)
+{
+    g->next[g->tail[m]] = g->head[n];
+    g->tail[m] = g->tail[n];
+    g->size[m] += g->size[n];
+    g->alive[n] = 0;
+    slot_gain(g, m, n, g->mn + m * g->nb, g->mx + m * g->nb);
+    if (g->size[m] < g->gs)
+        return;
+    uint32_t t = g->head[m];
+    for (size_t k = 0; k < g->gs; k++) {
+        g->out[g->n_out++] = t;
+        t = g->next[t];
+    }
+    g->size[m] -= (uint32_t)g->gs;
+    if (t == UINT32_MAX) {
+        g->alive[m] = 0;
+        return;
+    }
+    g->head[m] = t;
+    greedy_bounds(g, m);
+}
+
+/* After merging m and n: every other slot learns its gain with the new m,
+ * slots whose best was m or n keep an upper bound unless the new m is at
+ * least as good (then, as m <= their old partner, it is their exact best);
+ * the new m gets its exact best. O(slots * nb). */
+static void greedy_update(greedy_t *g, size_t m, size_t n)
+{
+    int m_alive = g->alive[m], any = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (!g->alive[i] || i == m)
+            continue;
+        double v = m_alive ? slot_gain(g, i, m, NULL, NULL) : -INFINITY;
+        if (m_alive && (!any || v > g->bgain[m])) {
+            g->bgain[m] = v;
+            g->best[m] = (uint32_t)i;
+            any = 1;
+        }
+        int lost = g->best[i] == m || g->best[i] == n;
+        if (lost) {
+            if (m_alive && v >= g->bgain[i] && g->fresh[i]) {
+                g->bgain[i] = v;
+                g->best[i] = (uint32_t)m;
+            } else if (m_alive && v > g->bgain[i]) {
+                g->bgain[i] = v;
+                g->best[i] = (uint32_t)m;
+                g->fresh[i] = 1;
+            } else {
+                g->fresh[i] = 0;
+            }
+        } else if (m_alive && (v > g->bgain[i] || (v == g->bgain[i] && g->fresh[i] &&
+                                                   m < g->best[i]))) {
+            g->bgain[i] = v;
+            g->best[i] = (uint32_t)m;
+            g->fresh[i] = 1;
+        }
+    }
+    if (m_alive) {
+        g->fresh[m] = 1;
+        if (!any)                       /* m is the last group */
+            g->bgain[m] = -INFINITY;
+    }
+}
+
+static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *perm,
+                          pn_error_t *err)
+{
+    greedy_t g = { .in = in, .n = in->n, .nb = in->nb, .gs = gs, .out = perm };
+    size_t n = in->n, nb = in->nb ? in->nb : 1;
+    g.mn = malloc(n * nb * sizeof *g.mn);
+    g.mx = malloc(n * nb * sizeof *g.mx);
+    g.head = malloc(n * sizeof *g.head);
+    g.tail = malloc(n * sizeof *g.tail);
+    g.next = malloc(n * sizeof *g.next);
+    g.size = malloc(n * sizeof *g.size);
+    g.alive = malloc(n);
+    g.fresh = malloc(n);
+    g.best = malloc(n * sizeof *g.best);
+    g.bgain = malloc(n * sizeof *g.bgain);
+    pn_status_t st = PN_OK;
+    if (!g.mn || !g.mx || !g.head || !g.tail || !g.next || !g.size || !g.alive || !g.fresh ||
+        !g.best || !g.bgain) {
+        st = pn_error_set(err, PN_ENOMEM, "greedy regrouping of %zu threads: out of memory", n);
+        goto done;
+    }
+    memcpy(g.mn, in->count, n * in->nb * sizeof *g.mn);
+    memcpy(g.mx, in->count, n * in->nb * sizeof *g.mx);
+    for (size_t i = 0; i < n; i++) {
+        g.head[i] = g.tail[i] = (uint32_t)i;
+        g.next[i] = UINT32_MAX;
+        g.size[i] = 1;
+        g.alive[i] = 1;
+        g.bgain[i] = -INFINITY;
+        g.best[i] = UINT32_MAX;
+        g.fresh[i] = 1;
+    }
+    if (gs == 1) {
+        for (size_t i = 0; i < n; i++)
+            perm[i] = (uint32_t)i;
+        goto done;
+    }
+    /* every pair once: slot i's best over all j != i, ties to the smaller j */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            double v = slot_gain(&g, i, j, NULL, NULL);
+            if (v > g.bgain[i] || g.best[i] == UINT32_MAX) {
+                g.bgain[i] = v;
+                g.best[i] = (uint32_t)j;
+            }
+            if (v > g.bgain[j] || g.best[j] == UINT32_MAX) {
+                g.bgain[j] = v;
+                g.best[j] = (uint32_t)i;
+            }
+        }
+    for (;;) {
+        /* the edge of maximal gain: the smallest slot among the largest
+         * bounds, made exact first */
+        size_t top = SIZE_MAX, alive = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!g.alive[i])
+                continue;
+            alive++;
+            if (top == SIZE_MAX || g.bgain[i] > g.bgain[top])
+                top = i;
+        }
+        if (alive <= 1) {
+            if (top != SIZE_MAX)   /* the last group: what is left */
+                for (uint32_t t = g.head[top]; t != UINT32_MAX; t = g.next[t])
+                    g.out[g.n_out++] = t;
+            break;
+        }
+        if (!g.fresh[top]) {
+            greedy_refresh(&g, top);
+            continue;
+        }
+        size_t a = top, b = g.best[top];
+        size_t m = a < b ? a : b, o = a < b ? b : a;
+        greedy_merge(&g, m, o);
+        greedy_update(&g, m, o);
+    }
+done:
+    free(g.mn);
+    free(g.mx);
+    free(g.head);
+    free(g.tail);
+    free(g.next);
+    free(g.size);
+    free(g.alive);
+    free(g.fresh);
+    free(g.best);
+    free(g.bgain);
+    return st;
+}
+
+/* ---- Greedy-Max (Algorithm 2) ------------------------------------------------- */
+
+/* Threads with identical BBVs form a class; a class's members are taken in
+ * id order, so only its first remaining member (head) matters: the gain of
+ * a thread and the identity test depend on its BBV alone. */
+static pn_status_t greedy_max(const pn_regroup_input_t *in, size_t gs, uint32_t *perm,
+                              pn_error_t *err)
+{
+    size_t n = in->n, nb = in->nb;
+    uint32_t *ord = malloc(n * sizeof *ord);       /* threads by class, each class by id */
+    size_t *cstart = malloc((n + 1) * sizeof *cstart), *chead = malloc(n * sizeof *chead);
+    double *clat = malloc(n * sizeof *clat);
+    uint8_t *ing = calloc(n, 1);
+    size_t *gcls = malloc(n * sizeof *gcls);
+    uint64_t *mn = malloc((nb ? nb : 1) * sizeof *mn), *mx = malloc((nb ? nb : 1) * sizeof *mx);
+    uint64_t *tmn = malloc((nb ? nb : 1) * sizeof *tmn), *tmx = malloc((nb ? nb : 1) * sizeof *tmx);
+    pn_status_t st = PN_OK;
+    if (!ord || !cstart || !chead || !clat || !ing || !gcls || !mn || !mx || !tmn || !tmx) {
+        st = pn_error_set(err, PN_ENOMEM, "greedy-max regrouping of %zu threads: out of memory",
+                          n);
+        goto done;
+    }
+    sort_threads(in, ord);
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || memcmp(in->count + (size_t)ord[i] * nb, in->count + (size_t)ord[i - 1] * nb,
+                             nb * sizeof *in->count) != 0)
+            cstart[nc++] = i;
+    }
+    cstart[nc] = n;
+    for (size_t c = 0; c < nc; c++) {
+        chead[c] = cstart[c];
+        const uint64_t *v = in->count + (size_t)ord[cstart[c]] * nb;
+        double l = 0;
+        for (size_t b = 0; b < nb; b++)
+            l += in->lat[b] * (double)v[b];           /* Lat_t, eq. 11 */
+        clat[c] = l;
+    }
+    size_t done_n = 0;
+    while (done_n < n) {
+        /* the thread of largest latency (ties: smallest id) opens a group */
+        size_t top = SIZE_MAX;
+        for (size_t c = 0; c < nc; c++)
+            if (chead[c] < cstart[c + 1] &&
+                (top == SIZE_MAX || clat[c] > clat[top] ||
+                 (clat[c] == clat[top] && ord[chead[c]] < ord[chead[top]])))
+                top = c;
+        size_t ng = 0, size = 0;
+        memcpy(mn, in->count + (size_t)ord[chead[top]] * nb, nb * sizeof *mn);
+        memcpy(mx, mn, nb * sizeof *mx);
+        size_t pick = top;
+        for (;;) {
+            perm[done_n++] = ord[chead[pick]++];
+            size++;
+            if (!ing[pick]) {
+                ing[pick] = 1;
+                gcls[ng++] = pick;
+                const uint64_t *v = in->count + (size_t)ord[cstart[pick]] * nb;
+                for (size_t b = 0; b < nb; b++) {
+                    if (v[b] < mn[b])
+                        mn[b] = v[b];
+                    if (v[b] > mx[b])
+                        mx[b] = v[b];
+                }
+            }
+            if (size == gs || done_n == n)
+                break;
+            /* a thread identical to one in g: the first in id order */
+            pick = SIZE_MAX;
+            for (size_t k = 0; k < ng; k++) {
+                size_t c = gcls[k];
+                if (chead[c] < cstart[c + 1] &&
+                    (pick == SIZE_MAX || ord[chead[c]] < ord[chead[pick]]))
+                    pick = c;
+            }
+            if (pick != SIZE_MAX)
+                continue;
+            /* else the thread of maximal gain with g (ties: the first in id order) */
+            double bestv = -INFINITY;
+            for (size_t c = 0; c < nc; c++) {
+                if (chead[c] >= cstart[c + 1])
+                    continue;
+                const uint64_t *v = in->count + (size_t)ord[cstart[c]] * nb;
+                for (size_t b = 0; b < nb; b++) {
+                    tmn[b] = v[b] < mn[b] ? v[b] : mn[b];
+                    tmx[b] = v[b] > mx[b] ? v[b] : mx[b];
+                }
+                double gv = pn_regroup_gain(in->lat, nb, tmn, tmx);
+                if (pick == SIZE_MAX || gv > bestv ||
+                    (gv == bestv && ord[chead[c]] < ord[chead[pick]])) {
+                    bestv = gv;
+                    pick = c;
+                }
+            }
+        }
+        for (size_t k = 0; k < ng; k++)
+            ing[gcls[k]] = 0;
+    }
+done:
+    free(ord);
+    free(cstart);
+    free(chead);
+    free(clat);
+    free(ing);
+    free(gcls);
+    free(mn);
+    free(mx);
+    free(tmn);
+    free(tmx);
+    return st;
+}
+
+pn_status_t pn_regroup(pn_regroup_alg_t alg, const pn_regroup_input_t *in, size_t group_size,
+                       uint32_t *perm, pn_error_t *err)
+{
+    if (!in || !perm || (in->n && (!in->count || (in->nb && !in->lat))))
+        return pn_error_set(err, PN_EINVAL, "pn_regroup: NULL argument");
+    if (group_size == 0)
+        return pn_error_set(err, PN_EINVAL, "group size must be >= 1");
+    if (in->n > UINT32_MAX - 1)
+        return pn_error_set(err, PN_ELIMIT, "too many threads to regroup (%zu)", in->n);
+    if (in->n == 0)
+        return PN_OK;
+    switch (alg) {
+    case PN_REGROUP_SORTING:
+        sort_threads(in, perm);
+        return PN_OK;
+    case PN_REGROUP_GREEDY:
+        return greedy(in, group_size, perm, err);
+    case PN_REGROUP_GREEDY_MAX:
+        return greedy_max(in, group_size, perm, err);
+    default:
+        return pn_error_set(err, PN_EINVAL, "unknown regrouping algorithm %d", (int)alg);
+    }
+}
+
+/* ---- per-warp counts of a regrouped grid -------------------------------------- */
+
+pn_status_t pn_regroup_map_blocks(const pn_bbv_t *bbv, const pn_block_table_t *t, size_t *map,
+                                  pn_error_t *err)
+{
+    for (size_t b = 0; b < bbv->n_blocks; b++) {
+        size_t k = 0;
+        while (k < t->n && strcmp(t->names[k], bbv->blocks[b]) != 0)
+            k++;
+        if (k == t->n)
+            return pn_error_at(err, PN_EINVAL, bbv->path, bbv->header_line, bbv->block_cols[b],
+                               "block '%s' is not in %s", bbv->blocks[b], t->path);
+        map[b] = k;
+    }
+    return PN_OK;
+}
+
+void pn_regroup_counts_destroy(pn_regroup_counts_t *c)
+{
+    if (!c)
+        return;
+    free(c->warp);
+    free(c->warp_lat);
+    free(c->block_lat);
+    memset(c, 0, sizeof *c);
+}
+
+/* *acc += m * k, failing beyond PN_SM_MAX_COUNT. */
+static int add_product(uint64_t *acc, uint64_t m, uint64_t k)
+{
+    if (k && m > PN_SM_MAX_COUNT / k)
+        return 0;
+    if (m * k > PN_SM_MAX_COUNT - *acc)
+        return 0;
+    *acc += m * k;
+    return 1;
+}
+
+pn_status_t pn_regroup_counts(const pn_bbv_t *bbv, const pn_block_table_t *t, const size_t *map,
+                              const double *lat, const uint32_t *perm, uint32_t threads,
+                              uint32_t warp_size, pn_regroup_counts_t *c, pn_error_t *err)
+{
+    memset(c, 0, sizeof *c);
+    if (threads == 0 || warp_size == 0 || bbv->n_threads % threads != 0)
+        return pn_error_set(err, PN_EINVAL, "%s: %zu threads are not whole blocks of %u",
+                            bbv->path, bbv->n_threads, threads);
+    size_t nb = bbv->n_blocks;
+    c->threads = threads;
+    c->blocks = (uint32_t)(bbv->n_threads / threads);
+    c->warps = (threads + warp_size - 1) / warp_size;
+    size_t nw = (size_t)c->blocks * c->warps;
+    c->warp = calloc(nw, sizeof *c->warp);
+    c->warp_lat = calloc(nw, sizeof *c->warp_lat);
+    c->block_lat = calloc(c->blocks, sizeof *c->block_lat);
+    if (!c->warp || !c->warp_lat || !c->block_lat) {
+        pn_regroup_counts_destroy(c);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    double ti = 0, wi = 0;
+    for (uint32_t blk = 0; blk < c->blocks; blk++)
+        for (uint32_t w = 0; w < c->warps; w++) {
+            size_t t0 = (size_t)blk * threads + (size_t)w * warp_size;
+            size_t t1 = (size_t)blk * threads + ((size_t)(w + 1) * warp_size < threads
+                                                 ? (size_t)(w + 1) * warp_size : threads);
+            size_t i = (size_t)blk * c->warps + w;
+            for (size_t b = 0; b < nb; b++) {
+                const pn_warp_counts_t *k = &t->cost[map[b]];
+                uint64_t mx = 0;
+                double sum = 0;
+                for (size_t th = t0; th < t1; th++) {
+                    uint64_t v = bbv->count[(size_t)(perm ? perm[th] : th) * nb + b];
+                    sum += (double)v;
+                    if (v > mx)
+                        mx = v;
+                }
+                double inst = (double)k->arith + (double)k->shared + (double)k->global;
+                ti += sum * inst;
+                wi += (double)mx * inst;
+                c->warp_lat[i] += lat[b] * (double)mx;
+                if (!add_product(&c->warp[i].arith, mx, k->arith) ||
+                    !add_product(&c->warp[i].shared, mx, k->shared) ||
+                    !add_product(&c->warp[i].global, mx, k->global)) {
+                    pn_regroup_counts_destroy(c);
+                    return pn_error_set(err, PN_ELIMIT, "%s: block %u warp %u: a derived count "
+                                        "exceeds %llu (basic block '%s' runs %llu times)",
+                                        bbv->path, blk, w, (unsigned long long)PN_SM_MAX_COUNT,
+                                        bbv->blocks[b], (unsigned long long)mx);
+                }
+            }
+            c->block_lat[blk] += c->warp_lat[i];
+        }
+    c->thread_inst = ti;
+    c->warp_inst = wi;
+    c->activity_factor = wi > 0 ? ti / ((double)warp_size * wi) : NAN;
+    return PN_OK;
+}
