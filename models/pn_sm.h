@@ -118,18 +118,21 @@ typedef struct pn_sm_grid {
     uint32_t blocks;              /* blocks this SM runs; 0 is taken as 1 */
     uint32_t resident;            /* blocks resident at once; 0 is taken as 1 */
     uint64_t barriers;            /* barriers per warp, the same for every warp */
+    /* NULL: warp i of every block has p->warps[i]'s counts; else blocks *
+     * n_warps entries, warp i of block b at block_warps[b * n_warps + i] */
+    const pn_warp_counts_t *block_warps;
 } pn_sm_grid_t;
 
 /* Is g the plain net of spec/wpnm.md (one block, no barriers)? */
 static inline int pn_sm_grid_is_plain(const pn_sm_grid_t *g)
 {
-    return !g || (g->blocks <= 1 && g->barriers == 0);
+    return !g || (g->blocks <= 1 && g->barriers == 0 && !g->block_warps);
 }
 
 /* Build the SM net of p for grid g into a fresh net (frozen on success).
  * With pn_sm_grid_is_plain(g) this is pn_sm_build exactly. Otherwise the
  * SM holds blocks * n_warps warps ("w<b*n_warps+i>.pK", warp i of block b
- * with p->warps[i]'s counts) in blocks "b<b>.*": blocks 0..resident-1 start
+ * with p->warps[i]'s counts, or g->block_warps' when given) in blocks "b<b>.*": blocks 0..resident-1 start
  * marked; block b >= resident starts (b<b>.start: takes a free slot and its
  * turn, marks its warps' p1, p2, p3) once a resident block has ended
  * (b<b>.end: all its warps terminated, gives the slot back), in block

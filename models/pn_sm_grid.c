@@ -60,10 +60,9 @@ static pn_status_t add_block(pn_net_t *net, uint32_t blk, uint32_t blocks, uint3
 /* Warp g (warp i of its block): the WPNM, started or waiting for its block's
  * start, reporting its end to the block, and its barrier phases. */
 static pn_status_t add_grid_warp(pn_net_t *net, const pn_sm_layout_t *lay, const pn_sm_params_t *p,
-                                 uint32_t g, uint32_t i, uint64_t barriers,
+                                 const pn_warp_counts_t *c, uint32_t g, uint64_t barriers,
                                  const block_nodes_t *bn, pn_error_t *err)
 {
-    const pn_warp_counts_t *c = &p->warps[i];
     pn_sm_warp_ids_t id;
     PN_CHECK(pn_sm_add_warp(net, lay, g, c, p->l1, p->l2, &id, err));
     if (bn->start != UINT32_MAX)
@@ -129,11 +128,18 @@ pn_status_t pn_sm_build_grid(pn_net_t *net, const pn_sm_params_t *p, const pn_sm
     if (g->barriers > PN_SM_MAX_COUNT)
         return pn_error_set(err, PN_ELIMIT, "barriers per warp exceed the limit %" PRIu64,
                             (uint64_t)PN_SM_MAX_COUNT);
-    for (uint32_t i = 0; i < p->n_warps; i++) {
-        const pn_warp_counts_t *c = &p->warps[i];
+    const pn_warp_counts_t *counts = g->block_warps ? g->block_warps : p->warps;
+    const uint64_t n_counts = g->block_warps ? total : p->n_warps;
+    for (uint64_t i = 0; i < n_counts; i++) {
+        const pn_warp_counts_t *c = &counts[i];
+        if (g->block_warps && (c->arith > PN_SM_MAX_COUNT || c->shared > PN_SM_MAX_COUNT ||
+                               c->global > PN_SM_MAX_COUNT))
+            return pn_error_set(err, PN_ELIMIT, "block %" PRIu64 ", warp %" PRIu64 ": a count "
+                                "exceeds the limit %" PRIu64, i / p->n_warps, i % p->n_warps,
+                                (uint64_t)PN_SM_MAX_COUNT);
         if (g->barriers > 0 && c->arith + c->shared + c->global > PN_SM_MAX_COUNT)
-            return pn_error_set(err, PN_ELIMIT, "warp %u: more than %" PRIu64 " instructions "
-                                "with barriers", i, (uint64_t)PN_SM_MAX_COUNT);
+            return pn_error_set(err, PN_ELIMIT, "warp %" PRIu64 ": more than %" PRIu64
+                                " instructions with barriers", i, (uint64_t)PN_SM_MAX_COUNT);
     }
     pn_sm_layout_t lay;
     PN_CHECK(pn_sm_add_global(net, p->schedulers, (uint32_t)total, &lay, err));
@@ -147,8 +153,11 @@ pn_status_t pn_sm_build_grid(pn_net_t *net, const pn_sm_params_t *p, const pn_sm
         block_nodes_t bn;
         PN_CHECK(add_block(net, blk, blocks, resident, p->n_warps, g->barriers, slot, need, &turn,
                            &bn, err));
-        for (uint32_t i = 0; i < p->n_warps; i++)
-            PN_CHECK(add_grid_warp(net, &lay, p, blk * p->n_warps + i, i, g->barriers, &bn, err));
+        for (uint32_t i = 0; i < p->n_warps; i++) {
+            const uint32_t w = blk * p->n_warps + i;
+            PN_CHECK(add_grid_warp(net, &lay, p, g->block_warps ? &counts[w] : &counts[i], w,
+                                   g->barriers, &bn, err));
+        }
     }
     PN_CHECK(pn_net_freeze(net, err));
     lay.warp_place0 = lay.warp_trans0 = UINT32_MAX;

@@ -2,14 +2,31 @@
 #include "pn_analysis.h"
 
 #include <igraph.h>
+#include <pthread.h>
 
 #include "pn_export.h"
+
+/* Debian's igraph keeps its error state (the "finally stack") in globals:
+ * callers on several threads (engines prepared in parallel) take turns. */
+static pthread_mutex_t igraph_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static pn_status_t conflict_groups(const pn_net_t *net, uint32_t *group, uint32_t *group_size,
+                                   uint32_t *n_groups, pn_error_t *err);
 
 pn_status_t pn_net_conflict_groups(const pn_net_t *net, uint32_t *group, uint32_t *group_size,
                                    uint32_t *n_groups, pn_error_t *err)
 {
     if (!net->frozen)
         return pn_error_set(err, PN_EINVAL, "conflict groups need a frozen net");
+    pthread_mutex_lock(&igraph_lock);
+    pn_status_t st = conflict_groups(net, group, group_size, n_groups, err);
+    pthread_mutex_unlock(&igraph_lock);
+    return st;
+}
+
+static pn_status_t conflict_groups(const pn_net_t *net, uint32_t *group, uint32_t *group_size,
+                                   uint32_t *n_groups, pn_error_t *err)
+{
     pn_igraph_setup();
     igraph_vector_int_t edges, membership;
     igraph_t g;

@@ -68,20 +68,46 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
             st = pn_pipe_engine_prepare(&prep, g->engine, &pp, build ? &net : NULL, &opts, err);
         }
     } else {
+        /* the paper net: one block as the spec's net, several as its grid net
+         * (models/GRID.md) with each block's own counts */
         pn_sm_params_t sp = k->sm;
         sp.warps = &warp[(size_t)list[0] * warps];
         sp.n_warps = warps;
-        pn_sm_layout_t lay;
-        st = build ? pn_sm_build(&net, &sp, &lay, err) : PN_OK;
-        if (st == PN_OK) {
-            opts.idle_trans = build ? (int64_t)lay.t0 : -1;
-            st = pn_sm_engine_prepare(&prep, g->engine, &sp, build ? &net : NULL, &opts, err);
+        pn_sm_grid_t gr = { n, k->resident < n ? k->resident : n, 0, NULL };
+        pn_warp_counts_t *bw = NULL;
+        if (n > 1) {
+            bw = malloc((size_t)n * warps * sizeof *bw);
+            if (!bw) {
+                pn_net_destroy(&net);
+                return pn_error_set(err, PN_ENOMEM, "out of memory");
+            }
+            for (uint32_t j = 0; j < n; j++)
+                memcpy(&bw[(size_t)j * warps], &warp[(size_t)list[j] * warps],
+                       warps * sizeof *bw);
+            gr.block_warps = bw;
         }
+        const int grid = !pn_sm_grid_is_plain(&gr);
+        pn_sm_layout_t lay;
+        st = build || grid ? pn_sm_build_grid(&net, &sp, &gr, &lay, err) : PN_OK;
+        if (st == PN_OK) {
+            opts.idle_trans = build || grid ? (int64_t)lay.t0 : -1;
+            st = grid ? pn_model_engine_prepare(&prep, g->engine, &pn_sm_grid_engine, &sp, &net,
+                                                &opts, err)
+                      : pn_sm_engine_prepare(&prep, g->engine, &sp, build ? &net : NULL, &opts,
+                                             err);
+        }
+        if (st == PN_OK)
+            st = pn_engine_run_batch(&prep, g->seed, g->runs, g->jobs, results, err);
+        *engine = pn_engine_prepared_name(&prep);
+        pn_engine_release(&prep);
+        free(bw);
+        goto ran;
     }
     if (st == PN_OK)
         st = pn_engine_run_batch(&prep, g->seed, g->runs, g->jobs, results, err);
     *engine = pn_engine_prepared_name(&prep);
     pn_engine_release(&prep);
+ran:
     pn_net_destroy(&net);
     free(pc);
     if (st != PN_OK) {
@@ -258,9 +284,6 @@ pn_status_t pn_grid_run(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, ui
         return pn_error_set(err, PN_EINVAL, "pn_grid_run: %u blocks of %u warps, the config's "
                             "kernel has %llu of %u", blocks, warps,
                             (unsigned long long)k->blocks, k->sm.n_warps);
-    if (k->net != PN_NET_PIPELINED && blocks > S)
-        return pn_error_set(err, PN_EINVAL, "%u blocks on %u SMs: the paper net runs one block "
-                            "per SM (use model.net: pipelined)", blocks, S);
     const uint32_t sms = blocks < S ? blocks : S;
     const uint32_t resident = k->resident ? k->resident : 1;
     uint32_t *owner = malloc(sms * sizeof *owner);          /* SM whose runs SM s shares */
@@ -274,7 +297,7 @@ pn_status_t pn_grid_run(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, ui
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto done;
     }
-    if (g->assign == PN_GRID_DYNAMIC && k->net == PN_NET_PIPELINED && blocks > S * resident) {
+    if (g->assign == PN_GRID_DYNAMIC && blocks > S * resident) {
         st = assign_dynamic(g, warp, blocks, warps, S, resident, sm_of, order, &res->engine,
                             err);
     } else {
