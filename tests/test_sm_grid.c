@@ -45,7 +45,7 @@ static void test_plain_is_spec_net(void **state)
 {
     (void)state;
     pn_warp_counts_t c[3] = { { 10, 5, 5 }, { 4, 0, 2 }, { 0, 1, 0 } };
-    pn_sm_grid_t one = { 1, 1, 0 };
+    pn_sm_grid_t one = { 1, 1, 0, NULL };
     pn_net_t a, b;
     pn_sm_layout_t la, lb;
     build(&a, &la, 2, 3, c, &one);
@@ -69,7 +69,7 @@ static void test_sizes(void **state)
     (void)state;
     const uint32_t W = 3, B = 5, R = 2;
     pn_warp_counts_t c[3] = { { 6, 1, 2 }, { 6, 1, 2 }, { 6, 1, 2 } };
-    pn_sm_grid_t g = { B, R, 2 };
+    pn_sm_grid_t g = { B, R, 2, NULL };
     pn_net_t net;
     pn_sm_layout_t lay;
     build(&net, &lay, 4, W, c, &g);
@@ -100,7 +100,7 @@ static void test_barrier_steps(void **state)
     const uint64_t S = pn_sm_single_warp_steps(&c, 20, 2);
     assert_int_equal(S, 201);
     for (uint64_t k = 1; k <= 4; k++) {
-        pn_sm_grid_t g = { 1, 1, k };
+        pn_sm_grid_t g = { 1, 1, k, NULL };
         pn_net_t net;
         pn_sm_layout_t lay;
         build(&net, &lay, 2, 1, &c, &g);
@@ -124,7 +124,7 @@ static void test_blocks_in_turn(void **state)
     pn_warp_counts_t c = { 10, 5, 5 };
     const uint64_t S = pn_sm_single_warp_steps(&c, 20, 2);
     for (uint32_t B = 2; B <= 5; B++) {
-        pn_sm_grid_t g = { B, 1, 0 };
+        pn_sm_grid_t g = { B, 1, 0, NULL };
         pn_net_t net;
         pn_sm_layout_t lay;
         build(&net, &lay, 1, 1, &c, &g);
@@ -138,6 +138,28 @@ static void test_blocks_in_turn(void **state)
         }
         pn_net_destroy(&net);
     }
+}
+
+/* Per-block counts: blocks of one warp run in turn, each with its own counts. */
+static void test_block_counts(void **state)
+{
+    (void)state;
+    pn_warp_counts_t bw[3] = { { 10, 5, 5 }, { 3, 0, 1 }, { 0, 2, 0 } };
+    pn_sm_grid_t g = { 3, 1, 0, bw };
+    assert_false(pn_sm_grid_is_plain(&g));
+    pn_net_t net;
+    pn_sm_layout_t lay;
+    build(&net, &lay, 1, 1, &bw[0], &g);
+    assert_int_equal(net.m0[pn_net_find_place(&net, "w1.p5")], 3);
+    assert_int_equal(net.m0[pn_net_find_place(&net, "w2.p7")], 2);
+    uint64_t want = 2 * 2;
+    for (int b = 0; b < 3; b++)
+        want += pn_sm_single_warp_steps(&bw[b], 20, 2);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        assert_int_equal(run(PN_ENGINE_LITERAL, &net, lay.t0, seed).steps, want);
+        assert_int_equal(run(PN_ENGINE_FAST, &net, lay.t0, seed).steps, want);
+    }
+    pn_net_destroy(&net);
 }
 
 /* Random grids: the fast engine's distribution of steps and idle steps is
@@ -167,9 +189,9 @@ static void test_fast_matches_literal(void **state)
         pn_warp_counts_t c;
         pn_sm_grid_t g;
     } cases[] = {
-        { "5 blocks of 2 warps, 2 resident, 2 barriers", 2, 2, { 8, 2, 3 }, { 5, 2, 2 } },
-        { "4 blocks of 3 warps, 3 resident", 2, 3, { 6, 1, 2 }, { 4, 3, 0 } },
-        { "1 block of 4 warps, 3 barriers", 1, 4, { 5, 3, 2 }, { 1, 1, 3 } },
+        { "5 blocks of 2 warps, 2 resident, 2 barriers", 2, 2, { 8, 2, 3 }, { 5, 2, 2, NULL } },
+        { "4 blocks of 3 warps, 3 resident", 2, 3, { 6, 1, 2 }, { 4, 3, 0, NULL } },
+        { "1 block of 4 warps, 3 barriers", 1, 4, { 5, 3, 2 }, { 1, 1, 3, NULL } },
     };
     const int runs = scaled(600);
     static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
@@ -200,7 +222,7 @@ static void test_limits(void **state)
     pn_warp_counts_t c[32];
     memset(c, 0, sizeof c);
     pn_sm_params_t p = { 4, 20, 2, 32, c };
-    pn_sm_grid_t g = { 200000, 2, 0 };
+    pn_sm_grid_t g = { 200000, 2, 0, NULL };
     pn_net_t net;
     pn_error_t err;
     pn_net_init(&net);
@@ -216,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_barrier_steps),
         cmocka_unit_test(test_blocks_in_turn),
+        cmocka_unit_test(test_block_counts),
         cmocka_unit_test(test_fast_matches_literal),
         cmocka_unit_test(test_limits),
     };
