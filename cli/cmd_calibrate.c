@@ -493,9 +493,9 @@ int pn_cmd_calibrate(int argc, char **argv)
         case 'd': device = optarg; break;
         case 'o': output = optarg; break;
         case 'p': points_out = optarg; break;
-        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000000, &runs, &err); break;
+        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, PN_CLI_MAX_RUNS, &runs, &err); break;
         case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
-        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 4096, &jobs, &err); break;
+        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, PN_CLI_MAX_JOBS, &jobs, &err); break;
         case 'e': st = pn_engine_parse(optarg, &engine, &err); break;
         case 'k': popts.kernels = optarg; break;
         case 'W':
@@ -537,6 +537,12 @@ int pn_cmd_calibrate(int argc, char **argv)
     popts.have_seed = have_seed;
     popts.seed = seed;
     popts.max_steps = max_steps;
+    popts.stop = &pn_cli_stop;
+    pn_cli_input(argv[optind]);
+    if (pn_cli_out_check(output, &err) != PN_OK || pn_cli_out_check(points_out, &err) != PN_OK) {
+        rc = pn_cli_fail("calibrate", &err);
+        goto out_args;
+    }
 
     pn_device_t dev = { 0 };
     pn_measure_t meas = { 0 };

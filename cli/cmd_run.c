@@ -32,6 +32,7 @@ int pn_cmd_run(int argc, char **argv)
         .max_steps = o.max_steps,
         .idle_trans = m.layout.t0,
         .net_name = m.cfg.kernel_name,
+        .stop = &pn_cli_stop,
     };
     pn_run_result_t *results = calloc(n_runs, sizeof *results);
     int rc = 0;

@@ -23,6 +23,7 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
         .max_steps = r->max_steps,
         .idle_trans = t0,
         .net_name = r->m->cfg.kernel_name,
+        .stop = r->stop,
     };
     pn_reorder_row_t *row = &r->rows[r->n_rows];
     pn_prepared_t prep;

@@ -199,7 +199,8 @@ pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress,
             pn_sweep_point_t *pt = &sw->points[i];
             size_t c = i - lo;
             point_name(sw, pt, names[c], sizeof names[c]);
-            opts[c] = (pn_run_opts_t){ .max_steps = sw->max_steps, .net_name = names[c] };
+            opts[c] = (pn_run_opts_t){ .max_steps = sw->max_steps, .net_name = names[c],
+                                       .stop = sw->stop };
             st = build_point(sw, pt, &nets[c], &opts[c], &preps[c], err);
             if (st != PN_OK) {
                 point_context(sw, pt, err);

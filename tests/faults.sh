@@ -1,0 +1,167 @@
+#!/bin/sh
+# tests/faults.sh - faults at the command line: SIGINT/SIGTERM during run, sweep,
+# reorder and calibrate (exit 130/143 promptly, no output or temporary file
+# left), writes that fail (a full device, a missing directory, a directory,
+# the input file itself), out-of-range --jobs and --runs, and runs refused
+# before they start because they cannot end within max_steps.
+# Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
+PNSIM=${PNSIM:-build/pnsim}
+RUN="${PN_VG:-} $PNSIM"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+ok()  { echo "ok $1"; }
+bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+
+# name, exit status, exact stderr, command...: also nothing on stdout
+expect() {
+    name=$1; want_rc=$2; want=$3; shift 3
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    msg=$(cat "$TMP/stderr")
+    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $msg"
+    elif [ "$msg" != "$want" ]; then bad "$name" "stderr: '$msg', not '$want'"
+    elif [ -s "$TMP/stdout" ]; then bad "$name" "wrote on stdout"
+    else ok "$name"; fi
+}
+
+C=configs/example.yaml
+cp "$C" "$TMP/in.yaml"
+
+# ---- option ranges, for every command that takes them ------------------------
+for cmd in run sweep reorder; do
+    for j in 0 -3 1025 100000 x; do
+        expect "$cmd-jobs-$j" 1 "pnsim $cmd: --jobs expects an integer between 1 and 1024, got '$j'" \
+            $RUN $cmd -j "$j" "$C"
+    done
+    for r in 0 1000001 99999999999999999999; do
+        expect "$cmd-runs-$r" 1 "pnsim $cmd: --runs expects an integer between 1 and 1000000, got '$r'" \
+            $RUN $cmd --runs "$r" "$C"
+    done
+done
+for j in 0 -3 1025; do
+    expect "calibrate-jobs-$j" 1 "pnsim calibrate: --jobs expects an integer between 1 and 1024, got '$j'" \
+        $RUN calibrate -d h100 -j "$j" tests/calib/meas-one.csv
+done
+expect calibrate-runs-0 1 "pnsim calibrate: --runs expects an integer between 1 and 1000000, got '0'" \
+    $RUN calibrate -d h100 --runs 0 tests/calib/meas-one.csv
+expect jobs-1024-accepted 0 "" $RUN run --runs 1 -j 1024 -o "$TMP/j.txt" "$C"
+
+# ---- writes that fail: one line, exit 1, nothing replaced ----------------------
+# a private /dev/full where we may create one, so that a regression (writing
+# beside the device and renaming over it) cannot replace the system's
+FULL=/dev/full
+if mknod "$TMP/full" c 1 7 2>/dev/null; then FULL=$TMP/full; fi
+expect run-o-full 1 "$FULL: cannot write: No space left on device" \
+    $RUN run --runs 2 -o "$FULL" "$C"
+[ -c "$FULL" ] && ok full-still-a-device || bad full-still-a-device "$(ls -l "$FULL")"
+expect sweep-o-full 1 "$FULL: cannot write: No space left on device" \
+    $RUN sweep -q --runs 2 -o "$FULL" "$C"
+for cmd in "run --runs 2" "sweep -q --runs 2" "reorder --runs 2" export; do
+    expect "${cmd%% *}-stdout-full" 1 "pnsim ${cmd%% *}: write error on standard output: No space left on device" \
+        sh -c "$RUN $cmd $C >$FULL"
+done
+for cmd in devices --help --version "run --help"; do
+    expect "stdout-full-$cmd" 1 "pnsim: write error on standard output: No space left on device" \
+        sh -c "$RUN $cmd >$FULL"
+done
+expect run-o-null 0 "" $RUN run --runs 2 -o /dev/null "$C"
+expect run-o-no-dir 1 "$TMP/nodir/r.txt: cannot write: No such file or directory" \
+    $RUN run --runs 2 -o "$TMP/nodir/r.txt" "$C"
+expect run-o-dir 1 "$TMP: cannot write: it is a directory" $RUN run --runs 2 -o "$TMP" "$C"
+expect export-o-dir 1 "$TMP: cannot write: it is a directory" $RUN export -o "$TMP" "$C"
+
+# -o onto the input, by any name: refused, the input untouched
+ln -s in.yaml "$TMP/link.yaml"
+ln "$TMP/in.yaml" "$TMP/hard.yaml"
+for cmd in "run --runs 2" "sweep --runs 2" "reorder --runs 2" export; do
+    expect "${cmd%% *}-o-input" 1 "$TMP/in.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+        $RUN $cmd -o "$TMP/in.yaml" "$TMP/in.yaml"
+done
+expect run-o-input-dot 1 "$TMP/./in.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/./in.yaml" "$TMP/in.yaml"
+expect run-o-input-symlink 1 "$TMP/link.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/link.yaml" "$TMP/in.yaml"
+expect run-o-input-via-symlink 1 "$TMP/in.yaml: cannot write: it is the input file $TMP/link.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/in.yaml" "$TMP/link.yaml"
+expect run-o-input-hardlink 1 "$TMP/hard.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/hard.yaml" "$TMP/in.yaml"
+cp tests/calib/meas-one.csv "$TMP/"
+expect calibrate-o-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
+    $RUN calibrate -d h100 -o "$TMP/meas-one.csv" "$TMP/meas-one.csv"
+expect calibrate-p-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
+    $RUN calibrate -d h100 -p "$TMP/meas-one.csv" "$TMP/meas-one.csv"
+expect probe-o-input 1 "$TMP/probe.csv: cannot write: it is the input file $TMP/probe.csv (refusing to overwrite it)" \
+    sh -c "cp examples/data/h100/probe.csv $TMP/ && $RUN probe -d h100 -o $TMP/probe.csv $TMP/probe.csv"
+if cmp -s "$TMP/in.yaml" "$C" && [ -L "$TMP/link.yaml" ] && cmp -s "$TMP/meas-one.csv" tests/calib/meas-one.csv &&
+   cmp -s "$TMP/probe.csv" examples/data/h100/probe.csv; then ok inputs-untouched
+else bad inputs-untouched "an input changed"; fi
+# a symbolic link as output stays a link; its target gets the report
+$RUN run --runs 2 -o "$TMP/r1.txt" "$C" 2>/dev/null
+ln -s r1.txt "$TMP/rlink"
+$RUN run --runs 3 -o "$TMP/rlink" "$C" 2>/dev/null
+if [ -L "$TMP/rlink" ] && grep -q '^runs     3 ' "$TMP/r1.txt"; then ok output-symlink-kept
+else bad output-symlink-kept "$(ls -l "$TMP")"; fi
+
+# ---- signals ------------------------------------------------------------------
+# A config whose runs take minutes; killed after 0.5 s it must stop within a
+# few seconds with 128 + signal and leave nothing in its directory. Not under
+# valgrind, whose start takes longer than that.
+if [ -n "${PN_VG:-}" ]; then
+    [ "$fails" -eq 0 ]
+    exit
+fi
+S=$TMP/sig
+mkdir "$S"
+cat >"$S/long.yaml" <<'YAML'
+kernel:
+  threads: 1024
+  counts: {arith: 20000000, global: 1000000}
+simulation:
+  runs: 4
+  max_steps: 100000000000
+YAML
+cat >"$S/longpipe.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  threads: 1024
+  counts: {arith: 20000000, global_ld: 1000000}
+simulation:
+  runs: 4
+  max_steps: 100000000000
+YAML
+printf 'config,threads,params,median_us\nlong.yaml,1024,,100\nlong.yaml,512,,90\n' >"$S/meas.csv"
+now() { date +%s%N; }
+# name, signal, exit status, command name, command...
+interrupt() {
+    name=$1; sig=$2; want_rc=$3; cmd=$4; shift 4
+    t0=$(now)
+    "$@" >"$S/stdout" 2>"$S/stderr" &
+    pid=$!
+    sleep 0.5
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    ms=$((($(now) - t0) / 1000000))
+    left=$(ls "$S" | grep -v -x -e long.yaml -e longpipe.yaml -e meas.csv -e stdout -e stderr)
+    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $(cat "$S/stderr")"
+    elif [ "$ms" -gt 4000 ]; then bad "$name" "took $ms ms after the signal"
+    elif [ "$(cat "$S/stderr")" != "pnsim $cmd: interrupted" ]; then bad "$name" "stderr: $(cat "$S/stderr")"
+    elif [ -n "$left" ]; then bad "$name" "left $left"
+    else ok "$name"; fi
+    rm -f "$S/stdout" "$S/stderr"
+}
+interrupt run-sigint INT 130 run $RUN run -j 2 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-sigterm TERM 143 run $RUN run -j 2 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-fast-sigint INT 130 run $RUN run -e fast -j 1 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-literal-sigterm TERM 143 run $RUN run -e literal -j 1 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-pipelined-sigint INT 130 run $RUN run -j 2 -o "$S/out.txt" "$S/longpipe.yaml"
+interrupt sweep-sigterm TERM 143 sweep $RUN sweep -q -j 2 -o "$S/out.txt" --plot "$S/p.svg" "$S/long.yaml"
+interrupt reorder-sigint INT 130 reorder $RUN reorder -j 2 -o "$S/out.txt" "$S/long.yaml"
+interrupt calibrate-sigint INT 130 calibrate \
+    $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 -o "$S/prof.yaml" -p "$S/pts.csv" "$S/meas.csv"
+interrupt calibrate-search-sigterm TERM 143 calibrate \
+    $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 --search-latency -o "$S/prof.yaml" "$S/meas.csv"
+
+[ "$fails" -eq 0 ]
