@@ -45,6 +45,8 @@ int pn_cmd_run(int argc, char **argv)
     }
     rep.seed = o.seed;
     rep.jobs = (unsigned)o.jobs;
+    if (pn_config_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &err) != PN_OK)
+        goto fail;
     if (pn_config_prepare_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
                                  &err) != PN_OK) {
         pn_error_prefix(&err, m.cfg.path);

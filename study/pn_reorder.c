@@ -92,6 +92,9 @@ static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs,
 pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
 {
     uint32_t warps = r->m->kernel.sm.n_warps;
+    /* every order has the same counts, and so the same lower bound */
+    PN_CHECK(pn_config_check_steps(&r->m->cfg, &r->m->kernel, r->max_steps, r->max_steps_given,
+                                   err));
     pn_run_result_t *results = calloc(r->runs, sizeof *results);
     pn_program_t *progs = calloc(warps, sizeof *progs);
     pn_status_t st = PN_OK;

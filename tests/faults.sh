@@ -103,6 +103,74 @@ $RUN run --runs 3 -o "$TMP/rlink" "$C" 2>/dev/null
 if [ -L "$TMP/rlink" ] && grep -q '^runs     3 ' "$TMP/r1.txt"; then ok output-symlink-kept
 else bad output-symlink-kept "$(ls -l "$TMP")"; fi
 
+# ---- runs that cannot end within max_steps: refused before they start ---------
+G=$TMP/guard
+mkdir "$G"
+cat >"$G/huge.yaml" <<'YAML'
+kernel:
+  name: huge
+  threads: 1024
+  counts: {arith: 4000000000}
+YAML
+cat >"$G/hugepipe.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  name: hugepipe
+  threads: 1024
+  blocks: 264
+  counts: {arith: 4000000000}
+YAML
+# name, exit status, exact stderr, command...: and within a second
+fast() {
+    name=$1; t0=$(date +%s%N)
+    expect "$@"
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [ "$ms" -lt 1000 ] || bad "$name-time" "took $ms ms"
+}
+refused() {  # file:line:col or file, net, estimate, max_steps
+    echo "$1: net '$2' needs at least $3 steps (a lower bound from its counts and latencies), more than max_steps = $4: refused before it runs; raise simulation.max_steps or --max-steps to run it"
+}
+# 32 warps x 4e9 instructions on 4 schedulers: 32 * 3 * 4e9 / 4 scheduler steps
+fast guard-run 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN run -o "$G/out" "$G/huge.yaml"
+fast guard-run-option 1 "$(refused "$G/huge.yaml" huge 96000000000 95999999999)" \
+    $RUN run --max-steps 95999999999 "$G/huge.yaml"
+fast guard-sweep 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN sweep -q -o "$G/out" "$G/huge.yaml"
+fast guard-reorder 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN reorder -o "$G/out" "$G/huge.yaml"
+# 64 warps (2 blocks of 32 on the busiest SM) x 4e9: 64 * 4e9 / 4 partitions
+fast guard-pipelined 1 "$(refused "$G/hugepipe.yaml:7:19" hugepipe 64000000000 100000000)" \
+    $RUN run "$G/hugepipe.yaml"
+printf 'config,threads,params,median_us\nhuge.yaml,1024,,100\nhuge.yaml,512,,90\n' >"$G/meas.csv"
+fast guard-calibrate 1 "$G/meas.csv:2: $(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN calibrate -d h100 -o "$G/prof.yaml" "$G/meas.csv"
+if [ -z "$(ls "$G" | grep -v -x -e huge.yaml -e hugepipe.yaml -e meas.csv)" ]; then ok guard-nothing-written
+else bad guard-nothing-written "$(ls "$G")"; fi
+# at the limit exactly: one warp alone takes exactly the bound, so it runs at
+# max_steps = bound and is refused one below, at simulation.max_steps
+cat >"$G/one.yaml" <<'YAML'
+kernel:
+  name: one
+  threads: 32
+  counts: {arith: 1000, shared: 100, global: 100}
+simulation:
+  max_steps: 7100
+YAML
+# 4 * 1000 + (5 + 20) * 100 + (5 + 2) * 100 + 1 = 7201
+fast guard-below 1 "$(refused "$G/one.yaml:6:14" one 7201 7100)" $RUN run -r 1 "$G/one.yaml"
+if $RUN run -r 2 --max-steps 7201 -f csv "$G/one.yaml" 2>&1 | grep -q ',7201,'; then ok guard-at-bound-runs
+else bad guard-at-bound-runs "$($RUN run -r 2 --max-steps 7201 "$G/one.yaml" 2>&1)"; fi
+# the bound holds: never above the fewest steps any bundled config took
+for f in configs/*.yaml; do
+    need=$($RUN run --max-steps 1 "$f" 2>&1 | sed -n 's/.*needs at least \([0-9]*\) steps.*/\1/p')
+    min=$($RUN run -r 2 -f csv "$f" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "steps") c = i; next }
+        { if (m == "" || $c < m) m = $c } END { print m }')
+    if [ -n "$need" ] && [ -n "$min" ] && [ "$need" -le "$min" ]; then ok "guard-bound-$(basename "$f")"
+    else bad "guard-bound-$(basename "$f")" "bound '$need', fewest steps '$min'"; fi
+done
+
 # ---- signals ------------------------------------------------------------------
 # A config whose runs take minutes; killed after 0.5 s it must stop within a
 # few seconds with 128 + signal and leave nothing in its directory. Not under
