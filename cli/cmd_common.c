@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,6 +155,9 @@ typedef struct out_reg {
 static out_reg_t *volatile open_outs;
 static const char *signal_cmd = "";
 static volatile sig_atomic_t told;   /* "interrupted" was printed */
+/* set by the first signal: lock-free, so that two signals handled at once
+ * by two threads still tell first from second */
+static atomic_flag caught = ATOMIC_FLAG_INIT;
 
 static void say_interrupted(const char *cmd)
 {
@@ -167,7 +171,7 @@ static void say_interrupted(const char *cmd)
 
 static void on_signal(int signo)
 {
-    if (!pn_cli_stop) {
+    if (!atomic_flag_test_and_set(&caught)) {
         pn_cli_stop = signo;
         return;
     }
@@ -184,6 +188,8 @@ void pn_cli_catch_signals(const char *cmd)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     sa.sa_flags = 0;                  /* no SA_RESTART: blocking calls return EINTR */
     signal_cmd = cmd;
     sigaction(SIGINT, &sa, NULL);

@@ -231,5 +231,18 @@ interrupt calibrate-sigint INT 130 calibrate \
     $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 -o "$S/prof.yaml" -p "$S/pts.csv" "$S/meas.csv"
 interrupt calibrate-search-sigterm TERM 143 calibrate \
     $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 --search-latency -o "$S/prof.yaml" "$S/meas.csv"
+# a second signal while the first is handled: out at once, with its own status
+t0=$(now)
+$RUN run -j 2 -o "$S/out.txt" "$S/long.yaml" >"$S/stdout" 2>"$S/stderr" &
+pid=$!
+sleep 0.3
+kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"
+wait "$pid"
+rc=$?
+ms=$((($(now) - t0) / 1000000))
+left=$(ls "$S" | grep -v -x -e long.yaml -e longpipe.yaml -e meas.csv -e stdout -e stderr)
+if { [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; } && [ "$ms" -lt 4000 ] && [ -z "$left" ] &&
+   [ "$(cat "$S/stderr")" = "pnsim run: interrupted" ]; then ok second-signal
+else bad second-signal "exit status $rc after $ms ms, left '$left', stderr $(cat "$S/stderr")"; fi
 
 [ "$fails" -eq 0 ]
