@@ -57,10 +57,13 @@ expect run-o-full 1 "$FULL: cannot write: No space left on device" \
 [ -c "$FULL" ] && ok full-still-a-device || bad full-still-a-device "$(ls -l "$FULL")"
 expect sweep-o-full 1 "$FULL: cannot write: No space left on device" \
     $RUN sweep -q --runs 2 -o "$FULL" "$C"
-for cmd in "run --runs 2" "sweep -q --runs 2" "reorder --runs 2" export; do
+for cmd in "run --runs 2" "sweep -q --runs 2" "reorder --runs 2"; do
     expect "${cmd%% *}-stdout-full" 1 "pnsim ${cmd%% *}: write error on standard output: No space left on device" \
         sh -c "$RUN $cmd $C >$FULL"
 done
+# libigraph leaks 11 bytes when its DOT writer fails: not under leak checkers
+expect export-stdout-full 1 "pnsim export: write error on standard output: No space left on device" \
+    sh -c "ASAN_OPTIONS=detect_leaks=0 $PNSIM export $C >$FULL"
 for cmd in devices --help --version "run --help"; do
     expect "stdout-full-$cmd" 1 "pnsim: write error on standard output: No space left on device" \
         sh -c "$RUN $cmd >$FULL"
