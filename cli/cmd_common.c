@@ -239,7 +239,7 @@ static void reg_remove(pn_cli_out_t *o)
 
 /* ---- outputs ------------------------------------------------------------------ */
 
-#define MAX_INPUTS 16
+#define MAX_INPUTS 64
 
 static struct input {
     dev_t dev;

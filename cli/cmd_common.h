@@ -39,19 +39,21 @@ typedef struct pn_cli_sim_opts {
 
 /* Their lines in a command's usage text. */
 #define PN_CLI_SIM_USAGE                                                              \
-    "  -r, --runs N          runs (default: simulation.runs, else 10)\n"              \
+    "  -r, --runs N          runs, 1 to 1000000 (default: simulation.runs, else 10)\n" \
     "  -s, --seed S          seed of the first run; run i uses S + i\n"               \
     "                        (default: simulation.seed, else 1)\n"                    \
     "  -f, --format FMT      text (default), json or csv\n"                           \
     "  -o, --output FILE     write the report to FILE (written only on success)\n"    \
-    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n" \
+    "  -j, --jobs N          CPU threads, 1 to 1024 (default: all); results do not\n" \
+    "                        depend on it\n"                                         \
     "  -e, --engine NAME     auto (default: sm for SM nets, else fast), sm (the SM\n"  \
     "                        net compiled into warp events), fast (incremental, any\n" \
     "                        net) or literal (the reference: a full random\n"         \
     "                        permutation of all enabled transitions at every step)\n" \
     "  -d, --device NAME     device profile, overriding the config's `device`\n"      \
     "  -t, --threads T       threads per block, overriding kernel.threads\n"          \
-    "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n" \
+    "      --max-steps N     abort a run after N steps (default: simulation.max_steps);\n" \
+    "                        a run that cannot end within N is refused at once\n"    \
     "  -h, --help            this help\n"
 
 /* Set o to the defaults (text, auto engine, nothing given). */
@@ -122,7 +124,8 @@ int pn_cli_interrupted(const char *cmd);
 
 /* Record path as an input of the command, so that no output replaces it
  * (compared by device and inode, so also through links and other spellings).
- * A path that does not exist (yet) is ignored. */
+ * A path that does not exist (yet) is ignored, and so are inputs beyond the
+ * first 64. */
 void pn_cli_input(const char *path);
 
 /* An output that appears only when complete: a temporary file beside `path`

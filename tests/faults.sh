@@ -94,6 +94,10 @@ expect calibrate-o-input 1 "$TMP/meas-one.csv: cannot write: it is the input fil
     $RUN calibrate -d h100 -o "$TMP/meas-one.csv" "$TMP/meas-one.csv"
 expect calibrate-p-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
     $RUN calibrate -d h100 -p "$TMP/meas-one.csv" "$TMP/meas-one.csv"
+cp tests/calib/k-arith.yaml "$TMP/"
+printf 'config,threads,params,median_us\nk-arith.yaml,32,K=100,6.01\nk-arith.yaml,32,K=200,10.01\n' >"$TMP/meas-two.csv"
+expect calibrate-p-config 1 "$TMP/k-arith.yaml: cannot write: it is the input file $TMP/k-arith.yaml (refusing to overwrite it)" \
+    $RUN calibrate -d h100 -p "$TMP/k-arith.yaml" "$TMP/meas-two.csv"
 expect probe-o-input 1 "$TMP/probe.csv: cannot write: it is the input file $TMP/probe.csv (refusing to overwrite it)" \
     sh -c "cp examples/data/h100/probe.csv $TMP/ && $RUN probe -d h100 -o $TMP/probe.csv $TMP/probe.csv"
 if cmp -s "$TMP/in.yaml" "$C" && [ -L "$TMP/link.yaml" ] && cmp -s "$TMP/meas-one.csv" tests/calib/meas-one.csv &&
