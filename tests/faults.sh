@@ -72,6 +72,16 @@ expect run-o-null 0 "" $RUN run --runs 2 -o /dev/null "$C"
 expect run-o-no-dir 1 "$TMP/nodir/r.txt: cannot write: No such file or directory" \
     $RUN run --runs 2 -o "$TMP/nodir/r.txt" "$C"
 expect run-o-dir 1 "$TMP: cannot write: it is a directory" $RUN run --runs 2 -o "$TMP" "$C"
+# a read-only directory stops only users other than root
+mkdir "$TMP/ro"
+chmod 555 "$TMP/ro"
+if [ "$(id -u)" -ne 0 ]; then
+    expect run-o-readonly-dir 1 "$TMP/ro/r.txt: cannot write: Permission denied" \
+        $RUN run --runs 2 -o "$TMP/ro/r.txt" "$C"
+else
+    ok "run-o-readonly-dir # skipped (root writes anywhere)"
+fi
+chmod 755 "$TMP/ro"
 expect export-o-dir 1 "$TMP: cannot write: it is a directory" $RUN export -o "$TMP" "$C"
 
 # -o onto the input, by any name: refused, the input untouched
@@ -133,7 +143,7 @@ fast() {
     name=$1; t0=$(date +%s%N)
     expect "$@"
     ms=$((($(date +%s%N) - t0) / 1000000))
-    [ "$ms" -lt 1000 ] || bad "$name-time" "took $ms ms"
+    [ "$ms" -lt 1000 ] || [ -n "${PN_VG:-}" ] || bad "$name-time" "took $ms ms"
 }
 refused() {  # file:line:col or file, net, estimate, max_steps
     echo "$1: net '$2' needs at least $3 steps (a lower bound from its counts and latencies), more than max_steps = $4: refused before it runs; raise simulation.max_steps or --max-steps to run it"
