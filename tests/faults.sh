@@ -110,6 +110,10 @@ expect calibrate-p-config 1 "$TMP/k-arith.yaml: cannot write: it is the input fi
     $RUN calibrate -d h100 -p "$TMP/k-arith.yaml" "$TMP/meas-two.csv"
 expect probe-o-input 1 "$TMP/probe.csv: cannot write: it is the input file $TMP/probe.csv (refusing to overwrite it)" \
     sh -c "cp examples/data/h100/probe.csv $TMP/ && $RUN probe -d h100 -o $TMP/probe.csv $TMP/probe.csv"
+# the device profile may be updated in place
+cp models/devices/h100.yaml "$TMP/h100.yaml"
+expect probe-profile-in-place 0 "" \
+    $RUN probe -d "$TMP/h100.yaml" -o "$TMP/h100.yaml" examples/data/h100/probe.csv
 if cmp -s "$TMP/in.yaml" "$C" && [ -L "$TMP/link.yaml" ] && cmp -s "$TMP/meas-one.csv" tests/calib/meas-one.csv &&
    cmp -s "$TMP/probe.csv" examples/data/h100/probe.csv; then ok inputs-untouched
 else bad inputs-untouched "an input changed"; fi
