@@ -175,8 +175,8 @@ typedef void (*pn_progress_fn)(void *ctx, size_t job, size_t done, size_t total)
  * job index is returned (deterministic: no job after a failure is started,
  * every job before it runs) and *failed (when non-NULL) receives that index;
  * results are then unspecified. A job whose engine's options ask to stop
- * (pn_run_opts_t.stop) is not started and fails with PN_EINTR. progress (may be NULL) reports finished
- * jobs. */
+ * (pn_run_opts_t.stop) is not started and fails with PN_EINTR. progress
+ * (may be NULL) reports finished jobs. */
 pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
                                pn_progress_fn progress, void *ctx, size_t *failed,
                                pn_error_t *err);
