@@ -6,7 +6,12 @@
 #   make bench          benchmarks (wall time, steps/s, firings/s)
 #   make SANITIZE=address,undefined check     the same under ASan/UBSan
 #   make valgrind       unit tests and CLI cases under valgrind memcheck
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=    pnsim, its device profiles, pnsim(1)
+#   make uninstall PREFIX=/usr/local DESTDIR=  removes exactly what install put
+#
+# build/pnsim reads the profiles of this tree (models/devices); the installed
+# pnsim reads $(PREFIX)/share/pnsim/devices: install relinks the built objects
+# with models/pn_device.c compiled for that folder ($(BUILD)/install/).
 #
 # Internal invariants (no negative marking, conserved scheduler tokens) are
 # assert()s, kept in every build unless CFLAGS has -DNDEBUG (make bench sets it).
@@ -68,7 +73,7 @@ PNSIM    := $(BUILD)/pnsim
 
 .SECONDARY:
 
-.PHONY: all deps example check check-run check-full bench valgrind install clean
+.PHONY: all deps example check check-run check-full bench valgrind install uninstall clean FORCE
 
 all: $(PNSIM)
 
@@ -83,11 +88,11 @@ check: deps
 	@$(MAKE) --no-print-directory check-run
 
 check-run: $(PNSIM) $(TEST_BIN)
-	@PNSIM=$(PNSIM) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run_all.sh $(TEST_BIN)
 
 check-full: deps
 	@$(MAKE) --no-print-directory $(PNSIM) $(TEST_BIN)
-	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
 
 bench: deps
 	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/tests/bench_pipe build/bench/pnsim
@@ -95,7 +100,7 @@ bench: deps
 	build/bench/tests/bench_pipe
 
 valgrind: $(PNSIM) $(TEST_BIN)
-	@PNSIM=$(PNSIM) BUILD=$(BUILD) PN_VALGRIND=1 sh tests/run_all.sh $(TEST_BIN)
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_VALGRIND=1 sh tests/run_all.sh $(TEST_BIN)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -117,10 +122,32 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
-install: $(PNSIM)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnsim/devices
-	install -m 755 $(PNSIM) $(DESTDIR)$(PREFIX)/bin/pnsim
-	install -m 644 models/devices/*.yaml $(DESTDIR)$(PREFIX)/share/pnsim/devices/
+# ---- install ---------------------------------------------------------------
+BINDIR     = $(PREFIX)/bin
+PROFILEDIR = $(PREFIX)/share/pnsim/devices
+MAN1DIR    = $(PREFIX)/share/man/man1
+PROFILES  := $(notdir $(wildcard models/devices/*.yaml))
+
+# always rebuilt: PREFIX may differ from the last install
+$(BUILD)/install/pnsim: $(CLI_OBJ) $(LIB) FORCE
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(INC_models) \
+	    -DPN_DEVICE_DIR_DEFAULT=\"$(PROFILEDIR)\" $(PKG_CFLAGS) $(CFLAGS) \
+	    -c -o $(@D)/pn_device.o models/pn_device.c
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(@D)/pn_device.o $(LIB) $(PKG_LIBS)
+
+install: $(BUILD)/install/pnsim
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(MAN1DIR)
+	install -m 755 $(BUILD)/install/pnsim $(DESTDIR)$(BINDIR)/pnsim
+	install -m 644 $(addprefix models/devices/,$(PROFILES)) $(DESTDIR)$(PROFILEDIR)/
+	install -m 644 doc/pnsim.1 $(DESTDIR)$(MAN1DIR)/pnsim.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pnsim $(DESTDIR)$(MAN1DIR)/pnsim.1
+	rm -f $(addprefix $(DESTDIR)$(PROFILEDIR)/,$(PROFILES))
+	rmdir $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(PREFIX)/share/pnsim 2>/dev/null || true
+
+FORCE:
 
 clean:
 	rm -rf build

@@ -175,6 +175,7 @@ pn_status_t pn_points_resolve(pn_point_set_t *s, const pn_measure_t *m, const pn
 {
     memset(s, 0, sizeof *s);
     s->csv_path = m->path;
+    s->stop = o ? o->stop : NULL;
     pn_status_t st = resolve_all(s, m, dev, o, err);
     if (st != PN_OK)
         pn_points_destroy(s);
@@ -215,11 +216,14 @@ static pn_status_t sim_prepare(const pn_point_set_t *s, pn_point_t *p, point_sim
         q->k.sm.l1 = l1;
     if (l2 && !p->fixed_l2)
         q->k.sm.l2 = l2;
-    q->opts = (pn_run_opts_t){ .max_steps = p->max_steps, .net_name = s->groups[p->group] };
+    q->opts = (pn_run_opts_t){ .max_steps = p->max_steps, .net_name = s->groups[p->group],
+                              .stop = s->stop };
     q->res = calloc(p->runs ? p->runs : 1, sizeof *q->res);
     if (!q->res)
         return pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", p->runs);
     pn_sm_layout_t lay;
+    PN_CHECK(pn_config_check_steps(cfg, &q->k, p->max_steps, p->max_steps != cfg->max_steps,
+                                   err));
     PN_CHECK(pn_config_build_net(cfg, &q->k, p->params, &q->net, &lay, err));
     q->opts.idle_trans = lay.t0;
     pn_status_t st = pn_config_prepare_engine(&q->prep, kind, cfg, &q->k, &q->net, &q->opts,

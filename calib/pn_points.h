@@ -39,6 +39,7 @@ typedef struct pn_point_set {
     size_t n_groups;
     pn_point_t *points;
     size_t n_points;
+    const volatile sig_atomic_t *stop; /* from pn_point_opts_t */
 } pn_point_set_t;
 
 typedef struct pn_point_opts {
@@ -47,6 +48,7 @@ typedef struct pn_point_opts {
     uint64_t seed;                /* seed of run 0 when have_seed, else each config's */
     uint64_t max_steps;           /* 0: each config's simulation.max_steps */
     const char *kernels;          /* comma-separated labels to keep; NULL: all */
+    const volatile sig_atomic_t *stop; /* pn_run_opts_t.stop of every run; may be NULL */
 } pn_point_opts_t;
 
 /* Resolve every row of m against dev: load each distinct config once

@@ -170,6 +170,9 @@ int pn_cmd_bbv(int argc, char **argv)
         return 2;
     }
     const char *bbv_path = argv[optind];
+    pn_cli_input(bbv_path);
+    pn_cli_input(blocks_path);
+    pn_cli_input(check);
     pn_bbv_t bbv = { 0 };
     pn_block_table_t tab = { 0 };
     pn_bbv_derived_t d = { 0 };

@@ -32,9 +32,11 @@ static const char calibrate_usage[] =
     "                        .yaml path); every point is simulated on it\n"
     "  -o, --output FILE     write the calibrated profile to FILE (only on success)\n"
     "  -p, --points FILE     write one CSV row per point (measured, steps, predictions)\n"
-    "  -r, --runs N          runs per point (default: each config's simulation.runs)\n"
+    "  -r, --runs N          runs per point, 1 to 1000000 (default: each config's\n"
+    "                        simulation.runs)\n"
     "  -s, --seed S          seed of each point's first run (default: the config's)\n"
-    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n"
+    "  -j, --jobs N          CPU threads, 1 to 1024 (default: all); results do not\n"
+    "                        depend on it\n"
     "  -e, --engine NAME     auto (default: as `pnsim run`: sm for counts, fast for\n"
     "                        programs), sm, fast or literal\n"
     "  -k, --kernels LIST    only the points of these kernels (comma-separated)\n"
@@ -493,9 +495,9 @@ int pn_cmd_calibrate(int argc, char **argv)
         case 'd': device = optarg; break;
         case 'o': output = optarg; break;
         case 'p': points_out = optarg; break;
-        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000000, &runs, &err); break;
+        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, PN_CLI_MAX_RUNS, &runs, &err); break;
         case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
-        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 4096, &jobs, &err); break;
+        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, PN_CLI_MAX_JOBS, &jobs, &err); break;
         case 'e': st = pn_engine_parse(optarg, &engine, &err); break;
         case 'k': popts.kernels = optarg; break;
         case 'W':
@@ -537,6 +539,12 @@ int pn_cmd_calibrate(int argc, char **argv)
     popts.have_seed = have_seed;
     popts.seed = seed;
     popts.max_steps = max_steps;
+    popts.stop = &pn_cli_stop;
+    pn_cli_input(argv[optind]);
+    if (pn_cli_out_check(output, &err) != PN_OK || pn_cli_out_check(points_out, &err) != PN_OK) {
+        rc = pn_cli_fail("calibrate", &err);
+        goto out_args;
+    }
 
     pn_device_t dev = { 0 };
     pn_measure_t meas = { 0 };
@@ -550,6 +558,10 @@ int pn_cmd_calibrate(int argc, char **argv)
     if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
         pn_measure_load(&meas, argv[optind], &err) != PN_OK ||
         pn_points_resolve(&set, &meas, &dev, &popts, &err) != PN_OK)
+        goto fail;
+    for (size_t i = 0; i < set.n_configs; i++)
+        pn_cli_input(set.configs[i].path);    /* -o and -p must not replace them either */
+    if (pn_cli_out_check(output, &err) != PN_OK || pn_cli_out_check(points_out, &err) != PN_OK)
         goto fail;
     size_t n = set.n_points;
     r.y = malloc(n * sizeof *r.y);

@@ -1,10 +1,15 @@
-/* cmd_common.c - config-to-net loading, option parsing and atomic outputs. */
+/* cmd_common.c - config-to-net loading, option parsing, atomic outputs and
+ * the SIGINT/SIGTERM handling of the commands. */
+#define _XOPEN_SOURCE 700         /* realpath */
 #include "cmd_common.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void pn_cli_sim_opts_init(pn_cli_sim_opts_t *o)
@@ -20,7 +25,7 @@ int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t 
     *st = PN_OK;
     switch (c) {
     case 'r':
-        *st = pn_cli_parse_u64("--runs", arg, 1, 1000000, &o->runs, err);
+        *st = pn_cli_parse_u64("--runs", arg, 1, PN_CLI_MAX_RUNS, &o->runs, err);
         o->have_runs = 1;
         return 1;
     case 's':
@@ -29,7 +34,7 @@ int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t 
         return 1;
     case 'f': *st = pn_format_parse(arg, &o->format, err); return 1;
     case 'o': o->output = arg; return 1;
-    case 'j': *st = pn_cli_parse_u64("--jobs", arg, 1, 4096, &o->jobs, err); return 1;
+    case 'j': *st = pn_cli_parse_u64("--jobs", arg, 1, PN_CLI_MAX_JOBS, &o->jobs, err); return 1;
     case 'e': *st = pn_engine_parse(arg, &o->engine, err); return 1;
     case 'd': o->device = arg; return 1;
     case 't': *st = pn_cli_parse_u64("--threads", arg, 1, PN_SM_MAX_THREADS, &o->threads, err); return 1;
@@ -110,6 +115,9 @@ int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
         return rc;
     pn_error_t err;
     pn_error_clear(&err);
+    pn_cli_input(file);
+    if (pn_cli_out_check(o->output, &err) != PN_OK)
+        return pn_cli_fail(cmd, &err);
     if (pn_model_load(m, file, o->device, (uint32_t)o->threads, &err) != PN_OK)
         return pn_cli_fail(cmd, &err);
     pn_cli_sim_defaults(o, &m->cfg);
@@ -133,6 +141,144 @@ bad:
                         opt, (unsigned long long)lo, (unsigned long long)hi, s ? s : "");
 }
 
+/* ---- signals ---------------------------------------------------------------- */
+
+volatile sig_atomic_t pn_cli_stop;
+
+/* The temporary files of the open outputs, for the second signal to remove:
+ * a list the handler only reads, whose links are single pointer stores. */
+typedef struct out_reg {
+    struct out_reg *volatile next;
+    char tmp[];
+} out_reg_t;
+
+static out_reg_t *volatile open_outs;
+static const char *signal_cmd = "";
+static volatile sig_atomic_t told;   /* "interrupted" was printed */
+/* set by the first signal: lock-free, so that two signals handled at once
+ * by two threads still tell first from second */
+static atomic_flag caught = ATOMIC_FLAG_INIT;
+
+static void say_interrupted(const char *cmd)
+{
+    /* write(2) only: also called from the signal handler */
+    static const char head[] = "pnsim ", tail[] = ": interrupted\n";
+    ssize_t r = write(2, head, sizeof head - 1);
+    r = write(2, cmd, strlen(cmd));
+    r = write(2, tail, sizeof tail - 1);
+    (void)r;
+}
+
+static void on_signal(int signo)
+{
+    if (!atomic_flag_test_and_set(&caught)) {
+        pn_cli_stop = signo;
+        return;
+    }
+    for (out_reg_t *r = open_outs; r; r = r->next)
+        unlink(r->tmp);
+    if (!told)
+        say_interrupted(signal_cmd);
+    _exit(128 + signo);
+}
+
+void pn_cli_catch_signals(const char *cmd)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sa.sa_flags = 0;                  /* no SA_RESTART: blocking calls return EINTR */
+    signal_cmd = cmd;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int pn_cli_interrupted(const char *cmd)
+{
+    int signo = pn_cli_stop;
+    if (!signo)
+        return 0;
+    if (!told) {
+        told = 1;
+        say_interrupted(cmd);
+    }
+    return 128 + signo;
+}
+
+static void reg_add(pn_cli_out_t *o, const char *tmp)
+{
+    out_reg_t *r = malloc(sizeof *r + strlen(tmp) + 1);
+    if (!r)
+        return;                       /* then a second signal leaves it behind */
+    strcpy(r->tmp, tmp);
+    r->next = open_outs;
+    open_outs = r;
+    o->reg = r;
+}
+
+static void reg_remove(pn_cli_out_t *o)
+{
+    out_reg_t *r = o->reg;
+    if (!r)
+        return;
+    if (open_outs == r) {
+        open_outs = r->next;
+    } else {
+        for (out_reg_t *p = open_outs; p; p = p->next)
+            if (p->next == r) {
+                p->next = r->next;
+                break;
+            }
+    }
+    free(r);
+    o->reg = NULL;
+}
+
+/* ---- outputs ------------------------------------------------------------------ */
+
+#define MAX_INPUTS 64
+
+static struct input {
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+} inputs[MAX_INPUTS];
+static size_t n_inputs;
+
+void pn_cli_input(const char *path)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || n_inputs == MAX_INPUTS || stat(path, &st) != 0)
+        return;
+    inputs[n_inputs++] = (struct input){ st.st_dev, st.st_ino, path };
+}
+
+/* What is at output path now (*exists, *st); PN_EIO when it is a directory or
+ * one of the inputs. */
+static pn_status_t out_target(const char *path, struct stat *st, int *exists, pn_error_t *err)
+{
+    *exists = stat(path, st) == 0;
+    if (*exists && S_ISDIR(st->st_mode))
+        return pn_error_set(err, PN_EIO, "%s: cannot write: it is a directory", path);
+    for (size_t i = 0; *exists && i < n_inputs; i++)
+        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+            return pn_error_set(err, PN_EIO, "%s: cannot write: it is the input file %s "
+                                "(refusing to overwrite it)", path, inputs[i].path);
+    return PN_OK;
+}
+
+pn_status_t pn_cli_out_check(const char *path, pn_error_t *err)
+{
+    struct stat st;
+    int exists;
+    if (!path || strcmp(path, "-") == 0)
+        return PN_OK;
+    return out_target(path, &st, &exists, err);
+}
+
 pn_status_t pn_cli_out_open(pn_cli_out_t *o, const char *path, pn_error_t *err)
 {
     memset(o, 0, sizeof *o);
@@ -140,17 +286,40 @@ pn_status_t pn_cli_out_open(pn_cli_out_t *o, const char *path, pn_error_t *err)
         o->f = stdout;
         return PN_OK;
     }
-    size_t n = strlen(path) + 32;
-    o->path = strdup(path);
+    struct stat st;
+    int exists;
+    PN_CHECK(out_target(path, &st, &exists, err));
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* a device, FIFO or terminal: nothing to rename over, write it as is */
+        o->path = strdup(path);
+        if (!o->path)
+            return pn_error_set(err, PN_ENOMEM, "out of memory");
+        o->f = fopen(path, "w");
+        if (!o->f) {
+            int e = errno;
+            pn_cli_out_abort(o);
+            return pn_error_set(err, PN_EIO, "%s: cannot write: %s", path, strerror(e));
+        }
+        return PN_OK;
+    }
+    /* a symbolic link stays one: its target is replaced */
+    struct stat lst;
+    char *real = NULL;
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        real = realpath(path, NULL);
+    o->path = real ? real : strdup(path);
+    size_t n = strlen(o->path) + 32;
     o->tmp = malloc(n);
     if (!o->path || !o->tmp) {
         pn_cli_out_abort(o);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
-    snprintf(o->tmp, n, "%s.tmp%ld", path, (long)getpid());
+    snprintf(o->tmp, n, "%s.tmp%ld", o->path, (long)getpid());
+    reg_add(o, o->tmp);
     o->f = fopen(o->tmp, "w");
     if (!o->f) {
         int e = errno;
+        reg_remove(o);
         free(o->tmp);
         o->tmp = NULL;
         pn_cli_out_abort(o);
@@ -162,21 +331,40 @@ pn_status_t pn_cli_out_open(pn_cli_out_t *o, const char *path, pn_error_t *err)
 pn_status_t pn_cli_out_commit(pn_cli_out_t *o, pn_error_t *err)
 {
     pn_status_t st = PN_OK;
+    /* a write that failed before (the stream's error flag) left its errno */
+    int e0 = errno;
     if (o->f == stdout) {
-        if (fflush(stdout) != 0 || ferror(stdout))
-            st = pn_error_set(err, PN_EIO, "write error on standard output");
+        errno = 0;
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            int e = errno ? errno : e0;
+            st = pn_error_set(err, PN_EIO, "write error on standard output%s%s",
+                              e ? ": " : "", e ? strerror(e) : "");
+        }
         o->f = NULL;
         return st;
     }
     if (!o->f)
         return PN_OK;
-    int bad = ferror(o->f);
+    if (pn_cli_stop) {
+        pn_cli_out_abort(o);
+        return pn_engine_stop_error(err);
+    }
+    errno = 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno ? errno : bad ? e0 : 0;
     bad |= fclose(o->f) != 0;
+    e = e ? e : errno;
     o->f = NULL;
-    if (bad || rename(o->tmp, o->path) != 0) {
-        st = pn_error_set(err, PN_EIO, "%s: cannot write: %s", o->path, strerror(errno));
-    } else {
-        free(o->tmp);         /* renamed: nothing left to remove */
+    if (!bad && o->tmp && rename(o->tmp, o->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        st = pn_error_set(err, PN_EIO, "%s: cannot write: %s", o->path,
+                          e ? strerror(e) : "write error");
+    } else if (o->tmp) {
+        reg_remove(o);        /* renamed: nothing left to remove */
+        free(o->tmp);
         o->tmp = NULL;
     }
     pn_cli_out_abort(o);
@@ -189,6 +377,7 @@ void pn_cli_out_abort(pn_cli_out_t *o)
         fclose(o->f);
     if (o->tmp)
         remove(o->tmp);
+    reg_remove(o);
     free(o->tmp);
     free(o->path);
     memset(o, 0, sizeof *o);
@@ -196,6 +385,8 @@ void pn_cli_out_abort(pn_cli_out_t *o)
 
 int pn_cli_fail(const char *cmd, const pn_error_t *err)
 {
+    if (pn_cli_stop)
+        return pn_cli_interrupted(cmd);
     const char *msg = err->msg[0] ? err->msg : pn_status_str(err->code);
     /* messages that start with "file:" already say where they come from */
     const char *colon = strchr(msg, ':');

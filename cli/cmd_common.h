@@ -4,6 +4,7 @@
 #define PN_CMD_COMMON_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,19 +39,21 @@ typedef struct pn_cli_sim_opts {
 
 /* Their lines in a command's usage text. */
 #define PN_CLI_SIM_USAGE                                                              \
-    "  -r, --runs N          runs (default: simulation.runs, else 10)\n"              \
+    "  -r, --runs N          runs, 1 to 1000000 (default: simulation.runs, else 10)\n" \
     "  -s, --seed S          seed of the first run; run i uses S + i\n"               \
     "                        (default: simulation.seed, else 1)\n"                    \
     "  -f, --format FMT      text (default), json or csv\n"                           \
     "  -o, --output FILE     write the report to FILE (written only on success)\n"    \
-    "  -j, --jobs N          CPU threads (default: all); results do not depend on it\n" \
+    "  -j, --jobs N          CPU threads, 1 to 1024 (default: all); results do not\n" \
+    "                        depend on it\n"                                         \
     "  -e, --engine NAME     auto (default: sm for SM nets, else fast), sm (the SM\n"  \
     "                        net compiled into warp events), fast (incremental, any\n" \
     "                        net) or literal (the reference: a full random\n"         \
     "                        permutation of all enabled transitions at every step)\n" \
     "  -d, --device NAME     device profile, overriding the config's `device`\n"      \
     "  -t, --threads T       threads per block, overriding kernel.threads\n"          \
-    "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n" \
+    "      --max-steps N     abort a run after N steps (default: simulation.max_steps);\n" \
+    "                        a run that cannot end within N is refused at once\n"    \
     "  -h, --help            this help\n"
 
 /* Set o to the defaults (text, auto engine, nothing given). */
@@ -96,26 +99,66 @@ int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
                              uint64_t *out, pn_error_t *err);
 
-/* An output that appears only when complete: a temporary file beside `path`,
- * renamed over it on commit; "-" or NULL means stdout. */
+/* Largest --jobs (threads) a command accepts. */
+#define PN_CLI_MAX_JOBS 1024
+/* Largest --runs a command accepts. */
+#define PN_CLI_MAX_RUNS 1000000
+
+/* ---- signals -------------------------------------------------------------- */
+
+/* The number of the first SIGINT or SIGTERM caught, 0 before: the commands
+ * pass it as pn_run_opts_t.stop, so that runs end with PN_EINTR. */
+extern volatile sig_atomic_t pn_cli_stop;
+
+/* Catch SIGINT and SIGTERM for command `cmd` (static text): the first sets
+ * pn_cli_stop (without SA_RESTART, so blocking calls return); a second one
+ * removes the temporary files of the open outputs, says "pnsim CMD:
+ * interrupted" and leaves at once with status 128 + signal. */
+void pn_cli_catch_signals(const char *cmd);
+
+/* The exit status of an interrupted command (128 + signal), after printing
+ * "pnsim CMD: interrupted" once; 0 when no signal was caught. */
+int pn_cli_interrupted(const char *cmd);
+
+/* ---- outputs -------------------------------------------------------------- */
+
+/* Record path as an input of the command, so that no output replaces it
+ * (compared by device and inode, so also through links and other spellings).
+ * A path that does not exist (yet) is ignored, and so are inputs beyond the
+ * first 64. */
+void pn_cli_input(const char *path);
+
+/* An output that appears only when complete: a temporary file beside `path`
+ * (beside its target when path is a symbolic link), renamed over it on
+ * commit; "-" or NULL means stdout; an existing path that is no regular file
+ * (/dev/null, a FIFO, a terminal) is written directly. */
 typedef struct pn_cli_out {
     FILE *f;
-    char *path;
-    char *tmp;
+    char *path;                   /* where the output goes (a link resolved) */
+    char *tmp;                    /* the temporary file; NULL: written directly */
+    void *reg;                    /* its entry among the files a signal removes */
 } pn_cli_out_t;
 
-/* Open the output. Errors: PN_EIO naming the file. */
+/* Fail early, before the work: PN_EIO when output path (NULL or "-": stdout)
+ * is a directory or one of the inputs (pn_cli_input), as pn_cli_out_open. */
+pn_status_t pn_cli_out_check(const char *path, pn_error_t *err);
+
+/* Open the output. Errors: PN_EIO naming the file ("cannot write: <why>",
+ * "is a directory", "is the input file X: refusing to overwrite it"). */
 pn_status_t pn_cli_out_open(pn_cli_out_t *o, const char *path, pn_error_t *err);
 
 /* Flush and close; for a file, rename it into place. On failure nothing is
- * left at path. */
+ * left at path (a file that was there is untouched). After a signal
+ * (pn_cli_stop) nothing is committed: PN_EINTR. */
 pn_status_t pn_cli_out_commit(pn_cli_out_t *o, pn_error_t *err);
 
 /* Discard the output (removes the temporary file). Safe after commit. */
 void pn_cli_out_abort(pn_cli_out_t *o);
 
 /* Print err's message as one line on stderr, prefixed by "pnsim CMD: " unless
- * it already names a file position. Returns the process exit status (1). */
+ * it already names a file position. Returns the process exit status: 1, or
+ * after a signal 128 + its number with the one line "pnsim CMD: interrupted"
+ * (pn_cli_interrupted) in place of err's message. */
 int pn_cli_fail(const char *cmd, const pn_error_t *err);
 
 #endif

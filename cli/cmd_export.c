@@ -57,13 +57,21 @@ int pn_cmd_export(int argc, char **argv)
         return 2;
     }
     pn_model_t m;
+    pn_cli_input(argv[optind]);
+    if (pn_cli_out_check(output, &err) != PN_OK)
+        return pn_cli_fail("export", &err);
     if (pn_model_load(&m, argv[optind], device, (uint32_t)threads, &err) != PN_OK)
         return pn_cli_fail("export", &err);
     pn_cli_out_t out = { 0 };
     int rc = 0;
-    if (pn_cli_out_open(&out, output, &err) != PN_OK ||
-        pn_net_write(&m.net, out.f, fmt, &err) != PN_OK ||
-        pn_cli_out_commit(&out, &err) != PN_OK) {
+    pn_status_t st = pn_cli_out_open(&out, output, &err);
+    if (st == PN_OK) {
+        st = pn_net_write(&m.net, out.f, fmt, &err);
+        /* a writer that failed on its stream: say why, as the commit does */
+        if (st != PN_OK && ferror(out.f))
+            st = PN_OK;
+    }
+    if (st != PN_OK || pn_cli_out_commit(&out, &err) != PN_OK) {
         pn_cli_out_abort(&out);
         rc = pn_cli_fail("export", &err);
     }

@@ -135,6 +135,7 @@ int pn_cmd_import(int argc, char **argv)
     int rc = 0;
     pn_cli_out_t *outs = NULL, *fitted = NULL;
     size_t n_fitted = 0;
+    pn_cli_input(argv[optind]);
     if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
         pn_ncu_read(&ncu, argv[optind], &err) != PN_OK) {
         pn_device_destroy(&dev);

@@ -59,6 +59,7 @@ int pn_cmd_probe(int argc, char **argv)
         return 2;
     }
     const char *csv = argv[optind];
+    pn_cli_input(csv);
     pn_error_t err;
     pn_error_clear(&err);
     pn_device_t dev = { 0 };

@@ -345,6 +345,10 @@ int pn_cmd_regroup(int argc, char **argv)
                 !blocks_path ? "--blocks BLOCKS.csv" : "-c/--config CONFIG.yaml", regroup_usage);
         return 2;
     }
+    /* no output (-o, the permutations) may replace an input */
+    pn_cli_input(argv[optind]);
+    pn_cli_input(blocks_path);
+    pn_cli_input(cfg_path);
     regroup_t r = { .bbv_path = argv[optind], .blocks_path = blocks_path, .group_size = gs,
                     .assign = assign };
     pn_bbv_t bbv = { 0 };
@@ -408,7 +412,7 @@ int pn_cmd_regroup(int argc, char **argv)
     pn_grid_sim_t gsim = { .m = &m, .runs = (uint32_t)o.runs, .seed = o.seed,
                            .jobs = (unsigned)o.jobs, .max_steps = o.max_steps,
                            .max_steps_given = o.have_max, .engine = o.engine,
-                           .assign = assign };
+                           .assign = assign, .stop = &pn_cli_stop };
     uint32_t slots = (uint32_t)(m.dev.sms * (uint64_t)k->resident);
     for (size_t i = 0; i < r.n_rows; i++) {
         regroup_row_t *w = &r.rows[i];

@@ -37,7 +37,8 @@ int pn_cmd_reorder(int argc, char **argv)
         return rc0;
     r = (pn_reorder_t){ .m = &m, .runs = (uint32_t)o.runs, .seed = o.seed,
                         .jobs = (unsigned)o.jobs, .max_steps = o.max_steps,
-                        .max_steps_given = o.have_max, .engine = o.engine };
+                        .max_steps_given = o.have_max, .stop = &pn_cli_stop,
+                        .engine = o.engine };
     pn_error_t err;
     pn_error_clear(&err);
     int rc = 0;

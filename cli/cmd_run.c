@@ -32,6 +32,7 @@ int pn_cmd_run(int argc, char **argv)
         .max_steps = o.max_steps,
         .idle_trans = m.layout.t0,
         .net_name = m.cfg.kernel_name,
+        .stop = &pn_cli_stop,
     };
     pn_run_result_t *results = calloc(n_runs, sizeof *results);
     int rc = 0;
@@ -44,6 +45,8 @@ int pn_cmd_run(int argc, char **argv)
     }
     rep.seed = o.seed;
     rep.jobs = (unsigned)o.jobs;
+    if (pn_config_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &err) != PN_OK)
+        goto fail;
     if (pn_config_prepare_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
                                  &err) != PN_OK) {
         pn_error_prefix(&err, m.cfg.path);

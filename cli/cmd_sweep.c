@@ -90,6 +90,9 @@ int pn_cmd_sweep(int argc, char **argv)
     pn_config_t cfg;
     pn_device_t dev;
     memset(&dev, 0, sizeof dev);
+    pn_cli_input(file);
+    if (pn_cli_out_check(o.output, &err) != PN_OK)
+        return pn_cli_fail("sweep", &err);
     if (pn_config_load(&cfg, file, &err) != PN_OK)
         return pn_cli_fail("sweep", &err);
     pn_status_t st = pn_model_load_device(&dev, &cfg, o.device, &err);
@@ -106,6 +109,7 @@ int pn_cmd_sweep(int argc, char **argv)
     if (st == PN_OK && o.threads)
         sw.threads = (uint32_t)o.threads;
     sw.max_steps_given = o.have_max;
+    sw.stop = &pn_cli_stop;
     if (st == PN_OK)
         st = pn_sweep_run(&sw, (unsigned)o.jobs, show_progress, &prog, &err);
     if (st == PN_OK && plot)

@@ -1,7 +1,9 @@
 /* pnsim.c - the pnsim command line: dispatch to the subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_common.h"
 #include "pn_commands.h"
 #include "pn_export.h"
 
@@ -24,6 +26,8 @@ static const char usage[] =
     "  devices               list the built-in device profiles\n"
     "  calibrate MEAS.csv    fit time = a * steps + b to measured kernel times\n"
     "  bbv BBV.csv           per-warp counts and metrics from a basic-block vector\n"
+    "  probe PROBE.csv       a device profile's pipelined section from probe results\n"
+    "  import NCU.csv        pipelined configs from an Nsight Compute profile\n"
     "  regroup BBV.csv       would regrouping the threads by their BBVs pay (what-if)\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
@@ -31,8 +35,11 @@ static const char usage[] =
     "  -h, --help            this help\n"
     "  -V, --version         print the version\n"
     "\n"
-    "`pnsim COMMAND --help` describes each command. The config format is in\n"
-    "README.md (section Config).\n";
+    "`pnsim COMMAND --help` describes each command; man pnsim describes them all.\n"
+    "The config format is in README.md (section Config).\n"
+    "\n"
+    "exit status: 0 success, 1 error (one line on stderr), 2 usage error,\n"
+    "130 or 143 stopped by SIGINT or SIGTERM (no output file is left).\n";
 
 typedef struct command {
     const char *name;
@@ -60,9 +67,22 @@ static const command_t *find_command(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* The exit status rc of a command, or 1 after a write error on stdout that
+ * the command did not report itself (`pnsim devices > /dev/full`). */
+static int finish_stdout(int rc)
 {
-    pn_igraph_setup();
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (rc == 0)
+            fprintf(stderr, "pnsim: write error on standard output%s%s\n", errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
+{
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;
@@ -94,5 +114,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnsim: unknown command '%s' (try pnsim --help)\n", cmd);
         return 2;
     }
-    return c->fn(argc - 1, argv + 1);
+    pn_cli_catch_signals(c->name);
+    int rc = c->fn(argc - 1, argv + 1);
+    int sig = pn_cli_interrupted(c->name);
+    return sig ? sig : rc;
+}
+
+int main(int argc, char **argv)
+{
+    pn_igraph_setup();
+    return finish_stdout(dispatch(argc, argv));
 }

@@ -314,6 +314,26 @@ pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      const pn_net_t *net, const pn_run_opts_t *o,
                                      pn_error_t *err);
 
+/* A lower bound of the steps every run of k's net takes, whatever the seed
+ * and engine (saturating at UINT64_MAX). Paper net: the longest warp alone
+ * (4 x_a + (5+l1) x_g + (5+l2) x_s + 1; other warps only delay it), and the
+ * scheduler tokens' occupation (3 steps per arithmetic instruction, 4+l2 per
+ * shared access, 2 per global access) over the schedulers, for a grid
+ * (k->sm_grid) the longest warp times ceil(blocks / resident) and the
+ * occupation of every block's warps. Pipelined net:
+ * the waves of blocks (at most `resident` at once) times the longest warp
+ * alone (sum_k x_k L_k), and every instruction of the SM's blocks over the
+ * partitions' issue slots. O(warps). */
+uint64_t pn_kernel_min_steps(const pn_kernel_t *k);
+
+/* Refuse, before anything runs, a point whose runs cannot end within
+ * max_steps: PN_ELIMIT when pn_kernel_min_steps(k) > max_steps, naming the
+ * estimate and how to raise the limit, at simulation.max_steps when the
+ * limit came from there, else at kernel.counts (limit_given 0) or after
+ * "path: " (a --max-steps option). O(warps). */
+pn_status_t pn_config_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
+                                  uint64_t max_steps, int limit_given, pn_error_t *err);
+
 /* Place a run error (such as reaching max_steps) in the config cfg: at its
  * simulation.max_steps when the limit came from there (limit_given 0 and
  * the key present), else after "path: ". */

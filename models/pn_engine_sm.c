@@ -147,7 +147,11 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
     for (uint32_t w = 0; w < W; w++)
         r.sel[r.n_sel++] = w;                    /* p2 and p3 start marked */
 
-    while (alive > 0) {
+    for (uint32_t iter = 1; alive > 0; iter++) {
+        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+            st = PN_EINTR;
+            break;
+        }
         uint64_t b = s & (r.ring - 1);
         for (int32_t e = r.head[b]; e >= 0; e = r.next[e]) {
             if (r.what[e] & EV_P0) {
@@ -225,6 +229,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
     }
     if (st == PN_ELIMIT)
         pn_engine_limit_error(o, seed, err);
+    else if (st == PN_EINTR)
+        pn_engine_stop_error(err);
     res->seed = seed;
     res->steps = s;
     res->idle_steps = idle;

@@ -1,6 +1,7 @@
 /* pn_kernel_net.c - the net of one resolved config point and its engine:
  * counts give the paper's SM net (compiled engine: sm), a program gives the
  * program-order net (no compiled engine). */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,4 +93,86 @@ void pn_config_locate_run_error(const pn_config_t *cfg, int limit_given, pn_erro
     memcpy(msg, err->msg, sizeof msg);
     pn_error_at(err, err->code, cfg->path, cfg->max_steps_pos.line, cfg->max_steps_pos.col,
                 "%s", msg);
+}
+
+/* ---- steps a run needs at least ------------------------------------------------ */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return b ? a / b + (a % b != 0) : a;
+}
+
+uint64_t pn_kernel_min_steps(const pn_kernel_t *k)
+{
+    uint64_t longest = 0, busy = 0;
+    if (k->net == PN_NET_PIPELINED) {
+        const pn_pipe_params_t *p = &k->pipe;
+        for (uint32_t w = 0; w < p->n_warps; w++) {
+            uint64_t s = 0, n = 0;
+            for (int i = 0; i < PN_PIPE_KINDS; i++) {
+                s = sat_add(s, sat_mul(p->warps[w].n[i], p->latency[i]));
+                n = sat_add(n, p->warps[w].n[i]);
+            }
+            longest = s > longest ? s : longest;
+            busy = sat_add(busy, n);
+        }
+        uint64_t blocks = p->blocks ? p->blocks : 1, resident = p->resident ? p->resident : 1;
+        uint64_t waves = sat_mul(ceil_div(blocks, resident), longest);
+        uint64_t issue = ceil_div(sat_mul(busy, blocks),
+                                  (uint64_t)(p->partitions ? p->partitions : 1) *
+                                  (p->issue ? p->issue : 1));
+        return waves > issue ? waves : issue;
+    }
+    const pn_sm_params_t *p = &k->sm;
+    for (uint32_t w = 0; w < p->n_warps; w++) {
+        const pn_warp_counts_t *c = &p->warps[w];
+        uint64_t s = sat_add(sat_add(sat_mul(4, c->arith), sat_mul(5 + (uint64_t)p->l1, c->global)),
+                             sat_add(sat_mul(5 + (uint64_t)p->l2, c->shared), 1));
+        longest = s > longest ? s : longest;
+        busy = sat_add(busy, sat_add(sat_add(sat_mul(3, c->arith), sat_mul(2, c->global)),
+                                     sat_mul(4 + (uint64_t)p->l2, c->shared)));
+    }
+    /* a grid (models/GRID.md): every block's warps hold the schedulers, and
+     * some slot runs ceil(B / R) blocks one after another */
+    const pn_sm_grid_t *g = &k->sm_grid;
+    uint64_t blocks = g->blocks ? g->blocks : 1, resident = g->resident ? g->resident : 1;
+    uint64_t sched = ceil_div(sat_mul(busy, blocks), p->schedulers ? p->schedulers : 1);
+    longest = sat_mul(longest, ceil_div(blocks, resident));
+    return longest > sched ? longest : sched;
+}
+
+pn_status_t pn_config_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
+                                  uint64_t max_steps, int limit_given, pn_error_t *err)
+{
+    uint64_t need = pn_kernel_min_steps(k);
+    if (need <= max_steps)
+        return PN_OK;
+    pn_pos_t at = { 0, 0 };
+    if (!limit_given && cfg->max_steps_pos.line > 0)
+        at = cfg->max_steps_pos;
+    for (int i = 0; !limit_given && at.line <= 0 && i < PN_CK_COUNT; i++)
+        if (cfg->count[i].text)
+            at = cfg->count[i].pos;
+    if (!limit_given && at.line <= 0)
+        at = cfg->kernel_pos;
+    char est[32];
+    if (need == UINT64_MAX)
+        snprintf(est, sizeof est, "more than %" PRIu64, need - 1);
+    else
+        snprintf(est, sizeof est, "%" PRIu64, need);
+    return pn_error_at(err, PN_ELIMIT, cfg->path, at.line, at.col,
+                       "net '%s' needs at least %s steps (a lower bound from its counts and "
+                       "latencies), more than max_steps = %" PRIu64 ": refused before it runs; "
+                       "raise simulation.max_steps or --max-steps to run it",
+                       cfg->kernel_name, est, max_steps);
 }

@@ -669,7 +669,11 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.firings += 1 + r.term_now;
     uint64_t t = 0;
     pn_status_t st = PN_OK;
-    for (;;) {
+    for (uint32_t iter = 1;; iter++) {
+        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+            st = pn_engine_stop_error(err);
+            break;
+        }
         /* end of step t: retire, terminate, fresh acquisitions */
         pw -= z_now;
         r.firings += z_now;

@@ -81,6 +81,7 @@ const char *pn_status_str(pn_status_t code)
     case PN_ESYNTAX:   return "syntax error";
     case PN_ELIMIT:    return "limit exceeded";
     case PN_EEXTERNAL: return "library error";
+    case PN_EINTR:     return "interrupted";
     }
     return "unknown error";
 }

@@ -15,7 +15,8 @@ typedef enum pn_status {
     PN_EIO,       /* file could not be read or written */
     PN_ESYNTAX,   /* malformed input text (YAML, CSV, expression) */
     PN_ELIMIT,    /* a limit was exceeded (device, max_steps, counts) */
-    PN_EEXTERNAL  /* a library (igraph, GSL, libxml2) reported a failure */
+    PN_EEXTERNAL, /* a library (igraph, GSL, libxml2) reported a failure */
+    PN_EINTR      /* stopped on request (a run's stop flag, set by a signal) */
 } pn_status_t;
 
 #define PN_ERROR_MSG_MAX 1024

@@ -48,6 +48,11 @@ pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_erro
                         o->net_name ? o->net_name : "?", seed, o->max_steps);
 }
 
+pn_status_t pn_engine_stop_error(pn_error_t *err)
+{
+    return pn_error_set(err, PN_EINTR, "interrupted");
+}
+
 unsigned pn_engine_cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -179,7 +184,9 @@ static void *batch_worker(void *arg)
             return NULL;
         pn_error_clear(&err);
         const pn_job_t *j = &b->jobs[i];
-        pn_status_t st = pn_engine_run_prepared(j->engine, j->seed, j->result, &err);
+        pn_status_t st = j->engine->opts && pn_engine_stopped(j->engine->opts)
+                         ? pn_engine_stop_error(&err)
+                         : pn_engine_run_prepared(j->engine, j->seed, j->result, &err);
         pthread_mutex_lock(&b->lock);
         if (st != PN_OK && i < b->first_failed) {
             b->first_failed = i;

@@ -3,6 +3,7 @@
 #ifndef PN_ENGINE_H
 #define PN_ENGINE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,7 +41,25 @@ typedef struct pn_run_opts {
     void (*on_step)(void *ctx, uint64_t step, const pn_tokens_t *m,
                     const uint32_t *fired, uint32_t n_fired);
     void *ctx;
+    /* Optional stop request (the library installs no signal handler; a
+     * program's handler sets it): once *stop is non-zero, a run ends with
+     * PN_EINTR within PN_ENGINE_STOP_EVERY of its loop iterations and the
+     * worker pool starts no further run. NULL: never stops. */
+    const volatile sig_atomic_t *stop;
 } pn_run_opts_t;
+
+/* Loop iterations (steps or jumps) between two looks at pn_run_opts_t.stop:
+ * a power of two, a few milliseconds of the slowest engine. */
+#define PN_ENGINE_STOP_EVERY 4096u
+
+/* Has a stop been requested for runs with options o? */
+static inline int pn_engine_stopped(const pn_run_opts_t *o)
+{
+    return o->stop && *o->stop;
+}
+
+/* The error a run or batch reports when stopped; returns PN_EINTR. */
+pn_status_t pn_engine_stop_error(pn_error_t *err);
 
 typedef struct pn_run_result {
     uint64_t seed;
@@ -155,8 +174,9 @@ typedef void (*pn_progress_fn)(void *ctx, size_t job, size_t done, size_t total)
  * whatever the number of threads. On error the error of the lowest failing
  * job index is returned (deterministic: no job after a failure is started,
  * every job before it runs) and *failed (when non-NULL) receives that index;
- * results are then unspecified. progress (may be NULL) reports finished
- * jobs. */
+ * results are then unspecified. A job whose engine's options ask to stop
+ * (pn_run_opts_t.stop) is not started and fails with PN_EINTR. progress
+ * (may be NULL) reports finished jobs. */
 pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
                                pn_progress_fn progress, void *ctx, size_t *failed,
                                pn_error_t *err);

@@ -793,7 +793,11 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
             if (pl->shared[p])
                 con_update(&f, p);
 
-    while (ok) {
+    for (uint32_t iter = 1; ok; iter++) {
+        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+            st = pn_engine_stop_error(err);
+            break;
+        }
         /* events due now: tickers whose places a condition reads */
         heap_clean(&f);
         while (f.n_heap && f.heap[0].step <= f.s) {

@@ -35,6 +35,10 @@ pn_status_t pn_engine_literal_run(const pn_net_t *net, uint64_t seed, const pn_r
             st = pn_engine_limit_error(o, seed, err);
             break;
         }
+        if ((steps & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+            st = pn_engine_stop_error(err);
+            break;
+        }
         pn_rng_shuffle_u32(&rng, enabled, n);
         /* inhibitors were read in M; only inputs compete inside the step */
         uint32_t f = 0;

@@ -39,7 +39,7 @@ void pn_summary_of(const uint64_t *values, size_t n, pn_summary_t *s)
 pn_status_t pn_summary_runs(const pn_run_result_t *r, size_t n, pn_summary_t *steps,
                             pn_summary_t *idle, pn_error_t *err)
 {
-    uint64_t *v = malloc((n ? n : 1) * sizeof *v);
+    uint64_t *v = calloc(n ? n : 1, sizeof *v);   /* zeroed: quiets -Wmaybe-uninitialized under sanitizers */
     if (!v)
         return pn_error_set(err, PN_ENOMEM, "out of memory summarising %zu runs", n);
     for (size_t i = 0; i < n; i++) v[i] = r[i].steps;

@@ -32,7 +32,7 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
 {
     const pn_kernel_t *k = &g->m->kernel;
     pn_run_opts_t opts = { .max_steps = g->max_steps, .idle_trans = -1,
-                           .net_name = g->m->cfg.kernel_name };
+                           .net_name = g->m->cfg.kernel_name, .stop = g->stop };
     const int build = g->engine == PN_ENGINE_FAST || g->engine == PN_ENGINE_LITERAL;
     pn_prepared_t prep;
     pn_net_t net;

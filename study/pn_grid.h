@@ -28,6 +28,7 @@ typedef struct pn_grid_sim {
     int max_steps_given;
     pn_engine_kind_t engine;
     pn_grid_assign_t assign;
+    const volatile sig_atomic_t *stop; /* pn_run_opts_t.stop of every run; may be NULL */
 } pn_grid_sim_t;
 
 /* The outcome: per run i, the largest steps over the simulated SMs. */

@@ -125,7 +125,9 @@ pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *er
                 snprintf(first, sizeof first, "%s", line);
         int rc = g ? pclose(g) : -1;
         first[strcspn(first, "\r\n")] = '\0';
-        if (rc != 0)
+        if (sw->stop && *sw->stop)
+            st = pn_engine_stop_error(err);
+        else if (rc != 0)
             st = pn_error_set(err, PN_EIO, "%s: gnuplot failed%s%s%s", path,
                               first[0] ? " (" : " (is gnuplot installed?)", first,
                               first[0] ? ")" : "");

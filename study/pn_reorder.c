@@ -23,6 +23,7 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
         .max_steps = r->max_steps,
         .idle_trans = t0,
         .net_name = r->m->cfg.kernel_name,
+        .stop = r->stop,
     };
     pn_reorder_row_t *row = &r->rows[r->n_rows];
     pn_prepared_t prep;
@@ -120,6 +121,9 @@ static pn_status_t check_one_block(const pn_config_t *cfg, const pn_kernel_t *k,
 pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
 {
     uint32_t warps = r->m->kernel.sm.n_warps;
+    /* every order has the same counts, and so the same lower bound */
+    PN_CHECK(pn_config_check_steps(&r->m->cfg, &r->m->kernel, r->max_steps, r->max_steps_given,
+                                   err));
     pn_run_result_t *results = calloc(r->runs, sizeof *results);
     pn_program_t *progs = calloc(warps, sizeof *progs);
     pn_status_t st = PN_OK;

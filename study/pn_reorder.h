@@ -31,6 +31,7 @@ typedef struct pn_reorder {
     unsigned jobs;                /* CPU threads (0: all) */
     uint64_t max_steps;
     int max_steps_given;          /* max_steps came from the command line */
+    const volatile sig_atomic_t *stop; /* pn_run_opts_t.stop of every run; may be NULL */
     pn_engine_kind_t engine;      /* as chosen; auto picks per order's net */
     pn_reorder_row_t rows[PN_REORDER_MAX_ROWS];
     size_t n_rows;

@@ -125,8 +125,10 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     pt->schedulers = k.sm.schedulers;
     pt->l1 = k.sm.l1;
     pt->l2 = k.sm.l2;
-    pn_sm_layout_t lay;
-    st = pn_config_build_net(cfg, &k, params, net, &lay, err);
+    pn_sm_layout_t lay = { 0 };
+    st = pn_config_check_steps(cfg, &k, sw->max_steps, sw->max_steps_given, err);
+    if (st == PN_OK)
+        st = pn_config_build_net(cfg, &k, params, net, &lay, err);
     o->idle_trans = lay.t0;
     if (st == PN_OK)
         st = pn_config_prepare_engine(prep, sw->engine, cfg, &k, net, o, err);
@@ -199,7 +201,8 @@ pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress,
             pn_sweep_point_t *pt = &sw->points[i];
             size_t c = i - lo;
             point_name(sw, pt, names[c], sizeof names[c]);
-            opts[c] = (pn_run_opts_t){ .max_steps = sw->max_steps, .net_name = names[c] };
+            opts[c] = (pn_run_opts_t){ .max_steps = sw->max_steps, .net_name = names[c],
+                                       .stop = sw->stop };
             st = build_point(sw, pt, &nets[c], &opts[c], &preps[c], err);
             if (st != PN_OK) {
                 point_context(sw, pt, err);

@@ -27,6 +27,7 @@ typedef struct pn_sweep {
     uint64_t seed;                /* run i of every point uses seed + i */
     uint64_t max_steps;
     int max_steps_given;          /* max_steps came from the command line, not the config */
+    const volatile sig_atomic_t *stop; /* pn_run_opts_t.stop of every run; may be NULL */
     pn_engine_kind_t engine;
     uint32_t threads;             /* threads per block where threads is no axis */
     pn_sweep_point_t *points;

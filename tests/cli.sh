@@ -58,24 +58,27 @@ expect_fail bad-engine "unknown engine 'quick' (expected auto, sm, fast or liter
 expect_fail unknown-device-option "unknown device" $RUN run --device nosuch configs/example.yaml
 expect_fail export-bad-format "unknown export format 'gml' (expected dot, graphml or pnml)" $RUN export -f gml configs/example.yaml
 
-# max_steps reached: reported at simulation.max_steps, nothing written
+# max_steps reached: reported at simulation.max_steps, nothing written. Two
+# warps share one scheduler: at least 6040 steps (2 x 3020 scheduler steps,
+# so not refused before the run), in fact over 6200 with any seed.
 cat >"$TMP/loop.yaml" <<'YAML'
+model: {schedulers: 1}
 kernel:
   threads: 64
-  counts: {arith: 1000}
+  counts: {arith: 1000, global: 10}
 simulation:
   runs: 2
-  max_steps: 50
+  max_steps: 6100
 YAML
 rm -f "$TMP/o.json"
-expect_fail max-steps "$TMP/loop.yaml:6:14: net 'loop' (seed 1) reached no dead marking within max_steps = 50 steps" \
+expect_fail max-steps "$TMP/loop.yaml:7:14: net 'loop' (seed 1) reached no dead marking within max_steps = 6100 steps" \
     $RUN run -o "$TMP/o.json" "$TMP/loop.yaml"
 [ -e "$TMP/o.json" ] && bad max-steps-output "output written"
 # sweep places it there too (a point's net is named after the point)
-expect_fail sweep-max-steps "$TMP/loop.yaml:6:14: net 'loop' (seed 1) reached no dead marking within max_steps = 50 steps" \
+expect_fail sweep-max-steps "$TMP/loop.yaml:7:14: net 'loop' (seed 1) reached no dead marking within max_steps = 6100 steps" \
     $RUN sweep -q -o "$TMP/o.json" "$TMP/loop.yaml"
-expect_fail sweep-max-steps-option "$TMP/loop.yaml: net 'loop' (seed 1) reached no dead marking within max_steps = 20 steps" \
-    $RUN sweep -q --max-steps 20 "$TMP/loop.yaml"
+expect_fail sweep-max-steps-option "$TMP/loop.yaml: net 'loop' (seed 1) reached no dead marking within max_steps = 6050 steps" \
+    $RUN sweep -q --max-steps 6050 "$TMP/loop.yaml"
 [ -e "$TMP/o.json" ] && bad sweep-max-steps-output "output written"
 
 # ---- golden reports --------------------------------------------------------

@@ -109,18 +109,21 @@ expect_fail bad-program "tests/bad/program_unknown_kind.yaml:5:34: kernel.progra
     $RUN reorder -o "$TMP/o.txt" tests/bad/program_unknown_kind.yaml
 expect_fail program-and-counts "tests/bad/program_and_counts.yaml:5:3: kernel.program cannot be given together with kernel.counts" \
     $RUN reorder tests/bad/program_and_counts.yaml
+# two warps on one scheduler: at least 6040 steps (not refused before the
+# run), over 6100 in fact
 cat >"$TMP/loop.yaml" <<'YAML'
+model: {schedulers: 1}
 kernel:
   threads: 64
-  program: [{repeat: 1000, body: [arith]}]
+  program: [{repeat: 1000, body: [arith]}, {repeat: 10, body: [global]}]
 simulation:
   runs: 2
-  max_steps: 50
+  max_steps: 6100
 YAML
-expect_fail max-steps "$TMP/loop.yaml:6:14: order program: net 'loop' (seed 1) reached no dead marking within max_steps = 50 steps" \
+expect_fail max-steps "$TMP/loop.yaml:7:14: order program: net 'loop' (seed 1) reached no dead marking within max_steps = 6100 steps" \
     $RUN reorder -o "$TMP/o.txt" "$TMP/loop.yaml"
-expect_fail max-steps-option "$TMP/loop.yaml: order program: net 'loop' (seed 1) reached no dead marking within max_steps = 20 steps" \
-    $RUN reorder --max-steps 20 "$TMP/loop.yaml"
+expect_fail max-steps-option "$TMP/loop.yaml: order program: net 'loop' (seed 1) reached no dead marking within max_steps = 6050 steps" \
+    $RUN reorder --max-steps 6050 "$TMP/loop.yaml"
 
 # ---- help and usage ----------------------------------------------------------
 $RUN reorder --help | grep -q 'memory-spread' && ok help || bad help "no order list"

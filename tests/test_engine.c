@@ -1,18 +1,28 @@
 /* test_engine.c - the literal engine's randomness and batches: the choice
- * among t2/t3/t4 and among ready warps is uniform (chi-square, fixed seeds),
- * results do not depend on the number of threads, max_steps guards. */
+ * among t2/t3/t4 and among ready warps is uniform (chi-square, fixed seeds;
+ * ten times the runs under `make check-full`), results do not depend on the
+ * number of threads, max_steps guards, stop requests. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "pn_engine.h"
+#include "pn_engine_sm.h"
 #include "pn_sm.h"
+
+/* Runs per sample: ten times more under `make check-full` (PN_FULL=1). */
+static uint64_t scaled(uint64_t runs)
+{
+    const char *full = getenv("PN_FULL");
+    return full && *full == '1' ? 10 * runs : runs;
+}
 
 /* p-value of Pearson's chi-square test that counts[0..k) are uniform. */
 static double chi2_uniform_p(const double *counts, int k)
@@ -74,7 +84,7 @@ static void test_selection_uniform(void **state)
     o.p9 = (uint32_t)pn_net_find_place(&net, "w0.p9");
     pn_run_opts_t opts = { .max_steps = 10000000, .idle_trans = lay.t0,
                            .on_step = on_step_select, .ctx = &o };
-    for (uint64_t seed = 1; seed <= 40; seed++) {
+    for (uint64_t seed = 1; seed <= scaled(40); seed++) {
         pn_run_result_t r;
         assert_int_equal(pn_engine_literal_run(&net, seed, &opts, &r, NULL), PN_OK);
     }
@@ -135,14 +145,14 @@ static void test_issue_uniform(void **state)
     }
     pn_run_opts_t opts = { .max_steps = 100000, .idle_trans = lay.t0,
                            .on_step = on_step_issue, .ctx = &o };
-    for (uint64_t seed = 1; seed <= 4000; seed++) {
+    for (uint64_t seed = 1; seed <= scaled(4000); seed++) {
         pn_run_result_t r;
         o.seen = 0;
         assert_int_equal(pn_engine_literal_run(&net, seed, &opts, &r, NULL), PN_OK);
         /* 4 warps x 3 arith on one scheduler: 3 steps of SM each, serialised */
         assert_true(r.steps >= 4 * 3 * 3);
     }
-    assert_true(o.first[0] + o.first[1] + o.first[2] + o.first[3] == 4000);
+    assert_true(o.first[0] + o.first[1] + o.first[2] + o.first[3] == scaled(4000));
     assert_true(chi2_uniform_p(o.first, 4) > 0.001);
     pn_net_destroy(&net);
 }
@@ -203,6 +213,44 @@ static void test_max_steps(void **state)
     pn_net_destroy(&net);
 }
 
+/* A stop request ends the run of every engine with PN_EINTR, and the worker
+ * pool starts no run; without it the same runs end normally. */
+static void test_stop(void **state)
+{
+    (void)state;
+    pn_warp_counts_t c[2] = { { 100000, 10, 10 }, { 100000, 10, 10 } };
+    pn_sm_params_t p = { 2, 20, 2, 2, c };
+    pn_net_t net;
+    pn_net_init(&net);
+    assert_int_equal(pn_sm_build(&net, &p, NULL, NULL), PN_OK);
+    volatile sig_atomic_t stop = SIGINT;
+    pn_run_opts_t opts = { .max_steps = 100000000, .idle_trans = -1, .stop = &stop };
+    pn_error_t err;
+    pn_run_result_t r, many[8];
+    const pn_engine_kind_t kinds[] = { PN_ENGINE_LITERAL, PN_ENGINE_FAST, PN_ENGINE_COMPILED };
+    for (int i = 0; i < 3; i++) {
+        pn_prepared_t prep;
+        stop = SIGINT;
+        assert_int_equal(pn_sm_engine_prepare(&prep, kinds[i], &p, &net, &opts, &err), PN_OK);
+        pn_error_clear(&err);
+        assert_int_equal(pn_engine_run_prepared(&prep, 1, &r, &err), PN_EINTR);
+        assert_int_equal(err.code, PN_EINTR);
+        assert_string_equal(err.msg, "interrupted");
+        pn_error_clear(&err);
+        memset(many, 0, sizeof many);
+        assert_int_equal(pn_engine_run_batch(&prep, 1, 8, 2, many, &err), PN_EINTR);
+        for (int j = 0; j < 8; j++)
+            assert_int_equal(many[j].steps, 0);      /* not one run started */
+        if (kinds[i] != PN_ENGINE_LITERAL) {         /* the literal one is slow */
+            stop = 0;
+            assert_int_equal(pn_engine_run_prepared(&prep, 1, &r, &err), PN_OK);
+            assert_true(r.steps >= pn_sm_single_warp_steps(&c[0], 20, 2));
+        }
+        pn_engine_release(&prep);
+    }
+    pn_net_destroy(&net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_issue_uniform),
         cmocka_unit_test(test_threads_same_results),
         cmocka_unit_test(test_max_steps),
+        cmocka_unit_test(test_stop),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

@@ -1,0 +1,274 @@
+#!/bin/sh
+# tests/faults.sh - faults at the command line: SIGINT/SIGTERM during run, sweep,
+# reorder and calibrate (exit 130/143 promptly, no output or temporary file
+# left), writes that fail (a full device, a missing directory, a directory,
+# the input file itself), out-of-range --jobs and --runs, and runs refused
+# before they start because they cannot end within max_steps.
+# Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
+PNSIM=${PNSIM:-build/pnsim}
+RUN="${PN_VG:-} $PNSIM"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+ok()  { echo "ok $1"; }
+bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+
+# name, exit status, exact stderr, command...: also nothing on stdout
+expect() {
+    name=$1; want_rc=$2; want=$3; shift 3
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    msg=$(cat "$TMP/stderr")
+    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $msg"
+    elif [ "$msg" != "$want" ]; then bad "$name" "stderr: '$msg', not '$want'"
+    elif [ -s "$TMP/stdout" ]; then bad "$name" "wrote on stdout"
+    else ok "$name"; fi
+}
+
+C=configs/example.yaml
+cp "$C" "$TMP/in.yaml"
+
+# ---- option ranges, for every command that takes them ------------------------
+for cmd in run sweep reorder; do
+    for j in 0 -3 1025 100000 x; do
+        expect "$cmd-jobs-$j" 1 "pnsim $cmd: --jobs expects an integer between 1 and 1024, got '$j'" \
+            $RUN $cmd -j "$j" "$C"
+    done
+    for r in 0 1000001 99999999999999999999; do
+        expect "$cmd-runs-$r" 1 "pnsim $cmd: --runs expects an integer between 1 and 1000000, got '$r'" \
+            $RUN $cmd --runs "$r" "$C"
+    done
+done
+for j in 0 -3 1025; do
+    expect "calibrate-jobs-$j" 1 "pnsim calibrate: --jobs expects an integer between 1 and 1024, got '$j'" \
+        $RUN calibrate -d h100 -j "$j" tests/calib/meas-one.csv
+done
+expect calibrate-runs-0 1 "pnsim calibrate: --runs expects an integer between 1 and 1000000, got '0'" \
+    $RUN calibrate -d h100 --runs 0 tests/calib/meas-one.csv
+expect jobs-1024-accepted 0 "" $RUN run --runs 1 -j 1024 -o "$TMP/j.txt" "$C"
+
+# ---- writes that fail: one line, exit 1, nothing replaced ----------------------
+# a private /dev/full where we may create one, so that a regression (writing
+# beside the device and renaming over it) cannot replace the system's
+# (root without that right skips -o to it: no risk to the system's /dev/full)
+FULL=/dev/full
+if mknod "$TMP/full" c 1 7 2>/dev/null; then FULL=$TMP/full; fi
+if [ "$FULL" != /dev/full ] || [ "$(id -u)" -ne 0 ]; then
+    expect run-o-full 1 "$FULL: cannot write: No space left on device" \
+        $RUN run --runs 2 -o "$FULL" "$C"
+    [ -c "$FULL" ] && ok full-still-a-device || bad full-still-a-device "$(ls -l "$FULL")"
+    expect sweep-o-full 1 "$FULL: cannot write: No space left on device" \
+        $RUN sweep -q --runs 2 -o "$FULL" "$C"
+else
+    ok "run-o-full # skipped (root, cannot make a private full device)"
+fi
+for cmd in "run --runs 2" "sweep -q --runs 2" "reorder --runs 2"; do
+    expect "${cmd%% *}-stdout-full" 1 "pnsim ${cmd%% *}: write error on standard output: No space left on device" \
+        sh -c "$RUN $cmd $C >$FULL"
+done
+# libigraph leaks 11 bytes when its DOT writer fails: not under leak checkers
+expect export-stdout-full 1 "pnsim export: write error on standard output: No space left on device" \
+    sh -c "ASAN_OPTIONS=detect_leaks=0 $PNSIM export $C >$FULL"
+for cmd in devices --help --version "run --help"; do
+    expect "stdout-full-$cmd" 1 "pnsim: write error on standard output: No space left on device" \
+        sh -c "$RUN $cmd >$FULL"
+done
+expect run-o-null 0 "" $RUN run --runs 2 -o /dev/null "$C"
+expect run-o-no-dir 1 "$TMP/nodir/r.txt: cannot write: No such file or directory" \
+    $RUN run --runs 2 -o "$TMP/nodir/r.txt" "$C"
+expect run-o-dir 1 "$TMP: cannot write: it is a directory" $RUN run --runs 2 -o "$TMP" "$C"
+# a read-only directory stops only users other than root
+mkdir "$TMP/ro"
+chmod 555 "$TMP/ro"
+if [ "$(id -u)" -ne 0 ]; then
+    expect run-o-readonly-dir 1 "$TMP/ro/r.txt: cannot write: Permission denied" \
+        $RUN run --runs 2 -o "$TMP/ro/r.txt" "$C"
+else
+    ok "run-o-readonly-dir # skipped (root writes anywhere)"
+fi
+chmod 755 "$TMP/ro"
+expect export-o-dir 1 "$TMP: cannot write: it is a directory" $RUN export -o "$TMP" "$C"
+
+# -o onto the input, by any name: refused, the input untouched
+ln -s in.yaml "$TMP/link.yaml"
+ln "$TMP/in.yaml" "$TMP/hard.yaml"
+for cmd in "run --runs 2" "sweep --runs 2" "reorder --runs 2" export; do
+    expect "${cmd%% *}-o-input" 1 "$TMP/in.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+        $RUN $cmd -o "$TMP/in.yaml" "$TMP/in.yaml"
+done
+expect run-o-input-dot 1 "$TMP/./in.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/./in.yaml" "$TMP/in.yaml"
+expect run-o-input-symlink 1 "$TMP/link.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/link.yaml" "$TMP/in.yaml"
+expect run-o-input-via-symlink 1 "$TMP/in.yaml: cannot write: it is the input file $TMP/link.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/in.yaml" "$TMP/link.yaml"
+expect run-o-input-hardlink 1 "$TMP/hard.yaml: cannot write: it is the input file $TMP/in.yaml (refusing to overwrite it)" \
+    $RUN run --runs 2 -o "$TMP/hard.yaml" "$TMP/in.yaml"
+cp tests/calib/meas-one.csv "$TMP/"
+expect calibrate-o-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
+    $RUN calibrate -d h100 -o "$TMP/meas-one.csv" "$TMP/meas-one.csv"
+expect calibrate-p-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
+    $RUN calibrate -d h100 -p "$TMP/meas-one.csv" "$TMP/meas-one.csv"
+cp tests/calib/k-arith.yaml "$TMP/"
+printf 'config,threads,params,median_us\nk-arith.yaml,32,K=100,6.01\nk-arith.yaml,32,K=200,10.01\n' >"$TMP/meas-two.csv"
+expect calibrate-p-config 1 "$TMP/k-arith.yaml: cannot write: it is the input file $TMP/k-arith.yaml (refusing to overwrite it)" \
+    $RUN calibrate -d h100 -p "$TMP/k-arith.yaml" "$TMP/meas-two.csv"
+expect probe-o-input 1 "$TMP/probe.csv: cannot write: it is the input file $TMP/probe.csv (refusing to overwrite it)" \
+    sh -c "cp examples/data/h100/probe.csv $TMP/ && $RUN probe -d h100 -o $TMP/probe.csv $TMP/probe.csv"
+# the device profile may be updated in place
+cp models/devices/h100.yaml "$TMP/h100.yaml"
+expect probe-profile-in-place 0 "" \
+    $RUN probe -d "$TMP/h100.yaml" -o "$TMP/h100.yaml" examples/data/h100/probe.csv
+if cmp -s "$TMP/in.yaml" "$C" && [ -L "$TMP/link.yaml" ] && cmp -s "$TMP/meas-one.csv" tests/calib/meas-one.csv &&
+   cmp -s "$TMP/probe.csv" examples/data/h100/probe.csv; then ok inputs-untouched
+else bad inputs-untouched "an input changed"; fi
+# a symbolic link as output stays a link; its target gets the report
+$RUN run --runs 2 -o "$TMP/r1.txt" "$C" 2>/dev/null
+ln -s r1.txt "$TMP/rlink"
+$RUN run --runs 3 -o "$TMP/rlink" "$C" 2>/dev/null
+if [ -L "$TMP/rlink" ] && grep -q '^runs     3 ' "$TMP/r1.txt"; then ok output-symlink-kept
+else bad output-symlink-kept "$(ls -l "$TMP")"; fi
+
+# ---- runs that cannot end within max_steps: refused before they start ---------
+G=$TMP/guard
+mkdir "$G"
+cat >"$G/huge.yaml" <<'YAML'
+kernel:
+  name: huge
+  threads: 1024
+  counts: {arith: 4000000000}
+YAML
+cat >"$G/hugepipe.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  name: hugepipe
+  threads: 1024
+  blocks: 264
+  counts: {arith: 4000000000}
+YAML
+# name, exit status, exact stderr, command...: and within a second
+fast() {
+    name=$1; t0=$(date +%s%N)
+    expect "$@"
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [ "$ms" -lt 1000 ] || [ -n "${PN_VG:-}" ] || bad "$name-time" "took $ms ms"
+}
+refused() {  # file:line:col or file, net, estimate, max_steps
+    echo "$1: net '$2' needs at least $3 steps (a lower bound from its counts and latencies), more than max_steps = $4: refused before it runs; raise simulation.max_steps or --max-steps to run it"
+}
+# 32 warps x 4e9 instructions on 4 schedulers: 32 * 3 * 4e9 / 4 scheduler steps
+fast guard-run 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN run -o "$G/out" "$G/huge.yaml"
+fast guard-run-option 1 "$(refused "$G/huge.yaml" huge 96000000000 95999999999)" \
+    $RUN run --max-steps 95999999999 "$G/huge.yaml"
+fast guard-sweep 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN sweep -q -o "$G/out" "$G/huge.yaml"
+fast guard-reorder 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN reorder -o "$G/out" "$G/huge.yaml"
+# 64 warps (2 blocks of 32 on the busiest SM) x 4e9: 64 * 4e9 / 4 partitions
+fast guard-pipelined 1 "$(refused "$G/hugepipe.yaml:7:19" hugepipe 64000000000 100000000)" \
+    $RUN run "$G/hugepipe.yaml"
+printf 'config,threads,params,median_us\nhuge.yaml,1024,,100\nhuge.yaml,512,,90\n' >"$G/meas.csv"
+fast guard-calibrate 1 "$G/meas.csv:2: $(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+    $RUN calibrate -d h100 -o "$G/prof.yaml" "$G/meas.csv"
+if [ -z "$(ls "$G" | grep -v -x -e huge.yaml -e hugepipe.yaml -e meas.csv)" ]; then ok guard-nothing-written
+else bad guard-nothing-written "$(ls "$G")"; fi
+# at the limit exactly: one warp alone takes exactly the bound, so it runs at
+# max_steps = bound and is refused one below, at simulation.max_steps
+cat >"$G/one.yaml" <<'YAML'
+kernel:
+  name: one
+  threads: 32
+  counts: {arith: 1000, shared: 100, global: 100}
+simulation:
+  max_steps: 7100
+YAML
+# 4 * 1000 + (5 + 20) * 100 + (5 + 2) * 100 + 1 = 7201
+fast guard-below 1 "$(refused "$G/one.yaml:6:14" one 7201 7100)" $RUN run -r 1 "$G/one.yaml"
+if $RUN run -r 2 --max-steps 7201 -f csv "$G/one.yaml" 2>&1 | grep -q ',7201,'; then ok guard-at-bound-runs
+else bad guard-at-bound-runs "$($RUN run -r 2 --max-steps 7201 "$G/one.yaml" 2>&1)"; fi
+# the bound holds: never above the fewest steps any bundled config took
+for f in configs/*.yaml; do
+    need=$($RUN run --max-steps 1 "$f" 2>&1 | sed -n 's/.*needs at least \([0-9]*\) steps.*/\1/p')
+    min=$($RUN run -r 2 -f csv "$f" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "steps") c = i; next }
+        { if (m == "" || $c < m) m = $c } END { print m }')
+    if [ -n "$need" ] && [ -n "$min" ] && [ "$need" -le "$min" ]; then ok "guard-bound-$(basename "$f")"
+    else bad "guard-bound-$(basename "$f")" "bound '$need', fewest steps '$min'"; fi
+done
+
+# ---- signals ------------------------------------------------------------------
+# A config whose runs take minutes; killed after 0.5 s it must stop within a
+# few seconds with 128 + signal and leave nothing in its directory. Not under
+# valgrind, whose start takes longer than that.
+if [ -n "${PN_VG:-}" ]; then
+    [ "$fails" -eq 0 ]
+    exit
+fi
+S=$TMP/sig
+mkdir "$S"
+cat >"$S/long.yaml" <<'YAML'
+kernel:
+  threads: 1024
+  counts: {arith: 20000000, global: 1000000}
+simulation:
+  runs: 4
+  max_steps: 100000000000
+YAML
+cat >"$S/longpipe.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  threads: 1024
+  counts: {arith: 20000000, global_ld: 1000000}
+simulation:
+  runs: 4
+  max_steps: 100000000000
+YAML
+printf 'config,threads,params,median_us\nlong.yaml,1024,,100\nlong.yaml,512,,90\n' >"$S/meas.csv"
+now() { date +%s%N; }
+# name, signal, exit status, command name, command...
+interrupt() {
+    name=$1; sig=$2; want_rc=$3; cmd=$4; shift 4
+    t0=$(now)
+    "$@" >"$S/stdout" 2>"$S/stderr" &
+    pid=$!
+    sleep 0.5
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    ms=$((($(now) - t0) / 1000000))
+    left=$(ls "$S" | grep -v -x -e long.yaml -e longpipe.yaml -e meas.csv -e stdout -e stderr)
+    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $(cat "$S/stderr")"
+    elif [ "$ms" -gt 4000 ]; then bad "$name" "took $ms ms after the signal"
+    elif [ "$(cat "$S/stderr")" != "pnsim $cmd: interrupted" ]; then bad "$name" "stderr: $(cat "$S/stderr")"
+    elif [ -n "$left" ]; then bad "$name" "left $left"
+    else ok "$name"; fi
+    rm -f "$S/stdout" "$S/stderr"
+}
+interrupt run-sigint INT 130 run $RUN run -j 2 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-sigterm TERM 143 run $RUN run -j 2 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-fast-sigint INT 130 run $RUN run -e fast -j 1 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-literal-sigterm TERM 143 run $RUN run -e literal -j 1 -o "$S/out.txt" "$S/long.yaml"
+interrupt run-pipelined-sigint INT 130 run $RUN run -j 2 -o "$S/out.txt" "$S/longpipe.yaml"
+interrupt sweep-sigterm TERM 143 sweep $RUN sweep -q -j 2 -o "$S/out.txt" --plot "$S/p.svg" "$S/long.yaml"
+interrupt reorder-sigint INT 130 reorder $RUN reorder -j 2 -o "$S/out.txt" "$S/long.yaml"
+interrupt calibrate-sigint INT 130 calibrate \
+    $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 -o "$S/prof.yaml" -p "$S/pts.csv" "$S/meas.csv"
+interrupt calibrate-search-sigterm TERM 143 calibrate \
+    $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 --search-latency -o "$S/prof.yaml" "$S/meas.csv"
+# a second signal while the first is handled: out at once, with its own status
+t0=$(now)
+$RUN run -j 2 -o "$S/out.txt" "$S/long.yaml" >"$S/stdout" 2>"$S/stderr" &
+pid=$!
+sleep 0.3
+kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"
+wait "$pid"
+rc=$?
+ms=$((($(now) - t0) / 1000000))
+left=$(ls "$S" | grep -v -x -e long.yaml -e longpipe.yaml -e meas.csv -e stdout -e stderr)
+if { [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; } && [ "$ms" -lt 4000 ] && [ -z "$left" ] &&
+   [ "$(cat "$S/stderr")" = "pnsim run: interrupted" ]; then ok second-signal
+else bad second-signal "exit status $rc after $ms ms, left '$left', stderr $(cat "$S/stderr")"; fi
+
+[ "$fails" -eq 0 ]
