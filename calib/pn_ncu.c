@@ -1,6 +1,7 @@
 /* pn_ncu.c - Nsight Compute CSV into launches, launches into configs. */
 #include "pn_ncu.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,8 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
     char *text;
     size_t len;
     if (pn_yaml_read_file(path, &text, &len) != PN_OK)
-        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the ncu CSV");
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the ncu CSV: %s",
+                           pn_yaml_strerror(errno));
     /* keep the CSV lines (they start with a quote) and blank out ncu's own
      * lines, so that line numbers stay those of the file */
     long line = 1;
