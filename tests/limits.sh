@@ -83,6 +83,12 @@ refuse import-dev-zero "/dev/zero: cannot open the ncu CSV: not a regular file" 
 refuse import-huge "$TMP/huge.csv: cannot open the ncu CSV: file larger than the 64 MiB limit" \
     $PNSIM import -o "$TMP/dir" "$TMP/huge.csv"
 
+# a probe value beyond what a profile accepts (found by fuzz_probe: 6.8e39
+# cycles overflowed the conversion to steps)
+sed 's/^lat_dram,678.4128,/lat_dram,6.8e39,/' examples/data/h100/probe.csv >"$TMP/probe.csv"
+refuse probe-latency-huge "$TMP/probe.csv:62: probe lat_dram: 6.8e+39 is above 1000000, the most a profile accepts" \
+    $PNSIM probe -d h100 -o "$TMP/out" "$TMP/probe.csv"
+
 # YAML: a billion laughs expanded would be 9^9 strings; deep nesting; Latin-1
 refuse yaml-billion-laughs \
     "tests/bad/yaml_alias_billion_laughs.yaml:3:8: YAML aliases are not supported (found '*a'): write the value out" \
