@@ -89,6 +89,21 @@ sed 's/^lat_dram,678.4128,/lat_dram,6.8e39,/' examples/data/h100/probe.csv >"$TM
 refuse probe-latency-huge "$TMP/probe.csv:62: probe lat_dram: 6.8e+39 is above 1000000, the most a profile accepts" \
     $PNSIM probe -d h100 -o "$TMP/out" "$TMP/probe.csv"
 
+# ncu CSVs whose configs could not be read back or would land elsewhere
+# (found by fuzz_ncu, which reads every written config back)
+mkdir "$TMP/imp"
+sed 's/"pn_hist(const/"..\/..\/pn_hist(const/' tests/ncu/good.csv >"$TMP/slash.csv"
+refuse import-kernel-name-path "$TMP/slash.csv:6:33: launch 0: kernel name '../../pn_hist(const unsigned int *, unsigned int *, int)' is not a C++ name (letters, digits, '_', ':', spaces) before its arguments" \
+    $PNSIM import -o "$TMP/imp" "$TMP/slash.csv"
+sed 's/"smsp__inst_executed.sum","inst","765,952"/"smsp__inst_executed.sum","inst","1e30"/' tests/ncu/good.csv >"$TMP/many.csv"
+refuse import-count-huge "$TMP/many.csv:6: launch 0 (pn_hist): 2.44140625e+26 instructions per warp, above the limit 4294967295 of a config" \
+    $PNSIM import -o "$TMP/imp" "$TMP/many.csv"
+sed 's/"launch__registers_per_thread","register\/thread","16 (0: 16)"/"launch__registers_per_thread","register\/thread","-16"/' tests/ncu/good.csv >"$TMP/regs.csv"
+refuse import-registers-negative "$TMP/regs.csv:6: launch 0 (pn_hist): metric launch__registers_per_thread: -16 is not between 0 and 4294967295" \
+    $PNSIM import -o "$TMP/imp" "$TMP/regs.csv"
+name=import-nothing-written
+if [ -z "$(ls "$TMP/imp")" ] && [ ! -e "$TMP/pn_hist-64x2048-0.yaml" ]; then ok $name; else bad $name "$(ls "$TMP/imp")"; fi
+
 # YAML: a billion laughs expanded would be 9^9 strings; deep nesting; Latin-1
 refuse yaml-billion-laughs \
     "tests/bad/yaml_alias_billion_laughs.yaml:3:8: YAML aliases are not supported (found '*a'): write the value out" \
