@@ -140,6 +140,8 @@ static void opcodes(const char *s, pn_ncu_launch_t *l)
 }
 
 enum { K_ARITH, K_SFU, K_SLD, K_SST, K_GLD, K_GST, K_BAR, K_N };
+static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared_st",
+                                            "global_ld", "global_st", "barriers" };
 static void totals(const pn_ncu_launch_t *l, double tot[K_N]);
 
 /* A kernel name pnsim import can write as kernel.name and into a file name:
@@ -177,7 +179,11 @@ static pn_status_t check_launch(const char *path, pn_ncu_launch_t *l, pn_error_t
     double tot[K_N], warps = (double)l->blocks * ((l->threads + 31) / 32);
     totals(l, tot);
     for (int k = 0; k < K_N; k++)
-        if (!(tot[k] / warps + 1 <= (double)PN_SM_MAX_COUNT))
+        if (!(tot[k] >= 0))
+            return pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                               "launch %ld (%s): %.10g %s instructions in all, expected a "
+                               "count >= 0", l->id, l->kernel, tot[k], kind_keys[k]);
+        else if (!(tot[k] / warps + 1 <= (double)PN_SM_MAX_COUNT))
             return pn_error_at(err, PN_EINVAL, path, l->line, 0,
                                "launch %ld (%s): %.10g instructions per warp, above the "
                                "limit %llu of a config", l->id, l->kernel, tot[k] / warps,
@@ -288,10 +294,10 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
         for (int m = 0; m < M_COUNT && st == PN_OK; m++) {
             if (strcmp(name, metric_names[m]))
                 continue;
-            if (number(val, &l->value[m]) != 0)
+            if (number(val, &l->value[m]) != 0 || l->value[m] < 0)
                 st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_value].col,
-                                 "launch %ld: metric %s: expected a number, got '%s'", id, name,
-                                 val);
+                                 "launch %ld: metric %s: expected a number >= 0, got '%s'", id,
+                                 name, val);
             else if (m == M_OPCODES)
                 opcodes(val, l);
             break;
@@ -344,8 +350,6 @@ static double lines_of(double spr)
     return spr > 4 ? clampd(1 + 31 * (spr - 4) / 28, 1, 32) : 1;
 }
 
-static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared_st",
-                                            "global_ld", "global_st", "barriers" };
 
 /* The launch's instructions by kind, over the whole grid. */
 static void totals(const pn_ncu_launch_t *l, double tot[K_N])
