@@ -85,8 +85,9 @@ refuse import-huge "$TMP/huge.csv: cannot open the ncu CSV: file larger than the
 
 # a probe value beyond what a profile accepts (found by fuzz_probe: 6.8e39
 # cycles overflowed the conversion to steps)
-sed 's/^lat_dram,678.4128,/lat_dram,6.8e39,/' examples/data/h100/probe.csv >"$TMP/probe.csv"
-refuse probe-latency-huge "$TMP/probe.csv:62: probe lat_dram: 6.8e+39 is above 1000000, the most a profile accepts" \
+sed 's/^lat_dram,[^,]*,/lat_dram,6.8e39,/' examples/data/h100/probe.csv >"$TMP/probe.csv"
+line=$(grep -n '^lat_dram,' "$TMP/probe.csv" | cut -d: -f1)
+refuse probe-latency-huge "$TMP/probe.csv:$line: probe lat_dram: 6.8e+39 is above 1000000, the most a profile accepts" \
     $PNSIM probe -d h100 -o "$TMP/out" "$TMP/probe.csv"
 
 # ncu CSVs whose configs could not be read back or would land elsewhere
