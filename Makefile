@@ -6,6 +6,7 @@
 #   make bench          benchmarks (wall time, steps/s, firings/s)
 #   make SANITIZE=address,undefined check     the same under ASan/UBSan
 #   make valgrind       unit tests and CLI cases under valgrind memcheck
+#   make fuzz FUZZ_SECONDS=N   build the libFuzzer targets (clang) and run each N s
 #   make install PREFIX=/usr/local DESTDIR=    pnsim, its device profiles, pnsim(1)
 #   make uninstall PREFIX=/usr/local DESTDIR=  removes exactly what install put
 #
@@ -87,7 +88,7 @@ example: deps
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: $(PNSIM) $(TEST_BIN)
+check-run: $(PNSIM) $(TEST_BIN) fuzz-replay
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run_all.sh $(TEST_BIN)
 
 check-full: deps
@@ -99,7 +100,7 @@ bench: deps
 	build/bench/tests/bench_engine
 	build/bench/tests/bench_pipe
 
-valgrind: $(PNSIM) $(TEST_BIN)
+valgrind: $(PNSIM) $(TEST_BIN) fuzz-replay
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_VALGRIND=1 sh tests/run_all.sh $(TEST_BIN)
 
 $(LIB): $(LIB_OBJ)
@@ -151,5 +152,46 @@ FORCE:
 
 clean:
 	rm -rf build
+
+# ---- fuzzing ---------------------------------------------------------------
+# One libFuzzer target per reader: tests/fuzz/fuzz_<parser>.c. `make check`
+# replays their seed corpora (tests/fuzz/corpus/<target>/) and crash
+# reproducers (tests/fuzz/crashes/<target>/) through the plain driver
+# tests/fuzz/replay.c, built by $(CC) like the tests (no clang needed).
+# `make fuzz` installs clang and libFuzzer when missing (.ci/deps-fuzz),
+# builds the targets into build/libfuzzer with ASan and UBSan, and runs each
+# for FUZZ_SECONDS on FUZZ_JOBS processes (tests/fuzz/run.sh); the grown
+# corpora and any crash go under build/libfuzzer/.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_CC      ?= clang
+FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES  := $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_COMMON := $(BUILD)/obj/tests/fuzz/common.o
+FUZZ_REPLAY := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/%)
+FUZZ_BIN    := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
+.PHONY: fuzz fuzz-deps fuzz-build fuzz-replay
+
+$(BUILD)/fuzz-replay/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay.o \
+                        $(FUZZ_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(FUZZ_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+fuzz-deps:
+	@sh .ci/deps-fuzz
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz-replay: $(FUZZ_REPLAY)
+
+fuzz: deps fuzz-deps
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=build/libfuzzer \
+	    SANITIZE=fuzzer-no-link,address,undefined fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run.sh build/libfuzzer
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)

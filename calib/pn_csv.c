@@ -247,7 +247,7 @@ pn_status_t pn_csv_read(pn_csv_t *csv, const char *path, pn_error_t *err)
         return pn_error_set(err, PN_EINVAL, "pn_csv_read: csv is NULL");
     memset(csv, 0, sizeof *csv);
     if (pn_yaml_read_file(path, &text, &len) != PN_OK)
-        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open: %s", pn_yaml_strerror(errno));
     pn_status_t st = pn_csv_parse(csv, text, len, path, err);
     free(text);
     return st;

@@ -1,11 +1,13 @@
 /* pn_ncu.c - Nsight Compute CSV into launches, launches into configs. */
 #include "pn_ncu.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pn_csv.h"
+#include "pn_sm.h"
 #include "pn_yaml.h"
 
 enum {
@@ -137,13 +139,74 @@ static void opcodes(const char *s, pn_ncu_launch_t *l)
     }
 }
 
+enum { K_ARITH, K_SFU, K_SLD, K_SST, K_GLD, K_GST, K_BAR, K_N };
+static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared_st",
+                                            "global_ld", "global_st", "barriers" };
+static void totals(const pn_ncu_launch_t *l, double tot[K_N]);
+
+/* A kernel name pnsim import can write as kernel.name and into a file name:
+ * letters, digits, '_', ':' and inner spaces ("void ns::reduce"), not a word
+ * YAML reads as null. */
+static int kernel_name_ok(const char *k)
+{
+    if (!*k || *k == ' ' || k[strlen(k) - 1] == ' ' || !strcmp(k, "null") ||
+        !strcmp(k, "Null") || !strcmp(k, "NULL"))
+        return 0;
+    for (; *k; k++)
+        if (!(*k >= 'a' && *k <= 'z') && !(*k >= 'A' && *k <= 'Z') &&
+            !(*k >= '0' && *k <= '9') && *k != '_' && *k != ':' && *k != ' ')
+            return 0;
+    return 1;
+}
+
+/* The checks of a launch whose required metrics are there: sizes, registers
+ * and shared bytes in range, at most PN_SM_MAX_COUNT instructions of a kind
+ * per warp (what a config accepts). */
+static pn_status_t check_launch(const char *path, pn_ncu_launch_t *l, pn_error_t *err)
+{
+    if (l->threads > PN_SM_MAX_THREADS)
+        return pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                           "launch %ld (%s): %u threads per block, above the limit %u", l->id,
+                           l->kernel, l->threads, PN_SM_MAX_THREADS);
+    static const int u32[] = { M_REGS, M_SH_STATIC, M_SH_DYN };
+    for (size_t i = 0; i < sizeof u32 / sizeof u32[0]; i++) {
+        double v = l->value[u32[i]];
+        if (!isnan(v) && !(v >= 0 && v <= UINT32_MAX))
+            return pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                               "launch %ld (%s): metric %s: %.10g is not between 0 and "
+                               "4294967295", l->id, l->kernel, metric_names[u32[i]], v);
+    }
+    double tot[K_N], warps = (double)l->blocks * ((l->threads + 31) / 32);
+    totals(l, tot);
+    for (int k = 0; k < K_N; k++)
+        if (!(tot[k] >= 0))
+            return pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                               "launch %ld (%s): %.10g %s instructions in all, expected a "
+                               "count >= 0", l->id, l->kernel, tot[k], kind_keys[k]);
+        else if (!(tot[k] / warps + 1 <= (double)PN_SM_MAX_COUNT))
+            return pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                               "launch %ld (%s): %.10g instructions per warp, above the "
+                               "limit %llu of a config", l->id, l->kernel, tot[k] / warps,
+                               (unsigned long long)PN_SM_MAX_COUNT);
+    l->registers = isnan(l->value[M_REGS]) ? 0 : (uint32_t)l->value[M_REGS];
+    double sh = (isnan(l->value[M_SH_STATIC]) ? 0 : l->value[M_SH_STATIC]) +
+                (isnan(l->value[M_SH_DYN]) ? 0 : l->value[M_SH_DYN]);
+    if (sh > UINT32_MAX)
+        return pn_error_at(err, PN_EINVAL, path, l->line, 0,
+                           "launch %ld (%s): %.10g shared bytes per block, above 4294967295",
+                           l->id, l->kernel, sh);
+    l->shared_bytes = (uint32_t)sh;
+    return PN_OK;
+}
+
 pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
 {
     memset(ncu, 0, sizeof *ncu);
     char *text;
     size_t len;
     if (pn_yaml_read_file(path, &text, &len) != PN_OK)
-        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the ncu CSV");
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the ncu CSV: %s",
+                           pn_yaml_strerror(errno));
     /* keep the CSV lines (they start with a quote) and blank out ncu's own
      * lines, so that line numbers stay those of the file */
     long line = 1;
@@ -208,8 +271,18 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
                 st = pn_error_set(err, PN_ENOMEM, "out of memory");
                 break;
             }
+            while (kl > 0 && k[kl - 1] == ' ')
+                kl--;
             memcpy(l->kernel, k, kl);
             l->kernel[kl] = '\0';
+            if (!kernel_name_ok(l->kernel)) {
+                char snip[64];
+                pn_yaml_snippet(snip, sizeof snip, k, strlen(k));
+                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_kern].col,
+                                 "launch %ld: kernel name '%s' is not a C++ name (letters, "
+                                 "digits, '_', ':', spaces) before its arguments", id, snip);
+                break;
+            }
             for (int m = 0; m < M_COUNT; m++)
                 l->value[m] = NAN;
             if (dims(row->f[c_block].text, &l->threads) || dims(row->f[c_grid].text, &l->blocks))
@@ -221,10 +294,10 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
         for (int m = 0; m < M_COUNT && st == PN_OK; m++) {
             if (strcmp(name, metric_names[m]))
                 continue;
-            if (number(val, &l->value[m]) != 0)
+            if (number(val, &l->value[m]) != 0 || l->value[m] < 0)
                 st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_value].col,
-                                 "launch %ld: metric %s: expected a number, got '%s'", id, name,
-                                 val);
+                                 "launch %ld: metric %s: expected a number >= 0, got '%s'", id,
+                                 name, val);
             else if (m == M_OPCODES)
                 opcodes(val, l);
             break;
@@ -241,9 +314,8 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
         if (st == PN_OK && !(l->value[M_INST] > 0))
             st = pn_error_at(err, PN_EINVAL, path, l->line, 0,
                              "launch %ld (%s): no instruction executed", l->id, l->kernel);
-        l->registers = isnan(l->value[M_REGS]) ? 0 : (uint32_t)l->value[M_REGS];
-        l->shared_bytes = (uint32_t)((isnan(l->value[M_SH_STATIC]) ? 0 : l->value[M_SH_STATIC]) +
-                                     (isnan(l->value[M_SH_DYN]) ? 0 : l->value[M_SH_DYN]));
+        if (st == PN_OK)
+            st = check_launch(path, l, err);
     }
     if (st == PN_OK && ncu->n_launches == 0)
         st = pn_error_at(err, PN_EINVAL, path, csv.header.line, 1, "no kernel launch in the file");
@@ -278,9 +350,6 @@ static double lines_of(double spr)
     return spr > 4 ? clampd(1 + 31 * (spr - 4) / 28, 1, 32) : 1;
 }
 
-enum { K_ARITH, K_SFU, K_SLD, K_SST, K_GLD, K_GST, K_BAR, K_N };
-static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared_st",
-                                            "global_ld", "global_st", "barriers" };
 
 /* The launch's instructions by kind, over the whole grid. */
 static void totals(const pn_ncu_launch_t *l, double tot[K_N])

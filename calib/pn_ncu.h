@@ -39,7 +39,12 @@ typedef struct pn_ncu {
  * Every launch needs launch__block_size, launch__grid_size,
  * smsp__inst_executed.sum and the global and shared ld/st instruction
  * counts: a missing one is "path:L: launch ID (kernel): missing metric 'm'";
- * a launch without instructions is an error too. On error ncu is left
+ * a launch without instructions is an error too, as is a negative value, and
+ * so is what pnsim import could not write as a config that reads back: a
+ * kernel name (up to its arguments) other than letters, digits, '_', ':' and
+ * inner spaces, more than 1048576 threads per block, registers or shared
+ * bytes outside 0..4294967295, a negative count or more than 4294967295
+ * instructions of a kind per warp. On error ncu is left
  * empty. O(file size). */
 pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err);
 

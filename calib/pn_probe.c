@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pn_csv.h"
+#include "pn_pipe.h"
 
 const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "clock_mhz", "lat_int", "lat_fp", "lat_sfu", "busy_sfu", "lat_shared_ld", "lat_shared_st",
@@ -100,11 +101,33 @@ static void line(FILE *out, const char *indent, const char *key, const char *val
     fprintf(out, "%-28s# %s\n", buf, note);
 }
 
+/* PN_EINVAL when a probe that becomes a number of steps gives more than the
+ * profile accepts (and more than an unsigned holds). */
+static pn_status_t check_steps(const pn_probe_t *pr, const char *source, pn_error_t *err)
+{
+    static const struct { int probe; double max; } lim[] = {
+        { PN_PROBE_LAT_INT, PN_PIPE_MAX_LATENCY }, { PN_PROBE_LAT_FP, PN_PIPE_MAX_LATENCY },
+        { PN_PROBE_LAT_SFU, PN_PIPE_MAX_LATENCY }, { PN_PROBE_LAT_SHARED_LD, PN_PIPE_MAX_LATENCY },
+        { PN_PROBE_LAT_SHARED_ST, PN_PIPE_MAX_LATENCY }, { PN_PROBE_LAT_L1, PN_PIPE_MAX_LATENCY },
+        { PN_PROBE_LAT_L2, PN_PIPE_MAX_LATENCY }, { PN_PROBE_LAT_DRAM, PN_PIPE_MAX_LATENCY },
+        { PN_PROBE_LAT_GLOBAL_ST, PN_PIPE_MAX_LATENCY },
+        { PN_PROBE_BARRIER_W1, PN_PIPE_MAX_LATENCY - 1 }, { PN_PROBE_INFLIGHT_LOADS, 1048576 },
+    };
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
+        if (round(pr->value[lim[i].probe]) > lim[i].max)
+            return pn_error_at(err, PN_EINVAL, source, pr->line[lim[i].probe], 0,
+                               "probe %s: %.6g is above %.0f, the most a profile accepts",
+                               pn_probe_names[lim[i].probe], pr->value[lim[i].probe],
+                               lim[i].max);
+    return PN_OK;
+}
+
 pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned partitions,
                                    const char *source, pn_error_t *err)
 {
     const double *v = pr->value;
     char val[64], note[160];
+    PN_CHECK(check_steps(pr, source, err));
     fprintf(out, "%-28s# pnsim probe %s%s%s%s%s%s\n", "pipelined:", source, pr->gpu[0] ? " (" : "",
             pr->gpu, pr->date[0] ? ", " : "", pr->date, pr->gpu[0] ? ")" : "");
     snprintf(val, sizeof val, "%.6g", v[PN_PROBE_CLOCK_MHZ]);

@@ -60,7 +60,10 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
  * sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, and
  * dram_line_sectors when its probe was read, each line
  * commented with its probe; `source` (the CSV as the user named it) in the
- * section's comment. PN_EIO on a write error. */
+ * section's comment. A latency or inflight probe beyond what a profile
+ * accepts (latencies up to 1000000 steps, inflight up to 1048576) is
+ * PN_EINVAL "source:L: probe lat_dram: V is above M, the most a profile
+ * accepts", before anything is written. PN_EIO on a write error. */
 pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned partitions,
                                    const char *source, pn_error_t *err);
 

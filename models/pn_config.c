@@ -719,7 +719,7 @@ pn_status_t pn_config_load(pn_config_t *cfg, const char *path, pn_error_t *err)
         return pn_error_set(err, PN_EINVAL, "pn_config_load: NULL argument");
     memset(cfg, 0, sizeof *cfg);
     if (pn_yaml_read_file(path, &text, &len) != PN_OK)
-        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open: %s", pn_yaml_strerror(errno));
     pn_status_t st = pn_config_load_string(cfg, text, len, path, err);
     free(text);
     return st;

@@ -314,10 +314,10 @@ pn_status_t pn_device_load(pn_device_t *dev, const char *ref, const char *from_f
                              "or a path to a .yaml profile)", ref, list);
         } else if (at) {
             st = pn_error_at(err, PN_EIO, at, line, col, "cannot read device profile %s: %s",
-                             path, strerror(e));
+                             path, pn_yaml_strerror(e));
         } else {
             st = pn_error_at(err, PN_EIO, path, 0, 0, "cannot read device profile: %s",
-                             strerror(e));
+                             pn_yaml_strerror(e));
         }
         free(path);
         return st;

@@ -102,10 +102,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                 if (idx < 0) {
                     if (extra && in_list(lname, extra))
                         continue;   /* the paper net's global/shared, read elsewhere */
+                    char snip[64];
+                    pn_yaml_snippet(snip, sizeof snip, lname, strlen(lname));
                     return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(lk), pn_yaml_col(lk),
                                        "unknown key '%s' in %s.latency (expected one of: %sarith, "
                                        "sfu, shared_ld, shared_st, l1, l2, dram, global_st, "
-                                       "barrier)", lname, what, extra ? "global, shared, " : "");
+                                       "barrier)", snip, what, extra ? "global, shared, " : "");
                 }
                 uint32_t lo = idx == 8 ? PN_PIPE_MIN_BARRIER_LATENCY
                               : (idx >= PN_PIPE_LD_L1 && idx <= PN_PIPE_LD_DRAM) ? 3u : 2u;
@@ -122,9 +124,11 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                 strcat(list, j ? ", " : "");
                 strcat(list, pd_keys[j]);
             }
+            char snip[64];
+            pn_yaml_snippet(snip, sizeof snip, key, strlen(key));
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
                                "unknown key '%s' in %s (expected %s, or the optional "
-                               "dram_line_sectors)", key, what, list);
+                               "dram_line_sectors)", snip, what, list);
         }
     }
     if (complete && (d->set & PN_PD_ALL) != PN_PD_ALL) {

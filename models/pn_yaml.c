@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SNIP 64
 
@@ -21,42 +23,59 @@ char *pn_yaml_strdup(const char *s)
     return d;
 }
 
+const char *pn_yaml_strerror(int e)
+{
+    if (e == ENODEV)
+        return "not a regular file";
+    if (e == EFBIG)
+        return "file larger than the 64 MiB limit";
+    return strerror(e);
+}
+
+/* Close f and fail with errno e. */
+static pn_status_t read_fail(FILE *f, char *buf, int e)
+{
+    free(buf);
+    fclose(f);
+    errno = e;
+    return PN_EIO;
+}
+
 pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len)
 {
+    struct stat sb;
     *text = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return PN_EIO;
+    /* a directory, a device (/dev/zero), a socket: refused; a pipe (stdin,
+     * process substitution) is read up to the limit */
+    if (fstat(fileno(f), &sb) != 0)
+        return read_fail(f, NULL, errno);
+    if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))
+        return read_fail(f, NULL, ENODEV);
+    if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > PN_YAML_FILE_MAX)
+        return read_fail(f, NULL, EFBIG);
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        errno = ENOMEM;
-        return PN_EIO;
-    }
+    if (!buf)
+        return read_fail(f, NULL, ENOMEM);
     for (;;) {
         if (cap - n < 2) {
-            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return PN_EIO;
-            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb)
+                return read_fail(f, buf, ENOMEM);
             buf = nb;
             cap *= 2;
         }
         size_t got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
+        if (n > PN_YAML_FILE_MAX)
+            return read_fail(f, buf, EFBIG);
         if (got == 0) {
-            if (ferror(f)) {
-                int e = errno ? errno : EIO;
-                free(buf);
-                fclose(f);
-                errno = e;
-                return PN_EIO;
-            }
+            if (ferror(f))
+                return read_fail(f, buf, errno ? errno : EIO);
             break;
         }
     }
@@ -113,14 +132,67 @@ static pn_status_t parser_error(yaml_parser_t *p, const char *text, size_t len,
     }
 }
 
+/* A first pass over the events of text: YAML syntax errors, aliases (an
+ * alias can stand for a whole tree, and aliases of aliases for exponentially
+ * many nodes: "billion laughs") and nesting deeper than PN_YAML_MAX_DEPTH are
+ * errors at their position. O(len). */
+static pn_status_t check_events(const char *text, size_t len, const char *file,
+                                pn_error_t *err)
+{
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    pn_status_t st = PN_OK;
+    int depth = 0, done = 0;
+    char snip[SNIP];
+
+    if (!yaml_parser_initialize(&parser))
+        return pn_error_at(err, PN_ENOMEM, file, 0, 0, "out of memory while reading YAML");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    while (st == PN_OK && !done) {
+        if (!yaml_parser_parse(&parser, &ev)) {
+            st = parser_error(&parser, text, len, file, err);
+            break;
+        }
+        long line = (long)ev.start_mark.line + 1, col = (long)ev.start_mark.column + 1;
+        switch (ev.type) {
+        case YAML_ALIAS_EVENT:
+            pn_yaml_snippet(snip, sizeof snip, (const char *)ev.data.alias.anchor,
+                            strlen((const char *)ev.data.alias.anchor));
+            st = pn_error_at(err, PN_ESYNTAX, file, line, col,
+                             "YAML aliases are not supported (found '*%s'): write the value "
+                             "out", snip);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            if (++depth > PN_YAML_MAX_DEPTH)
+                st = pn_error_at(err, PN_ESYNTAX, file, line, col,
+                                 "YAML nested deeper than %d levels", PN_YAML_MAX_DEPTH);
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}
+
 pn_status_t pn_yaml_load(pn_yaml_t *y, const char *text, size_t len, const char *file,
                          pn_error_t *err)
 {
+    memset(y, 0, sizeof *y);
+    y->file = file;
+    PN_CHECK(check_events(text, len, file, err));
     yaml_parser_t parser;
     pn_status_t st = PN_OK;
 
-    memset(y, 0, sizeof *y);
-    y->file = file;
     if (!yaml_parser_initialize(&parser))
         return pn_error_at(err, PN_ENOMEM, file, 0, 0, "out of memory while reading YAML");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);

@@ -19,13 +19,30 @@ typedef struct pn_yaml {
     const char *file;
 } pn_yaml_t;
 
+/* The largest file pn_yaml_read_file reads (configs, profiles, CSVs). */
+#define PN_YAML_FILE_MAX ((size_t)64 << 20)
+
+/* The deepest nesting of mappings and sequences pn_yaml_load accepts. */
+#define PN_YAML_MAX_DEPTH 64
+
 /* Read the whole file at path into a NUL-terminated buffer (*text, *len; the
- * caller frees *text). On failure returns PN_EIO with errno set and nothing
- * allocated; err is not touched (the caller words the message). */
+ * caller frees *text). A regular file or a pipe (stdin, <(...)) is read; a
+ * directory, a device or a socket is refused with errno ENODEV, a file of
+ * more than PN_YAML_FILE_MAX bytes with EFBIG (a regular file by its size,
+ * before reading; a pipe once that much has come). On failure returns PN_EIO
+ * with errno set and nothing allocated; err is not touched (the caller words
+ * the message with pn_yaml_strerror). O(file size). */
 pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len);
 
-/* Parse text (len bytes) as exactly one YAML document. A syntax error, or a
- * second document, is PN_ESYNTAX at its position. On success y owns the
+/* The reason for errno e of pn_yaml_read_file, for messages: "not a regular
+ * file" (ENODEV), "file larger than the 64 MiB limit" (EFBIG), else
+ * strerror(e). */
+const char *pn_yaml_strerror(int e);
+
+/* Parse text (len bytes) as exactly one YAML document. A syntax error (bytes
+ * that are not UTF-8 included), a second document, an alias ("*name": refused,
+ * so that no input expands beyond its size) or nesting deeper than
+ * PN_YAML_MAX_DEPTH is PN_ESYNTAX at its position. On success y owns the
  * document (pn_yaml_destroy); on error y is left destroyed. */
 pn_status_t pn_yaml_load(pn_yaml_t *y, const char *text, size_t len, const char *file,
                          pn_error_t *err);

@@ -343,7 +343,7 @@ static void test_measure_bad(void **state)
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
     pn_test_expect_msg(&err, want, NULL);
     assert_int_equal(load_meas("tests/calib", &err), PN_EIO);
-    pn_test_expect_msg(&err, "tests/calib: cannot open: Is a directory", NULL);
+    pn_test_expect_msg(&err, "tests/calib: cannot open: not a regular file", NULL);
 }
 
 /* ---- points --------------------------------------------------------------- */

@@ -502,8 +502,30 @@ static void test_inline_errors(void **state)
                "model.schedulers must be an integer between 1 and 64, got 65");
     load_fails("kernel: {threads: 1}\nmodel: {latency: {global: 1000001}}\n", "2:27: ",
                "between 1 and 1000000, got 1000001");
-    load_fails("kernel: &a {threads: 1}\nother: *b\n", "2:8: ", "invalid YAML");
+    load_fails("kernel: &a {threads: 1}\nother: *b\n", "2:8: ",
+               "YAML aliases are not supported (found '*b'): write the value out");
     load_fails("kernel: {threads: 1}\n---\n[\n", "4:1: ", "invalid YAML");
+    /* billion laughs: refused at the first alias, before anything expands */
+    load_fails("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a]\n"
+               "c: &c [*b, *b, *b, *b, *b, *b]\nkernel: {threads: *c}\n", "2:8: ",
+               "YAML aliases are not supported (found '*a'): write the value out");
+    load_fails("base: &m {threads: 32}\nkernel: {<<: *m}\n", "2:14: ",
+               "YAML aliases are not supported (found '*m')");
+    /* nesting: PN_YAML_MAX_DEPTH levels (the top mapping and 63 brackets)
+     * reach the config's own checks, one more is refused where it opens */
+    for (int depth = PN_YAML_MAX_DEPTH; depth <= PN_YAML_MAX_DEPTH + 1; depth++) {
+        char text[256];
+        int n = snprintf(text, sizeof text, "kernel: {threads: 1}\nparams: ");
+        for (int i = 1; i < depth; i++)
+            text[n++] = '[';
+        for (int i = 1; i < depth; i++)
+            text[n++] = ']';
+        snprintf(text + n, sizeof text - (size_t)n, "\n");
+        if (depth == PN_YAML_MAX_DEPTH)
+            load_fails(text, "2:9: ", "params must be a mapping");
+        else
+            load_fails(text, "2:72: ", "YAML nested deeper than 64 levels");
+    }
     load_fails("kernel: {threads: 1, name: \"a\\rb\"}\n", "1:28: ",
                "kernel.name must be a single line of text, got the control character 0x0D");
     load_fails("kernel: {threads: 1}\n\xff\n", "2:1: ", "invalid YAML");
@@ -537,7 +559,7 @@ static void test_cannot_open(void **state)
     assert_null(c.path);
     pn_config_destroy(&c);
     assert_int_equal(pn_config_load(&c, "tests", &err), PN_EIO);
-    assert_string_equal(err.msg, "tests: cannot open: Is a directory");
+    assert_string_equal(err.msg, "tests: cannot open: not a regular file");
 }
 
 /* kernel.memory values may be expressions of threads (and params, blocks):
