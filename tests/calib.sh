@@ -4,13 +4,7 @@
 # BBV fragments against a golden file, --check passing and failing, the measured radix
 # BBVs against configs/radix-*.yaml, and one-line file:line:col errors with no output.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
-PNSIM=${PNSIM:-build/pnsim}
-RUN="${PN_VG:-} $PNSIM"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+. tests/lib/pn_test.sh
 C=tests/calib
 D=tests/calib/devices/h100-uncal.yaml   # h100's facts, uncalibrated: tests do not follow recalibrations
 

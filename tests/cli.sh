@@ -3,13 +3,7 @@
 # tests/bad/ (exit status, one-line file:line:col message, no output file),
 # golden reports, determinism across -j, export, help and version.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
-PNSIM=${PNSIM:-build/pnsim}
-RUN="${PN_VG:-} $PNSIM"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+. tests/lib/pn_test.sh
 
 # ---- bad inputs: first line "# error: LINE:COL: substring" ----------------
 for f in tests/bad/*.yaml; do

@@ -7,13 +7,8 @@
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
 # Environment: PNSIM (the binary, default build/pnsim), PN_ENGINE (pnsim's --engine, default
 # pnsim's own), PN_FULL=1 (with PN_ENGINE=literal, also the points skipped for time: SLOW).
-PNSIM=${PNSIM:-build/pnsim}
+. tests/lib/pn_test.sh
 ENGINE=${PN_ENGINE:+--engine $PN_ENGINE}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
 
 # Points not simulated with PN_ENGINE=literal unless PN_FULL=1 (their counts are still
 # checked): radix-global at 1024 threads takes about 6 s a run with the literal engine

@@ -5,13 +5,7 @@
 # the input file itself), out-of-range --jobs and --runs, and runs refused
 # before they start because they cannot end within max_steps.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
-PNSIM=${PNSIM:-build/pnsim}
-RUN="${PN_VG:-} $PNSIM"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+. tests/lib/pn_test.sh
 
 # name, exit status, exact stderr, command...: also nothing on stdout
 expect() {

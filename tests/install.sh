@@ -7,13 +7,8 @@
 # listing every command.
 # Environment: BUILD and SANITIZE of the build under test (as `make check`).
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
-PNSIM=${PNSIM:-build/pnsim}
+. tests/lib/pn_test.sh
 BUILD=${BUILD:-build}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
 TOP=$(pwd)
 MAKE_ARGS="--no-print-directory -s BUILD=$BUILD SANITIZE=${SANITIZE:-}"
 

@@ -5,12 +5,7 @@
 # than 64 MiB (sparse, made with truncate) or a pipe that exceeds it, YAML
 # aliases (billion laughs), deep nesting, bytes that are not UTF-8.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
-PNSIM=${PNSIM:-build/pnsim}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+. tests/lib/pn_test.sh
 
 # name, exact stderr, command... (run with a 20 s limit; -o $TMP/out must not appear)
 refuse() {

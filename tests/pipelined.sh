@@ -4,13 +4,7 @@
 # against a golden config that `pnsim run` then simulates, and one-line file:line errors with
 # nothing written for bad ncu and probe CSVs; `pnsim run` and `pnsim sweep` print time_us for
 # a pipelined config. Prints "ok NAME" or "not ok NAME: why" per case.
-PNSIM=${PNSIM:-build/pnsim}
-RUN="${PN_VG:-} $PNSIM"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+. tests/lib/pn_test.sh
 
 expect_fail() {  # name, expected stderr substring, command...
     name=$1; want=$2; shift 2

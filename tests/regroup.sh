@@ -5,25 +5,12 @@
 # net, and errors: one line naming file:line:col, exit 1, no output file.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
 # Environment: PNSIM (the binary, default build/pnsim), PN_VG (a valgrind prefix).
-PNSIM=${PNSIM:-build/pnsim}
-RUN="${PN_VG:-} $PNSIM"
+. tests/lib/pn_test.sh
 D=tests/regroup
 ARGS="$D/bbv.csv -b $D/blocks.csv -c $D/pipelined.yaml"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
 
 # ---- golden reports --------------------------------------------------------
-for fmt in text json csv; do
-    if $RUN regroup --format "$fmt" $ARGS >"$TMP/r.$fmt" 2>"$TMP/err"; then
-        if cmp -s "$TMP/r.$fmt" "tests/golden/regroup-test.$fmt"; then ok "golden-$fmt"
-        else bad "golden-$fmt" "differs: $(diff "tests/golden/regroup-test.$fmt" "$TMP/r.$fmt" | head -5)"; fi
-    else
-        bad "golden-$fmt" "failed: $(cat "$TMP/err")"
-    fi
-done
+golden_formats regroup regroup-test $ARGS
 
 # ---- same seeds, same output, whatever -j -----------------------------------
 $RUN regroup -r 4 -s 9 -j 1 -f json $ARGS >"$TMP/j1" 2>&1

@@ -4,24 +4,11 @@
 # -o, a config without a program, one-warp conformance of every order, errors.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
 # Environment: PNSIM (the binary, default build/pnsim), PN_VG (a valgrind prefix).
-PNSIM=${PNSIM:-build/pnsim}
-RUN="${PN_VG:-} $PNSIM"
+. tests/lib/pn_test.sh
 EX=configs/reorder-example.yaml
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
 
 # ---- golden reports --------------------------------------------------------
-for fmt in text json csv; do
-    if $RUN reorder --format "$fmt" $EX >"$TMP/r.$fmt" 2>"$TMP/err"; then
-        if cmp -s "$TMP/r.$fmt" "tests/golden/reorder-example.$fmt"; then ok "golden-$fmt"
-        else bad "golden-$fmt" "differs: $(diff "tests/golden/reorder-example.$fmt" "$TMP/r.$fmt" | head -5)"; fi
-    else
-        bad "golden-$fmt" "failed: $(cat "$TMP/err")"
-    fi
-done
+golden_formats reorder reorder-example $EX
 
 # ---- same seeds, same output, whatever -j -----------------------------------
 for fmt in text json; do
