@@ -261,7 +261,8 @@ const pn_model_engine_t pn_sm_model_engine = {
     "the SM net of a kernel's counts", &pn_engine_sm, sm_plan_of
 };
 
-const pn_model_engine_t pn_sm_grid_engine = {
+/* Paper nets of several blocks or with barriers have no compiled engine. */
+static const pn_model_engine_t sm_grid_engine = {
     "the paper net of several blocks or with barriers", NULL, NULL
 };
 
@@ -270,6 +271,16 @@ pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                  const pn_run_opts_t *o, pn_error_t *err)
 {
     return pn_model_engine_prepare(prep, kind, &pn_sm_model_engine, p, net, o, err);
+}
+
+pn_status_t pn_sm_grid_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                      const pn_sm_params_t *p, const pn_sm_grid_t *g,
+                                      const pn_net_t *net, const pn_run_opts_t *o,
+                                      pn_error_t *err)
+{
+    if (pn_sm_grid_is_plain(g))
+        return pn_sm_engine_prepare(prep, kind, p, net, o, err);
+    return pn_model_engine_prepare(prep, kind, &sm_grid_engine, p, net, o, err);
 }
 
 pn_status_t pn_sm_engine_run(pn_engine_kind_t kind, const pn_sm_params_t *p,

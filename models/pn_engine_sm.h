@@ -26,10 +26,6 @@ pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **plan, pn_error_t *err
  * const pn_sm_params_t *. */
 extern const pn_model_engine_t pn_sm_model_engine;
 
-/* Paper nets of several blocks or with barriers (pn_sm_build_grid) have no
- * compiled engine: auto runs fast. */
-extern const pn_model_engine_t pn_sm_grid_engine;
-
 /* Prepare engine `kind` for net, the net pn_sm_build made from p (both
  * borrowed, as o): PN_ENGINE_AUTO and PN_ENGINE_COMPILED take the sm engine,
  * planned from p; fast and literal run net (pn_model_engine_prepare with
@@ -38,6 +34,16 @@ extern const pn_model_engine_t pn_sm_grid_engine;
 pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                  const pn_sm_params_t *p, const pn_net_t *net,
                                  const pn_run_opts_t *o, pn_error_t *err);
+
+/* Prepare engine `kind` for net, the net pn_sm_build_grid made from p and g
+ * (all borrowed): with pn_sm_grid_is_plain(g) as pn_sm_engine_prepare;
+ * otherwise the grid net has no compiled engine, so PN_ENGINE_AUTO takes the
+ * fast engine and PN_ENGINE_COMPILED is PN_EINVAL (net must be given).
+ * Release prep with pn_engine_release, also after an error. */
+pn_status_t pn_sm_grid_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                      const pn_sm_params_t *p, const pn_sm_grid_t *g,
+                                      const pn_net_t *net, const pn_run_opts_t *o,
+                                      pn_error_t *err);
 
 /* One run of engine `kind` on the SM net of p, as pn_sm_engine_prepare and
  * pn_engine_run_prepared. */

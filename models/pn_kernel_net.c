@@ -76,10 +76,8 @@ pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
         return pn_model_engine_prepare(p, kind, &pn_pipe_program_engine, &k->pipe, net, o, err);
     if (k->net == PN_NET_PIPELINED)
         return pn_pipe_engine_prepare(p, kind, &k->pipe, net, o, err);
-    if (!cfg->has_program && !pn_sm_grid_is_plain(&k->sm_grid))
-        return pn_model_engine_prepare(p, kind, &pn_sm_grid_engine, &k->sm, net, o, err);
     if (!cfg->has_program)
-        return pn_sm_engine_prepare(p, kind, &k->sm, net, o, err);
+        return pn_sm_grid_engine_prepare(p, kind, &k->sm, &k->sm_grid, net, o, err);
     return pn_program_engine_prepare(p, kind, net, o, err);
 }
 

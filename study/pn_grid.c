@@ -38,6 +38,7 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
     pn_net_t net;
     pn_net_init(&net);
     pn_pipe_counts_t *pc = NULL;
+    pn_warp_counts_t *bw = NULL;      /* the paper net's per-block counts */
     pn_status_t st;
     memset(&prep, 0, sizeof prep);
     if (k->net == PN_NET_PIPELINED) {
@@ -74,7 +75,6 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
         sp.warps = &warp[(size_t)list[0] * warps];
         sp.n_warps = warps;
         pn_sm_grid_t gr = { n, k->resident < n ? k->resident : n, 0, NULL };
-        pn_warp_counts_t *bw = NULL;
         if (n > 1) {
             bw = malloc((size_t)n * warps * sizeof *bw);
             if (!bw) {
@@ -91,25 +91,17 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
         st = build || grid ? pn_sm_build_grid(&net, &sp, &gr, &lay, err) : PN_OK;
         if (st == PN_OK) {
             opts.idle_trans = build || grid ? (int64_t)lay.t0 : -1;
-            st = grid ? pn_model_engine_prepare(&prep, g->engine, &pn_sm_grid_engine, &sp, &net,
-                                                &opts, err)
-                      : pn_sm_engine_prepare(&prep, g->engine, &sp, build ? &net : NULL, &opts,
-                                             err);
+            st = pn_sm_grid_engine_prepare(&prep, g->engine, &sp, &gr,
+                                           build || grid ? &net : NULL, &opts, err);
         }
-        if (st == PN_OK)
-            st = pn_engine_run_batch(&prep, g->seed, g->runs, g->jobs, results, err);
-        *engine = pn_engine_prepared_name(&prep);
-        pn_engine_release(&prep);
-        free(bw);
-        goto ran;
     }
     if (st == PN_OK)
         st = pn_engine_run_batch(&prep, g->seed, g->runs, g->jobs, results, err);
     *engine = pn_engine_prepared_name(&prep);
     pn_engine_release(&prep);
-ran:
     pn_net_destroy(&net);
     free(pc);
+    free(bw);
     if (st != PN_OK) {
         char what[32];
         snprintf(what, sizeof what, "SM %u", s);
