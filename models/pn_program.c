@@ -275,6 +275,19 @@ static pn_status_t sync_arrive(builder_t *b, uint32_t j, uint32_t i, uint32_t q,
     return arc(b, PN_ARC_OUTPUT, t, y, 1);
 }
 
+/* The transition(s) "w<w>.s<j>_<i><suffix>" that move control off item
+ * (j, i) at q (the caller adds where it goes): for a sync item, the resume
+ * from y once the block is released; otherwise a selection of the item,
+ * inhibited by its counter r while the item repeats (r UINT32_MAX: none). */
+static pn_status_t leave(builder_t *b, uint32_t j, uint32_t i, const char *suffix, uint32_t q,
+                         uint32_t r, uint32_t y, const pn_program_item_t *it, sel_t *t)
+{
+    if (it->kind == PN_PROGRAM_SYNC)
+        return sync_resume(b, j, i, suffix, y, t);
+    PN_CHECK(selector(b, j, i, suffix, q, it, t));
+    return r != UINT32_MAX ? sel_arc(b, t, PN_ARC_INHIBITOR, r, 1) : PN_OK;
+}
+
 /* Output arcs of transitions that move control to item `it` at place q;
  * r, its counter, is used only when the item is counted (mult >= 2). */
 static pn_status_t enter(builder_t *b, const sel_t *s, uint32_t q, uint32_t r,
@@ -338,29 +351,14 @@ static pn_status_t build_sequencer(builder_t *b, const pn_program_t *prog)
         for (uint32_t i = 0; i < s->n_body && st == PN_OK; i++) {
             const pn_program_item_t *it = &s->body[i];
             const int sync = it->kind == PN_PROGRAM_SYNC;
-            uint32_t q = p, r = it->mult >= 2 ? p + 1 : UINT32_MAX;
+            /* r: the counter of a counted item; y: where a sync's warp waits */
+            uint32_t q = p, r = it->mult >= 2 ? p + 1 : UINT32_MAX, y = sync ? p + 1 : UINT32_MAX;
             sel_t t;
             p += it->mult >= 2 || sync ? 2 : 1;
             if (sync) {
-                /* arrive at the barrier; go on (below) once the block is released */
-                st = sync_arrive(b, j, i, q, q + 1);
-                if (st == PN_OK && i + 1 < s->n_body) {
-                    st = sync_resume(b, j, i, "", q + 1, &t);
-                    if (st == PN_OK) st = enter(b, &t, p, p + 1, &s->body[i + 1]);
-                    continue;
-                }
-                if (st == PN_OK) st = sync_resume(b, j, i, "_loop", q + 1, &t);
-                if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INPUT, cpl[j], 1);
-                if (st == PN_OK) st = enter(b, &t, qbase[j], qbase[j] + 1, &s->body[0]);
-                if (st == PN_OK) st = sync_resume(b, j, i, "_exit", q + 1, &t);
-                if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INHIBITOR, cpl[j], 1);
-                if (st == PN_OK)
-                    st = next < n ? enter(b, &t, qbase[next], qbase[next] + 1,
-                                          &prog->segs[next].body[0])
-                                  : sel_arc(b, &t, PN_ARC_OUTPUT, b->ports->end, 1);
-                continue;
-            }
-            if (it->mult >= 2) {
+                /* arrive at the barrier; the warp leaves it (below) once released */
+                st = sync_arrive(b, j, i, q, y);
+            } else if (it->mult >= 2) {
                 /* s_rep: the item again while its counter r holds tokens */
                 st = selector(b, j, i, "_rep", q, it, &t);
                 if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INPUT, r, 1);
@@ -370,18 +368,15 @@ static pn_status_t build_sequencer(builder_t *b, const pn_program_t *prog)
                 break;
             if (i + 1 < s->n_body) {
                 /* s: on to the next item */
-                st = selector(b, j, i, "", q, it, &t);
-                if (st == PN_OK && r != UINT32_MAX) st = sel_arc(b, &t, PN_ARC_INHIBITOR, r, 1);
+                st = leave(b, j, i, "", q, r, y, it, &t);
                 if (st == PN_OK) st = enter(b, &t, p, p + 1, &s->body[i + 1]);
                 continue;
             }
             /* last item: loop back while c holds tokens, else exit */
-            st = selector(b, j, i, "_loop", q, it, &t);
-            if (st == PN_OK && r != UINT32_MAX) st = sel_arc(b, &t, PN_ARC_INHIBITOR, r, 1);
+            st = leave(b, j, i, "_loop", q, r, y, it, &t);
             if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INPUT, cpl[j], 1);
             if (st == PN_OK) st = enter(b, &t, qbase[j], qbase[j] + 1, &s->body[0]);
-            if (st == PN_OK) st = selector(b, j, i, "_exit", q, it, &t);
-            if (st == PN_OK && r != UINT32_MAX) st = sel_arc(b, &t, PN_ARC_INHIBITOR, r, 1);
+            if (st == PN_OK) st = leave(b, j, i, "_exit", q, r, y, it, &t);
             if (st == PN_OK) st = sel_arc(b, &t, PN_ARC_INHIBITOR, cpl[j], 1);
             if (st == PN_OK)
                 st = next < n ? enter(b, &t, qbase[next], qbase[next] + 1,
