@@ -263,17 +263,6 @@ static pn_status_t read_counts(reader_t *r, yaml_node_t *m, pn_expr_t *count,
     return PN_OK;
 }
 
-/* Is scalar v written as a plain decimal number (else: an expression)? */
-static int looks_numeric(const yaml_node_t *v)
-{
-    if (v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || v->data.scalar.length == 0)
-        return 0;
-    for (size_t i = 0; i < v->data.scalar.length; i++)
-        if (!strchr("0123456789+-.eE", v->data.scalar.value[i]))
-            return 0;
-    return 1;
-}
-
 /* kernel.memory: how the kernel's accesses behave (PIPELINED.md); a value is
  * a number, or an expression evaluated per point (pn_config_memory). */
 static pn_status_t read_memory(reader_t *r, yaml_node_t *m)
@@ -287,7 +276,7 @@ static pn_status_t read_memory(reader_t *r, yaml_node_t *m)
         if (!v)
             continue;
         snprintf(what, sizeof what, "kernel.memory.%s", memory_keys[i]);
-        if (v->type == YAML_SCALAR_NODE && !looks_numeric(v)) {
+        if (v->type == YAML_SCALAR_NODE && !pn_yaml_is_decimal(v)) {
             /* an expression: checked now, evaluated per point (pn_config_memory) */
             PN_CHECK(read_expr(r, v, what, &c->memory_expr[i]));
             PN_CHECK(pn_config_i_expr_compile(c, &c->memory_expr[i], what, NULL, r->err));

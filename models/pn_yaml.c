@@ -477,17 +477,25 @@ pn_status_t pn_yaml_uint(pn_yaml_t *y, yaml_node_t *n, const char *what, uint64_
     return PN_OK;
 }
 
+int pn_yaml_is_decimal(const yaml_node_t *n)
+{
+    if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+        n->data.scalar.length == 0)
+        return 0;
+    for (size_t i = 0; i < n->data.scalar.length; i++)
+        if (!n->data.scalar.value[i] || !strchr("0123456789+-.eE", n->data.scalar.value[i]))
+            return 0;
+    return 1;
+}
+
 pn_status_t pn_yaml_number(pn_yaml_t *y, yaml_node_t *n, const char *what, double *out,
                            pn_error_t *err)
 {
     const char *expected = "a finite number";
-    if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    /* decimal syntax only: strtod would also take hex, inf and nan */
+    if (!pn_yaml_is_decimal(n))
         return pn_yaml_type_error(y, n, what, expected, err);
     const char *s = scalar(n);
-    /* decimal syntax only: strtod would also take hex, inf and nan */
-    for (const char *c = s; *c; c++)
-        if (!strchr("0123456789+-.eE", *c))
-            return pn_yaml_type_error(y, n, what, expected, err);
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);

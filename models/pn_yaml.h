@@ -61,6 +61,10 @@ long pn_yaml_col(const yaml_node_t *n);
  * buf (size >= 8) for use inside messages; returns buf. */
 char *pn_yaml_snippet(char *buf, size_t size, const char *s, size_t len);
 
+/* 1 when n is a plain scalar written with decimal-number characters only
+ * (digits, sign, '.', 'e'/'E'): what pn_yaml_number reads, valid or not. */
+int pn_yaml_is_decimal(const yaml_node_t *n);
+
 /* 1 when n is a null scalar: empty plain, "~", "null", "Null", "NULL". */
 int pn_yaml_is_null(const yaml_node_t *n);
 
