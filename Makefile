@@ -12,7 +12,7 @@
 #
 # build/pnsim reads the profiles of this tree (models/devices); the installed
 # pnsim reads $(PREFIX)/share/pnsim/devices: install relinks the built objects
-# with models/pn_device.c compiled for that folder ($(BUILD)/install/).
+# with models/device/pn_device.c compiled for that folder ($(BUILD)/install/).
 #
 # Internal invariants (no negative marking, conserved scheduler tokens) are
 # assert()s, kept in every build unless CFLAGS has -DNDEBUG (make bench sets it).
@@ -42,14 +42,22 @@ WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
             -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
 # Each folder sees only the headers of the layers at or below it
 # (pnet < sim < models < calib, study < cli), so a forbidden include fails.
+# models/ is a row of wings, each seeing itself and the wings before it in
+# MODEL_WINGS (common < occupancy < paper < program < pipelined < device),
+# with the config layer (models/config) last, above every wing: a new wing
+# joins by one word in MODEL_WINGS, before config.
+MODEL_WINGS := common occupancy paper program pipelined device config
 INC_pnet   := -Ipnet
 INC_sim    := $(INC_pnet) -Isim
-INC_models := $(INC_sim) -Imodels
+_inc       := $(INC_sim)
+$(foreach w,$(MODEL_WINGS),$(eval _inc += -Imodels/$(w))$(eval INC_models_$(w) := $(_inc)))
+INC_models := $(INC_models_config)
 INC_calib  := $(INC_models) -Icalib
 INC_study  := $(INC_models) -Istudy
 INC_cli    := $(INC_models) -Icalib -Istudy -Icli
 INC_tests  := $(INC_cli) -Itests
-INCLUDES    = $(INC_$(firstword $(subst /, ,$<)))
+# models/<wing>/x.c takes INC_models_<wing>; any other folder INC_<top folder>
+INCLUDES    = $(or $(INC_$(subst /,_,$(patsubst %/,%,$(dir $<)))),$(INC_$(firstword $(subst /, ,$<))))
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm -lpthread
 TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKG))
@@ -59,7 +67,7 @@ ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(INCLUDES) \
              $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC  := $(wildcard pnet/*.c) $(wildcard sim/*.c) $(wildcard models/*.c) \
+LIB_SRC  := $(wildcard pnet/*.c) $(wildcard sim/*.c) $(foreach w,$(MODEL_WINGS),$(wildcard models/$(w)/*.c)) \
             $(wildcard calib/*.c) $(wildcard study/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -134,7 +142,7 @@ $(BUILD)/install/pnsim: $(CLI_OBJ) $(LIB) FORCE
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(INC_models) \
 	    -DPN_DEVICE_DIR_DEFAULT=\"$(PROFILEDIR)\" $(PKG_CFLAGS) $(CFLAGS) \
-	    -c -o $(@D)/pn_device.o models/pn_device.c
+	    -c -o $(@D)/pn_device.o models/device/pn_device.c
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(@D)/pn_device.o $(LIB) $(PKG_LIBS)
 
 install: $(BUILD)/install/pnsim
@@ -194,4 +202,4 @@ fuzz: deps fuzz-deps
 	    SANITIZE=fuzzer-no-link,address,undefined fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run.sh build/libfuzzer
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/*/*/*/*.d)

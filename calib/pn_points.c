@@ -135,7 +135,7 @@ static pn_status_t resolve_all(pn_point_set_t *s, const pn_measure_t *m, const p
         p->m = mp;
         p->cfg = ci;
         PN_CHECK(param_values(cfg, m, mp, &p->params, err));
-        pn_status_t st = pn_config_resolve(cfg, dev, mp->threads, p->params, &p->k, err);
+        pn_status_t st = pn_kernel_resolve(cfg, dev, mp->threads, p->params, &p->k, err);
         if (st != PN_OK) {
             free(p->params);
             p->params = NULL;
@@ -203,9 +203,9 @@ typedef struct sim {
 } sim_t;
 
 /* Build point p's net exactly as `pnsim run` builds its config's at the
- * row's threads and params (pn_config_build_net: the SM net of the counts,
+ * row's threads and params (pn_kernel_net_build: the SM net of the counts,
  * or the program-order net), at latencies l1 and l2 where the config does not
- * fix them, and prepare the engine its model picks (pn_config_prepare_engine). */
+ * fix them, and prepare the engine its model picks (pn_kernel_net_engine). */
 static pn_status_t sim_prepare(const pn_point_set_t *s, pn_point_t *p, point_sim_t *q,
                                pn_engine_kind_t kind, uint32_t l1, uint32_t l2, pn_error_t *err)
 {
@@ -222,11 +222,11 @@ static pn_status_t sim_prepare(const pn_point_set_t *s, pn_point_t *p, point_sim
     if (!q->res)
         return pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", p->runs);
     pn_sm_layout_t lay;
-    PN_CHECK(pn_config_check_steps(cfg, &q->k, p->max_steps, p->max_steps != cfg->max_steps,
+    PN_CHECK(pn_kernel_net_check_steps(cfg, &q->k, p->max_steps, p->max_steps != cfg->max_steps,
                                    err));
-    PN_CHECK(pn_config_build_net(cfg, &q->k, p->params, &q->net, &lay, err));
+    PN_CHECK(pn_kernel_net_build(cfg, &q->k, p->params, &q->net, &lay, err));
     q->opts.idle_trans = lay.t0;
-    pn_status_t st = pn_config_prepare_engine(&q->prep, kind, cfg, &q->k, &q->net, &q->opts,
+    pn_status_t st = pn_kernel_net_engine(&q->prep, kind, cfg, &q->k, &q->net, &q->opts,
                                               err);
     p->engine = pn_engine_prepared_name(&q->prep);
     p->l1 = q->k.sm.l1;

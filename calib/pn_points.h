@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_device.h"
 #include "pn_engine.h"
 #include "pn_error.h"
@@ -56,7 +56,7 @@ typedef struct pn_point_opts {
  * position of the row's config field), override its params with the row's (a
  * name the config does not define is PN_EINVAL "csv:line:col: params: config
  * C defines no parameter 'x' (its params: ...)"), and resolve counts for the
- * row's threads (pn_config_resolve; its errors are prefixed with
+ * row's threads (pn_kernel_resolve; its errors are prefixed with
  * "csv:line: "). The config's
  * own `device` key is ignored: every point uses dev. A point's label (its
  * group) is the row's kernel column, else the config's kernel name. With
@@ -74,8 +74,8 @@ void pn_points_destroy(pn_point_set_t *s);
  * its model section always keeps its own) and store the mean and sample sd of
  * the steps and the mean idle steps. A point simulates exactly what `pnsim
  * run` simulates for its config at its threads and params: the config's own
- * net (pn_config_build_net) on the engine its model picks for `kind`
- * (pn_config_prepare_engine). The runs of all points share one worker pool
+ * net (pn_kernel_net_build) on the engine its model picks for `kind`
+ * (pn_kernel_net_engine). The runs of all points share one worker pool
  * of up to `jobs` threads (pn_engine_run_jobs; 0: all processors), the
  * costliest points (pn_baseline_roofline) first. Results depend only on the
  * points, seeds and latencies, never on jobs. When progress is non-NULL, one

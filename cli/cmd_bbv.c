@@ -196,7 +196,7 @@ int pn_cmd_bbv(int argc, char **argv)
             goto fail;
         if (pn_model_load_device(&dev, &cfg, device, &err) != PN_OK)
             goto fail;
-        if (pn_config_resolve(&cfg, &dev, d.threads, NULL, &k, &err) != PN_OK)
+        if (pn_kernel_resolve(&cfg, &dev, d.threads, NULL, &k, &err) != PN_OK)
             goto fail;
     } else if (pn_device_load(&dev, device ? device : "gtx960m", NULL, 0, 0, &err) != PN_OK) {
         goto fail;

@@ -22,7 +22,7 @@ static const char reorder_usage[] =
     "  memory-last    arithmetic, then global, then shared\n"
     "  memory-spread  memory accesses (global first) spread evenly over the arithmetic\n"
     "With the default engine (auto) the random order runs on the sm engine and the\n"
-    "program orders on the fast one (their nets are sequencers, models/PROGRAM.md).\n"
+    "program orders on the fast one (their nets are sequencers, models/program/PROGRAM.md).\n"
     "\n"
     "options (runs and seeds per order):\n"
     PN_CLI_SIM_USAGE;

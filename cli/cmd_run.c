@@ -45,15 +45,15 @@ int pn_cmd_run(int argc, char **argv)
     }
     rep.seed = o.seed;
     rep.jobs = (unsigned)o.jobs;
-    if (pn_config_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &err) != PN_OK)
+    if (pn_kernel_net_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &err) != PN_OK)
         goto fail;
-    if (pn_config_prepare_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
+    if (pn_kernel_net_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
                                  &err) != PN_OK) {
         pn_error_prefix(&err, m.cfg.path);
         goto fail;
     }
     if (pn_engine_run_batch(&prep, rep.seed, n_runs, rep.jobs, results, &err) != PN_OK) {
-        pn_config_locate_run_error(&m.cfg, o.have_max, &err);
+        pn_kernel_net_locate_error(&m.cfg, o.have_max, &err);
         goto fail;
     }
     rep.kernel = m.cfg.kernel_name;

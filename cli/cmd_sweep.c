@@ -97,7 +97,7 @@ int pn_cmd_sweep(int argc, char **argv)
         return pn_cli_fail("sweep", &err);
     pn_status_t st = pn_model_load_device(&dev, &cfg, o.device, &err);
     if (st == PN_OK)
-        pn_config_time_device(&cfg, &dev);
+        pn_kernel_config_time_device(&cfg, &dev);
     pn_sweep_t sw;
     memset(&sw, 0, sizeof sw);
     pn_cli_out_t out = { 0 };

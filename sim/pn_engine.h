@@ -102,11 +102,11 @@ pn_status_t pn_engine_limit_error(const pn_run_opts_t *o, uint64_t seed, pn_erro
 
 /* An engine's implementation: how to run a plan and free it. The literal and
  * fast engines have theirs here. A model with a compiled engine (next to its
- * generator in models/, as models/pn_engine_sm.c) provides
+ * generator in models/, as models/paper/pn_sm_engine.c) provides
  *   - a `const pn_engine_impl_t` with its name, run and free_plan,
  *   - a planner that builds the plan from the parameters the model generated
  *     the net from (never by recognising the net),
- * describes both in a pn_model_engine_t (models/pn_model_engine.h), whose
+ * describes both in a pn_model_engine_t (models/common/pn_model_engine.h), whose
  * pn_model_engine_prepare resolves auto and hands impl and plan to
  * pn_engine_prepare_compiled. run must be thread-safe for a shared,
  * read-only plan and keep the contract of pn_engine_literal_run (steps, idle

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_engine_sm.h"
-#include "pn_pipe.h"
+#include "pn_sm_engine.h"
+#include "pn_pipe_engine.h"
 #include "pn_pipe_profile.h"
 
 /* Do two block lists hold blocks of the same counts, in the same order? */
@@ -70,7 +70,7 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
         }
     } else {
         /* the paper net: one block as the spec's net, several as its grid net
-         * (models/GRID.md) with each block's own counts */
+         * (models/paper/GRID.md) with each block's own counts */
         pn_sm_params_t sp = k->sm;
         sp.warps = &warp[(size_t)list[0] * warps];
         sp.n_warps = warps;
@@ -106,7 +106,7 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
         char what[32];
         snprintf(what, sizeof what, "SM %u", s);
         pn_error_prefix(err, what);
-        pn_config_locate_run_error(&g->m->cfg, g->max_steps_given, err);
+        pn_kernel_net_locate_error(&g->m->cfg, g->max_steps_given, err);
     }
     return st;
 }

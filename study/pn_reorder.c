@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_engine_sm.h"
-#include "pn_pipe.h"
+#include "pn_sm_engine.h"
+#include "pn_pipe_engine.h"
 #include "pn_program.h"
 
 /* Which net a row simulates, and so which engine runs it. */
@@ -46,7 +46,7 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
         char what[64];
         snprintf(what, sizeof what, "order %s", name);
         pn_error_prefix(err, what);
-        pn_config_locate_run_error(&r->m->cfg, r->max_steps_given, err);
+        pn_kernel_net_locate_error(&r->m->cfg, r->max_steps_given, err);
         return err->code;
     }
     row->name = name;
@@ -122,7 +122,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
 {
     uint32_t warps = r->m->kernel.sm.n_warps;
     /* every order has the same counts, and so the same lower bound */
-    PN_CHECK(pn_config_check_steps(&r->m->cfg, &r->m->kernel, r->max_steps, r->max_steps_given,
+    PN_CHECK(pn_kernel_net_check_steps(&r->m->cfg, &r->m->kernel, r->max_steps, r->max_steps_given,
                                    err));
     pn_run_result_t *results = calloc(r->runs, sizeof *results);
     pn_program_t *progs = calloc(warps, sizeof *progs);

@@ -45,7 +45,7 @@ typedef struct pn_reorder {
  * `runs` runs on the engine the order's net picks for r->engine; fill the
  * rows, best, worst, baseline (row 0) and gain_pct. Errors are prefixed
  * with "order NAME: " and placed in the config as
- * pn_config_locate_run_error places them. O(orders * runs * run). */
+ * pn_kernel_net_locate_error places them. O(orders * runs * run). */
 pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err);
 
 /* Write r's table in fmt (text, JSON or CSV, as README describes). Returns

@@ -109,7 +109,7 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
         }
     }
     pn_kernel_t k;
-    pn_status_t st = pn_config_resolve_with(cfg, sw->dev, threads, params, &ov, &k, err);
+    pn_status_t st = pn_kernel_resolve_with(cfg, sw->dev, threads, params, &ov, &k, err);
     if (st != PN_OK) {
         free(params);
         return st;
@@ -126,12 +126,12 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     pt->l1 = k.sm.l1;
     pt->l2 = k.sm.l2;
     pn_sm_layout_t lay = { 0 };
-    st = pn_config_check_steps(cfg, &k, sw->max_steps, sw->max_steps_given, err);
+    st = pn_kernel_net_check_steps(cfg, &k, sw->max_steps, sw->max_steps_given, err);
     if (st == PN_OK)
-        st = pn_config_build_net(cfg, &k, params, net, &lay, err);
+        st = pn_kernel_net_build(cfg, &k, params, net, &lay, err);
     o->idle_trans = lay.t0;
     if (st == PN_OK)
-        st = pn_config_prepare_engine(prep, sw->engine, cfg, &k, net, o, err);
+        st = pn_kernel_net_engine(prep, sw->engine, cfg, &k, net, o, err);
     pt->engine = pn_engine_prepared_name(prep);
     free(params);
     pn_kernel_destroy(&k);
@@ -216,7 +216,7 @@ pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress,
         if (st == PN_OK) {
             st = pn_engine_run_jobs(job, nj, jobs, progress, ctx, NULL, err);
             if (st != PN_OK)
-                pn_config_locate_run_error(sw->cfg, sw->max_steps_given, err);
+                pn_kernel_net_locate_error(sw->cfg, sw->max_steps_given, err);
         }
         for (size_t c = 0; c < built; c++) {
             pn_engine_release(&preps[c]);

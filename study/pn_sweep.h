@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_device.h"
 #include "pn_engine.h"
 #include "pn_report.h"
@@ -46,7 +46,7 @@ pn_status_t pn_sweep_init(pn_sweep_t *sw, const pn_config_t *cfg, const pn_devic
  * share `jobs` threads (0: all processors). Results do not depend on jobs.
  * progress (may be NULL) is told of finished runs out of all. On error (a
  * point outside the device's limits) err names the config file and the
- * point; a run that reaches max_steps is placed as pn_config_locate_run_error
+ * point; a run that reaches max_steps is placed as pn_kernel_net_locate_error
  * places it (at simulation.max_steps unless sw->max_steps_given).
  * O(points * runs * run). */
 pn_status_t pn_sweep_run(pn_sweep_t *sw, unsigned jobs, pn_progress_fn progress, void *ctx,

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_engine.h"
-#include "pn_engine_sm.h"
+#include "pn_sm_engine.h"
 #include "pn_sm.h"
 
 static double now(void)
@@ -74,7 +74,7 @@ static int load(const char *path, uint32_t threads, sm_case_t *c)
     memset(c, 0, sizeof *c);
     int ok = pn_config_load(&cfg, path, &err) == PN_OK &&
              pn_device_load(&dev, cfg.device, cfg.path, 0, 0, &err) == PN_OK &&
-             pn_config_resolve(&cfg, &dev, threads, NULL, &k, &err) == PN_OK;
+             pn_kernel_resolve(&cfg, &dev, threads, NULL, &k, &err) == PN_OK;
     if (!ok)
         fprintf(stderr, "bench: %s\n", err.msg);
     ok = ok && case_build(c, &k.sm);

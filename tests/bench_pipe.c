@@ -10,7 +10,7 @@
 
 #include "pn_device.h"
 #include "pn_engine.h"
-#include "pn_pipe.h"
+#include "pn_pipe_engine.h"
 #include "pn_pipe_profile.h"
 
 static double now(void)

@@ -59,7 +59,7 @@ if $RUN regroup "$TMP/bbv256.csv" -b $D/blocks.csv -c $D/paper.yaml >"$TMP/out" 
 else bad paper-net "$(cat "$TMP/out" | head -3)"; fi
 
 sed 's/blocks: 4/blocks: 12/' $D/paper.yaml >"$TMP/paper12.yaml"
-# more blocks than SMs on the paper net: its grid net (models/GRID.md), each SM's blocks
+# more blocks than SMs on the paper net: its grid net (models/paper/GRID.md), each SM's blocks
 # with their own counts
 if $RUN regroup $D/bbv.csv -b $D/blocks.csv -c "$TMP/paper12.yaml" >"$TMP/out" 2>"$TMP/err" &&
    grep -q '^\* ' "$TMP/out" && [ ! -s "$TMP/err" ]; then

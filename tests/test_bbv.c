@@ -19,7 +19,7 @@
 
 #include "pn_baseline.h"
 #include "pn_bbv.h"
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 
 #define EPS 1e-12
 
@@ -163,7 +163,7 @@ static double worst_diff(const char *config)
     assert_int_equal(pn_bbv_derive(&b, &t, 32, &d, NULL), PN_OK);
     assert_int_equal(pn_config_load(&cfg, config, NULL), PN_OK);
     assert_int_equal(pn_device_load(&dev, cfg.device, cfg.path, 0, 0, NULL), PN_OK);
-    assert_int_equal(pn_config_resolve(&cfg, &dev, d.threads, NULL, &k, NULL), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&cfg, &dev, d.threads, NULL, &k, NULL), PN_OK);
     assert_int_equal(k.sm.n_warps, d.warps);
     double worst = 0;
     for (uint32_t w = 0; w < d.warps; w++) {

@@ -1,4 +1,4 @@
-/* test_config.c - unit tests of the config reader (models/pn_config.c): parsed
+/* test_config.c - unit tests of the config reader (models/config/pn_config.c): parsed
  * fields, defaults, count expressions and rounding, per-warp overrides, and
  * every error case of tests/bad/ with its exact "file:line:col:" prefix. */
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_device.h"
 
 /* Fail unless err's message starts with prefix and contains sub. */
@@ -138,7 +138,7 @@ static void test_example_resolve(void **state)
     assert_int_equal(pn_config_load(&c, "tests/good/radix.yaml", &err), PN_OK);
     assert_int_equal(pn_device_load(&d, c.device, c.path, c.device_pos.line, c.device_pos.col,
                                     &err), PN_OK);
-    assert_int_equal(pn_config_resolve(&c, &d, 0, NULL, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 0, NULL, &k, &err), PN_OK);
     assert_int_equal(k.threads, 256);
     assert_int_equal(k.sm.n_warps, 8);
     assert_int_equal(k.sm.schedulers, 4);
@@ -150,13 +150,13 @@ static void test_example_resolve(void **state)
     pn_kernel_destroy(&k);
     assert_null(k.sm.warps);
     /* a sweep point: 1024 threads = 32 warps */
-    assert_int_equal(pn_config_resolve(&c, &d, 1024, NULL, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 1024, NULL, &k, &err), PN_OK);
     assert_int_equal(k.threads, 1024);
     assert_int_equal(k.sm.n_warps, 32);
     assert_int_equal(k.sm.warps[31].arith, 32 * (12 * 65536 / 1024 + 40));
     pn_kernel_destroy(&k);
     /* 33 threads -> 2 warps */
-    assert_int_equal(pn_config_resolve(&c, &d, 33, NULL, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 33, NULL, &k, &err), PN_OK);
     assert_int_equal(k.sm.n_warps, 2);
     pn_kernel_destroy(&k);
     pn_device_destroy(&d);
@@ -224,7 +224,7 @@ static void test_device_relative_and_calibrated(void **state)
                                     &err), PN_OK);
     assert_string_equal(d.name, "testgpu");
     assert_string_equal(d.path, "tests/good/devices/calibrated.yaml");
-    assert_int_equal(pn_config_resolve(&c, &d, 0, NULL, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 0, NULL, &k, &err), PN_OK);
     assert_int_equal(k.sm.n_warps, 3);
     assert_int_equal(k.sm.schedulers, 2);   /* from the device */
     assert_int_equal(k.sm.l1, 30);
@@ -241,13 +241,13 @@ static void test_device_relative_and_calibrated(void **state)
     pn_kernel_destroy(&k);
     /* sweep point n = 2048.5: arith = 2.5 * warp + 2.0004... */
     double pv[2] = {2048.5, 2.5};
-    assert_int_equal(pn_config_resolve(&c, &d, 0, pv, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 0, pv, &k, &err), PN_OK);
     assert_int_equal(k.sm.warps[0].arith, 2);
     assert_int_equal(k.sm.warps[1].arith, 5);
     assert_int_equal(k.sm.warps[2].arith, 7);
     pn_kernel_destroy(&k);
     /* above the device's 256 threads per block */
-    assert_int_equal(pn_config_resolve(&c, &d, 512, NULL, &k, &err), PN_ELIMIT);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 512, NULL, &k, &err), PN_ELIMIT);
     pn_test_expect_msg(&err, "tests/good/calibrated.yaml:5:12: ",
                "threads must be between 1 and 256 for device testgpu, got 512");
     assert_null(k.sm.warps);
@@ -359,12 +359,12 @@ static void test_count_errors(void **state)
     pn_test_expect_msg(&err, "t.yaml:4:19: ", "evaluates to 1e+300 for warp 0");
     /* a swept threads value above the device limit points at the sweep axis */
     assert_int_equal(pn_device_load(&d, "gtx960m", NULL, 0, 0, &err), PN_OK);
-    assert_int_equal(pn_config_resolve(&c, &d, 2048, NULL, &k, &err), PN_ELIMIT);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 2048, NULL, &k, &err), PN_ELIMIT);
     pn_test_expect_msg(&err, "t.yaml:7:9: ", "threads must be between 1 and 1024 for device gtx960m, "
                                     "got 2048");
     assert_null(k.sm.warps);
     /* count errors come back from resolve too */
-    assert_int_equal(pn_config_resolve(&c, &d, 64, NULL, &k, &err), PN_EINVAL);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 64, NULL, &k, &err), PN_EINVAL);
     pn_test_expect_msg(&err, "t.yaml:4:39: ", "inf");
     assert_null(k.sm.warps);
     pn_device_destroy(&d);
@@ -384,7 +384,7 @@ static void test_model_overrides_device(void **state)
                           "kernel: {threads: 1024, counts: {arith: 1}}\n", &err), PN_OK);
     assert_int_equal(pn_device_load(&d, c.device, c.path, c.device_pos.line, c.device_pos.col,
                                     &err), PN_OK);
-    assert_int_equal(pn_config_resolve(&c, &d, 0, NULL, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &d, 0, NULL, &k, &err), PN_OK);
     assert_int_equal(k.sm.n_warps, 32);
     assert_int_equal(k.sm.schedulers, 2);  /* gtx480 */
     assert_int_equal(k.sm.l1, 20);         /* gtx480 */
@@ -407,7 +407,7 @@ static pn_status_t run_pipeline(const char *path, pn_error_t *err)
         return st;
     st = pn_device_load(&d, c.device, c.path, c.device_pos.line, c.device_pos.col, err);
     if (st == PN_OK) {
-        st = pn_config_resolve(&c, &d, 0, NULL, &k, err);
+        st = pn_kernel_resolve(&c, &d, 0, NULL, &k, err);
         pn_kernel_destroy(&k);
         pn_device_destroy(&d);
     }
@@ -597,7 +597,7 @@ static void test_memory_expressions(void **state)
     assert_int_equal(pn_device_load(&dev, "h100", NULL, 0, 0, &err), PN_OK);
     assert_true(dev.pipe.dram_line_sectors > 3.03 && dev.pipe.dram_line_sectors < 3.05);
     pn_kernel_t k;
-    assert_int_equal(pn_config_resolve(&c, &dev, 64, NULL, &k, &err), PN_OK);
+    assert_int_equal(pn_kernel_resolve(&c, &dev, 64, NULL, &k, &err), PN_OK);
     assert_int_equal(k.pipe.warps[0].n[PN_PIPE_LD_DRAM], 2);
     assert_int_equal(k.pipe.cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM], 27360);
     pn_kernel_destroy(&k);

@@ -1,4 +1,4 @@
-/* test_device.c - unit tests of the device profiles (models/pn_device.c): the
+/* test_device.c - unit tests of the device profiles (models/device/pn_device.c): the
  * built-in profiles' facts, lookup by name and by path, and the strict checks of
  * profile files with their exact "file:line:col:" positions. */
 #include <stdarg.h>

@@ -14,7 +14,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "pn_engine.h"
-#include "pn_engine_sm.h"
+#include "pn_sm_engine.h"
 #include "pn_sm.h"
 
 /* Runs per sample: ten times more under `make check-full` (PN_FULL=1). */

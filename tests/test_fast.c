@@ -16,7 +16,7 @@
 #include "pn_chi2.h"
 #include "pn_engine.h"
 #include "pn_exact.h"
-#include "pn_engine_sm.h"
+#include "pn_sm_engine.h"
 #include "pn_rng.h"
 #include "pn_sm.h"
 

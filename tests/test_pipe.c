@@ -1,4 +1,4 @@
-/* test_pipe.c - the pipelined net (models/PIPELINED.md): its size, the exact
+/* test_pipe.c - the pipelined net (models/pipelined/PIPELINED.md): its size, the exact
  * one-warp steps and idle steps of the literal engine, and the compiled
  * engine against the literal one (identical where the net is deterministic,
  * the same step distribution where it is random: two-sample chi-square with
@@ -15,7 +15,7 @@
 #include "pn_chi2.h"
 #include "pn_exact.h"
 #include "pn_engine.h"
-#include "pn_pipe.h"
+#include "pn_pipe_engine.h"
 #include "pn_program.h"
 #include "pn_rng.h"
 

@@ -1,5 +1,5 @@
-/* test_program.c - instruction streams in program order (models/pn_program.c,
- * kernel.program in models/pn_config.c): parsing and implied counts, the
+/* test_program.c - instruction streams in program order (models/program/pn_program.c,
+ * kernel.program in models/config/pn_config.c): parsing and implied counts, the
  * sequencer net's size and names, exact one-warp step counts on the literal
  * and fast engines, the reordered programs of `pnsim reorder`, and what the
  * orders do to a memory-bound kernel. */
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_engine.h"
 #include "pn_program.h"
 #include "pn_rng.h"
@@ -348,7 +348,7 @@ static void test_net_size(void **state)
             build(&net, &lay, 4, 20, 2, 3, p);
             assert_int_equal(net.n_places, 2 + 3 * 24);
             assert_int_equal(net.n_trans, 1 + 3 * 20);
-            /* arcs (models/PROGRAM.md): inputs 21 + (2*3+3) + (2*1+3) + 3*2, outputs
+            /* arcs (models/program/PROGRAM.md): inputs 21 + (2*3+3) + (2*1+3) + 3*2, outputs
              * 17 + (3*3+3) + (3*1+3) + 3*2 + 2 (K-1 into r1_1 by the loop, into
              * r1_3 by s1_2), inhibitors 3 + 2 + 1 + 2 per warp; t0 2 + 2 */
             assert_int_equal(pn_net_n_arcs(&net, PN_ARC_INPUT), 2 + 3 * 41);

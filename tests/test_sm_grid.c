@@ -1,4 +1,4 @@
-/* test_sm_grid.c - the paper net of a grid (models/GRID.md): the plain case
+/* test_sm_grid.c - the paper net of a grid (models/paper/GRID.md): the plain case
  * is the spec's net, the sizes, the exact steps and idle steps that blocks
  * one after another and barriers add, and the fast engine against the
  * literal one on random grid nets (two-sample chi-square, fixed seeds). */
@@ -12,7 +12,7 @@
 
 #include "pn_chi2.h"
 #include "pn_engine.h"
-#include "pn_sm.h"
+#include "pn_sm_grid.h"
 
 static int scaled(int runs)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 
 static pn_device_t dev;
 
@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pn_fuzz_check_error(st, &err);
         return 0;
     }
-    st = pn_config_resolve(&cfg, &dev, 0, NULL, &k, &err);
+    st = pn_kernel_resolve(&cfg, &dev, 0, NULL, &k, &err);
     if (st != PN_OK)
         pn_fuzz_check_error(st, &err);
     else

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_ncu.h"
 
 /* Read back the config in buf[0..len) that a writer returned st for. */

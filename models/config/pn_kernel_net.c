@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_config.h"
-#include "pn_engine_sm.h"
-#include "pn_pipe.h"
+#include "pn_kernel_net.h"
+#include "pn_sm_engine.h"
+#include "pn_pipe_engine.h"
 #include "pn_program.h"
 
-pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
+pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err)
 {
@@ -67,7 +67,7 @@ pn_status_t pn_config_build_net(const pn_config_t *cfg, const pn_kernel_t *k,
     return st;
 }
 
-pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
+pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      const pn_config_t *cfg, const pn_kernel_t *k,
                                      const pn_net_t *net, const pn_run_opts_t *o,
                                      pn_error_t *err)
@@ -81,7 +81,7 @@ pn_status_t pn_config_prepare_engine(pn_prepared_t *p, pn_engine_kind_t kind,
     return pn_program_engine_prepare(p, kind, net, o, err);
 }
 
-void pn_config_locate_run_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)
+void pn_kernel_net_locate_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)
 {
     if (limit_given || cfg->max_steps_pos.line <= 0) {
         pn_error_prefix(err, cfg->path);
@@ -110,7 +110,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return b ? a / b + (a % b != 0) : a;
 }
 
-uint64_t pn_kernel_min_steps(const pn_kernel_t *k)
+uint64_t pn_kernel_net_min_steps(const pn_kernel_t *k)
 {
     uint64_t longest = 0, busy = 0;
     if (k->net == PN_NET_PIPELINED) {
@@ -140,7 +140,7 @@ uint64_t pn_kernel_min_steps(const pn_kernel_t *k)
         busy = sat_add(busy, sat_add(sat_add(sat_mul(3, c->arith), sat_mul(2, c->global)),
                                      sat_mul(4 + (uint64_t)p->l2, c->shared)));
     }
-    /* a grid (models/GRID.md): every block's warps hold the schedulers, and
+    /* a grid (models/paper/GRID.md): every block's warps hold the schedulers, and
      * some slot runs ceil(B / R) blocks one after another */
     const pn_sm_grid_t *g = &k->sm_grid;
     uint64_t blocks = g->blocks ? g->blocks : 1, resident = g->resident ? g->resident : 1;
@@ -149,10 +149,10 @@ uint64_t pn_kernel_min_steps(const pn_kernel_t *k)
     return longest > sched ? longest : sched;
 }
 
-pn_status_t pn_config_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
+pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
                                   uint64_t max_steps, int limit_given, pn_error_t *err)
 {
-    uint64_t need = pn_kernel_min_steps(k);
+    uint64_t need = pn_kernel_net_min_steps(k);
     if (need <= max_steps)
         return PN_OK;
     pn_pos_t at = { 0, 0 };

@@ -1,9 +1,9 @@
 /* pn_sm_grid.c - the paper's SM net for a grid: the blocks the busiest SM
- * runs, R of them resident at once, and barriers (models/GRID.md). */
+ * runs, R of them resident at once, and barriers (models/paper/GRID.md). */
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "pn_sm.h"
+#include "pn_sm_grid.h"
 
 /* Indices into pn_sm_trans_names (layout order) that the grid wires to. */
 enum { G_T2 = 1, G_T3 = 2, G_T4 = 3, G_T16 = 14 };

@@ -30,10 +30,10 @@ pn_status_t pn_model_load(pn_model_t *m, const char *path, const char *device_ov
     if (st == PN_OK)
         st = pn_model_load_device(&m->dev, &m->cfg, device_override, err);
     if (st == PN_OK)
-        st = pn_config_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
+        st = pn_kernel_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
     if (st == PN_OK) {
         pn_kernel_time_device(&m->kernel, &m->dev);
-        st = pn_config_build_net(&m->cfg, &m->kernel, NULL, &m->net, &m->layout, err);
+        st = pn_kernel_net_build(&m->cfg, &m->kernel, NULL, &m->net, &m->layout, err);
     }
     if (st != PN_OK)
         pn_model_destroy(m);

@@ -1,7 +1,7 @@
 /* pn_config_expr.c - count expressions of a config: a front end that mirrors
  * libmatheval's grammar checks them at load time, libmatheval evaluates them
  * per warp into counts and programs. */
-#include "pn_config.h"
+#include "pn_config_expr.h"
 #include "pn_config_i.h"
 
 #include <math.h>
@@ -34,13 +34,6 @@ static char var_warps[] = "warps";
 static char var_blocks[] = "blocks";
 static char var_warp[] = "warp";
 
-int pn_config_i_in_list(const char *const *list, const char *s, size_t n)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (strlen(list[i]) == n && !strncmp(list[i], s, n))
-            return 1;
-    return 0;
-}
 
 /* ---- expression front end ------------------------------------------------
  * libmatheval's flex scanner echoes characters it cannot match to stdout and
@@ -119,9 +112,9 @@ static void lex_next(lexer_t *L)
     } else if (is_alpha(c)) {
         while (is_alpha(s[L->i + n]) || is_digit(s[L->i + n]))
             n++;
-        if (pn_config_i_in_list(mv_constants, s + L->i, n))
+        if (pn_config_in_list(mv_constants, s + L->i, n))
             L->t = T_CONST;
-        else if (pn_config_i_in_list(mv_functions, s + L->i, n))
+        else if (pn_config_in_list(mv_functions, s + L->i, n))
             L->t = T_FUNC;
         else
             L->t = T_VAR;
@@ -259,8 +252,8 @@ int pn_config_i_is_identifier(const char *s)
 
 int pn_config_i_is_builtin(const char *s)
 {
-    return pn_config_i_in_list(mv_constants, s, strlen(s)) ||
-           pn_config_i_in_list(mv_functions, s, strlen(s));
+    return pn_config_in_list(mv_constants, s, strlen(s)) ||
+           pn_config_in_list(mv_functions, s, strlen(s));
 }
 
 /* Comma-separated names an expression may use, for messages. */
@@ -713,9 +706,20 @@ pn_status_t pn_config_memory(const pn_config_t *cfg, uint32_t threads, uint64_t 
                              threads);
             break;
         }
-        *pn_config_i_memory_field(out, i) = x;
-        st = pn_config_i_memory_range(cfg, i, x, e->pos, err);
+        *pn_config_memory_field(out, i) = x;
+        st = pn_config_memory_range(cfg->path, i, x, e->pos.line, e->pos.col, err);
     }
     vars_free(&v);
     return st;
+}
+
+pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_error_t *err)
+{
+    double *v = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *v);
+    *out = v;
+    if (!v)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    for (size_t i = 0; i < cfg->n_params; i++)
+        v[i] = cfg->params[i].value;
+    return PN_OK;
 }

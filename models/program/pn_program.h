@@ -1,6 +1,6 @@
 /* pn_program.h - instruction streams in program order: a warp's program as
  * segments {repeat, body}, the SM net whose frame I is a sequencer that walks
- * the program (models/PROGRAM.md), and the reordered programs of `pnsim reorder`. */
+ * the program (models/program/PROGRAM.md), and the reordered programs of `pnsim reorder`. */
 #ifndef PN_PROGRAM_H
 #define PN_PROGRAM_H
 
@@ -16,7 +16,7 @@
 #define PN_PROGRAM_MAX_MULT PN_SM_MAX_COUNT
 
 /* The item kind of a barrier (`sync` in a body): every warp of the block
- * waits there until all have arrived (models/PROGRAM.md, barriers). */
+ * waits there until all have arrived (models/program/PROGRAM.md, barriers). */
 #define PN_PROGRAM_SYNC 3
 
 /* The name of item kind k: "arith", "shared", "global" or "sync". */
@@ -86,7 +86,7 @@ void pn_program_warp_size(const pn_program_t *p, uint32_t *places, uint32_t *tra
  * which must be freshly initialised (pn_net_init) and is frozen on success:
  * the global part (p0 with `schedulers` tokens, pw, t0) and frames II-IV of
  * ../shared/spec/wpnm.md exactly as pn_sm_build makes them, frame I replaced
- * by the sequencer of models/PROGRAM.md (p5, p7, p9, t2, t3, t4 dropped,
+ * by the sequencer of models/program/PROGRAM.md (p5, p7, p9, t2, t3, t4 dropped,
  * t16 takes `end` instead of its inhibitors). Names as pn_sm_build's
  * ("w<i>.p<K>", "w<i>.t<K>") plus "w<i>.q<j>_<k>", "w<i>.r<j>_<k>",
  * "w<i>.c<j>", "w<i>.end", "w<i>.s<j>_<k>", "w<i>.s<j>_<k>_rep",
@@ -121,7 +121,7 @@ typedef struct pn_program_ports {
     uint32_t n_alt[3];
     uint32_t out[3][PN_PROGRAM_MAX_ALT];
     uint32_t count[3][PN_PROGRAM_MAX_ALT];
-    uint32_t end;                 /* marked when the program has run (models/PROGRAM.md) */
+    uint32_t end;                 /* marked when the program has run (models/program/PROGRAM.md) */
     /* barriers (sync items), UINT32_MAX where the net has none: a sync takes
      * the trigger and `ready` and marks `arrive` (the block's arrivals); it
      * goes on, giving both back, with a token of `release` */

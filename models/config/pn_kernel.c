@@ -1,24 +1,13 @@
-/* pn_config_resolve.c - a config resolved against a device profile: threads
+/* pn_kernel_resolve.c - a config resolved against a device profile: threads
  * within the device's limits, schedulers and latencies from the model section
  * or the device, counts evaluated: the parameters of one simulation point. */
-#include "pn_config.h"
+#include "pn_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pn_occupancy.h"
-
-pn_status_t pn_config_param_values(const pn_config_t *cfg, double **out, pn_error_t *err)
-{
-    double *v = malloc((cfg->n_params ? cfg->n_params : 1) * sizeof *v);
-    *out = v;
-    if (!v)
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
-    for (size_t i = 0; i < cfg->n_params; i++)
-        v[i] = cfg->params[i].value;
-    return PN_OK;
-}
 
 /* Position to blame for a threads value: the sweep axis when it came from there. */
 static pn_pos_t threads_pos(const pn_config_t *cfg, uint32_t threads)
@@ -171,23 +160,23 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
     return st;
 }
 
-pn_status_t pn_config_resolve(const pn_config_t *cfg, const pn_device_t *dev,
+pn_status_t pn_kernel_resolve(const pn_config_t *cfg, const pn_device_t *dev,
                               uint32_t threads, const double *param_values,
                               pn_kernel_t *k, pn_error_t *err)
 {
-    return pn_config_resolve_with(cfg, dev, threads, param_values, NULL, k, err);
+    return pn_kernel_resolve_with(cfg, dev, threads, param_values, NULL, k, err);
 }
 
-pn_status_t pn_config_resolve_with(const pn_config_t *cfg, const pn_device_t *dev,
+pn_status_t pn_kernel_resolve_with(const pn_config_t *cfg, const pn_device_t *dev,
                                    uint32_t threads, const double *param_values,
                                    const pn_grid_override_t *ov, pn_kernel_t *k,
                                    pn_error_t *err)
 {
     if (!k)
-        return pn_error_set(err, PN_EINVAL, "pn_config_resolve: NULL argument");
+        return pn_error_set(err, PN_EINVAL, "pn_kernel_resolve: NULL argument");
     memset(k, 0, sizeof *k);
     if (!cfg || !dev)
-        return pn_error_set(err, PN_EINVAL, "pn_config_resolve: NULL argument");
+        return pn_error_set(err, PN_EINVAL, "pn_kernel_resolve: NULL argument");
     if (threads == 0)
         threads = cfg->threads;
     pn_pos_t tp = threads_pos(cfg, threads);
@@ -282,7 +271,7 @@ void pn_kernel_time_device(const pn_kernel_t *k, pn_device_t *dev)
     dev->us_offset = b;
 }
 
-void pn_config_time_device(const pn_config_t *cfg, pn_device_t *dev)
+void pn_kernel_config_time_device(const pn_config_t *cfg, pn_device_t *dev)
 {
     if (cfg->net != PN_NET_PIPELINED || !dev->has_pipe)
         return;

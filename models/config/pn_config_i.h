@@ -1,6 +1,6 @@
-/* pn_config_i.h - internals shared by the files of the config module
- * (pn_config.c reads, pn_config_expr.c checks and evaluates expressions);
- * not part of the public API. */
+/* pn_config_i.h - what the reader (pn_config.c) calls of the expression
+ * module (pn_config_expr.c) to check expressions at load time; not part of
+ * the public API. */
 #ifndef PN_CONFIG_I_H
 #define PN_CONFIG_I_H
 
@@ -8,9 +8,6 @@
 
 #include "pn_config.h"
 #include "pn_error.h"
-
-/* Is s[0..n) one of the NULL-terminated list? */
-int pn_config_i_in_list(const char *const *list, const char *s, size_t n);
 
 /* Is s an identifier of the expression language (letters, digits, '_', not
  * starting with a digit)? */
@@ -25,15 +22,6 @@ int pn_config_i_is_builtin(const char *s);
  * evaluator_destroy. Thread-safe. */
 pn_status_t pn_config_i_expr_compile(const pn_config_t *cfg, const pn_expr_t *e,
                                      const char *what, void **ev, pn_error_t *err);
-
-/* The field of kernel.memory key i (l1_hit, l2_hit, sectors_ld, sectors_st,
- * shared_wavefronts, lines_ld, lines_st) in m. */
-double *pn_config_i_memory_field(pn_memory_t *m, int i);
-
-/* PN_OK when v is in the range of kernel.memory key i, else PN_EINVAL at pos
- * ("kernel.memory.l1_hit must be a fraction between 0 and 1, got 2"). */
-pn_status_t pn_config_i_memory_range(const pn_config_t *cfg, int i, double v, pn_pos_t pos,
-                                     pn_error_t *err);
 
 /* Load-time check of e: syntax, variables, and the value when e has no
  * variables (a count in 0..PN_SM_MAX_COUNT after rounding). */

@@ -1,4 +1,4 @@
-/* pn_engine_sm.h - the sm engine: the SM net of pn_sm_build compiled into
+/* pn_sm_engine.h - the sm engine: the SM net of pn_sm_build compiled into
  * one event-driven state machine per warp, plugged into sim/'s engines. */
 #ifndef PN_ENGINE_SM_H
 #define PN_ENGINE_SM_H
@@ -7,22 +7,22 @@
 #include "pn_error.h"
 #include "pn_model_engine.h"
 #include "pn_net.h"
-#include "pn_sm.h"
+#include "pn_sm_grid.h"
 
 /* The compiled engine of SM nets, named "sm". Its plan comes from
  * pn_sm_plan_new. A run has the literal engine's distribution of steps and
  * idle steps (and the same firings), simulated as the warps' selections and
  * issues: time O(selections + issues), independent of the latencies; memory
  * O(warps). on_step and idle_trans are not used (t0 is known). */
-extern const pn_engine_impl_t pn_engine_sm;
+extern const pn_engine_impl_t pn_sm_engine;
 
 /* Plan the sm engine for the net pn_sm_build makes from p: p is checked
  * (pn_sm_check's errors) and copied, so p need not outlive the plan. *plan
- * is freed by pn_engine_sm.free_plan (pn_engine_release does it).
+ * is freed by pn_sm_engine.free_plan (pn_engine_release does it).
  * Errors: PN_EINVAL, PN_ELIMIT, PN_ENOMEM. O(warps). */
 pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **plan, pn_error_t *err);
 
-/* The SM net's model engine: pn_engine_sm, planned by pn_sm_plan_new from a
+/* The SM net's model engine: pn_sm_engine, planned by pn_sm_plan_new from a
  * const pn_sm_params_t *. */
 extern const pn_model_engine_t pn_sm_model_engine;
 

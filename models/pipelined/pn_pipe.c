@@ -1,4 +1,4 @@
-/* pn_pipe.c - the pipelined SM net of models/PIPELINED.md, arc by arc. */
+/* pn_pipe.c - the pipelined SM net of models/pipelined/PIPELINED.md, arc by arc. */
 #include "pn_pipe.h"
 #include "pn_program.h"
 

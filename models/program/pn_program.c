@@ -1,4 +1,4 @@
-/* pn_program.c - warp programs, the sequencer net of models/PROGRAM.md (frames
+/* pn_program.c - warp programs, the sequencer net of models/program/PROGRAM.md (frames
  * II-IV of ../shared/spec/wpnm.md kept arc by arc, frame I replaced), and the
  * reordered programs of `pnsim reorder`. */
 #include "pn_program.h"

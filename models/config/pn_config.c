@@ -37,38 +37,8 @@ static const char *const kernel_keys[] = {"name", "threads", "counts", "program"
 static const char *const override_keys[] = {"warp", "arith", "shared", "global", "sfu",
                                             "shared_ld", "shared_st", "global_ld", "global_st",
                                             "barriers", "program", NULL};
-static const char *const memory_keys[PN_MEMORY_KEYS + 1] = {
-    "l1_hit", "l2_hit", "sectors_ld", "sectors_st", "shared_wavefronts", "lines_ld", "lines_st",
-    NULL};
-
-/* The value of kernel.memory key i (memory_keys order) in m. */
-double *pn_config_i_memory_field(pn_memory_t *m, int i)
-{
-    double *f[PN_MEMORY_KEYS] = {&m->l1_hit, &m->l2_hit, &m->sectors_ld, &m->sectors_st,
-                                 &m->shared_wavefronts, &m->lines_ld, &m->lines_st};
-    return f[i];
-}
-
-pn_status_t pn_config_i_memory_range(const pn_config_t *cfg, int i, double v, pn_pos_t pos,
-                                     pn_error_t *err)
-{
-    static const double lo[] = {0, 0, 1, 1, 1, 1, 1}, hi[] = {1, 1, 32, 32, 32, 32, 32};
-    static const char *const expect[] = {
-        "a fraction between 0 and 1", "a fraction between 0 and 1",
-        "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
-        "a number of wavefronts between 1 and 32", "a number of lines between 1 and 32",
-        "a number of lines between 1 and 32"};
-    if (v >= lo[i] && v <= hi[i])
-        return PN_OK;
-    return pn_error_at(err, PN_EINVAL, cfg->path, pos.line, pos.col,
-                       "kernel.memory.%s must be %s, got %g", memory_keys[i], expect[i], v);
-}
 static const char *const nets[] = {"paper", "pipelined", NULL};
 
-const char *const pn_count_keys[PN_CK_COUNT + 1] = {
-    "arith", "shared", "global", "sfu", "shared_ld", "shared_st", "global_ld", "global_st",
-    "barriers", NULL
-};
 static const char *const segment_keys[] = {"repeat", "body", NULL};
 static const char *const sim_keys[] = {"runs", "seed", "max_steps", NULL};
 static const char *const selections[] = {"paper", NULL};
@@ -120,7 +90,7 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     if ((v = pn_yaml_get(r->y, m, "net", NULL)) != NULL) {
         char *s = NULL;
         PN_CHECK(pn_yaml_string(r->y, v, "model.net", &s, r->err));
-        int known = pn_config_i_in_list(nets, s, strlen(s));
+        int known = pn_config_in_list(nets, s, strlen(s));
         c->net = !strcmp(s, "pipelined") ? PN_NET_PIPELINED : PN_NET_PAPER;
         if (!known) {
             char snip[64];
@@ -170,7 +140,7 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     if ((v = pn_yaml_get(r->y, m, "selection", NULL)) != NULL) {
         char *s = NULL;
         PN_CHECK(pn_yaml_string(r->y, v, "model.selection", &s, r->err));
-        if (!pn_config_i_in_list(selections, s, strlen(s))) {
+        if (!pn_config_in_list(selections, s, strlen(s))) {
             char snip[64];
             pn_yaml_snippet(snip, sizeof snip, s, strlen(s));
             free(s);
@@ -220,7 +190,7 @@ static pn_status_t read_param(reader_t *r, yaml_node_t *k, yaml_node_t *v, void 
         return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
                            "params name '%s' must be an identifier (letters, digits, "
                            "'_', not starting with a digit)", snip);
-    if (pn_config_i_in_list(reserved_names, name, strlen(name)))
+    if (pn_config_in_list(reserved_names, name, strlen(name)))
         return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(k), pn_yaml_col(k),
                            "params name '%s' is reserved (threads, warps, warp, "
                            "schedulers, global, shared), choose another name", snip);
@@ -269,22 +239,23 @@ static pn_status_t read_memory(reader_t *r, yaml_node_t *m)
 {
     pn_config_t *c = r->c;
     PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "kernel.memory", r->err));
-    PN_CHECK(pn_yaml_check_keys(r->y, m, "kernel.memory", memory_keys, r->err));
-    for (int i = 0; memory_keys[i]; i++) {
-        yaml_node_t *v = pn_yaml_get(r->y, m, memory_keys[i], NULL);
+    PN_CHECK(pn_yaml_check_keys(r->y, m, "kernel.memory", pn_memory_keys, r->err));
+    for (int i = 0; pn_memory_keys[i]; i++) {
+        yaml_node_t *v = pn_yaml_get(r->y, m, pn_memory_keys[i], NULL);
         char what[64];
         if (!v)
             continue;
-        snprintf(what, sizeof what, "kernel.memory.%s", memory_keys[i]);
+        snprintf(what, sizeof what, "kernel.memory.%s", pn_memory_keys[i]);
         if (v->type == YAML_SCALAR_NODE && !pn_yaml_is_decimal(v)) {
             /* an expression: checked now, evaluated per point (pn_config_memory) */
             PN_CHECK(read_expr(r, v, what, &c->memory_expr[i]));
             PN_CHECK(pn_config_i_expr_compile(c, &c->memory_expr[i], what, NULL, r->err));
             continue;
         }
-        double *dst = pn_config_i_memory_field(&c->memory, i);
+        double *dst = pn_config_memory_field(&c->memory, i);
         PN_CHECK(pn_yaml_number(r->y, v, what, dst, r->err));
-        PN_CHECK(pn_config_i_memory_range(c, i, *dst, pos_of(v), r->err));
+        pn_pos_t vp = pos_of(v);
+        PN_CHECK(pn_config_memory_range(c->path, i, *dst, vp.line, vp.col, r->err));
     }
     return PN_OK;
 }
@@ -547,7 +518,7 @@ static pn_status_t read_axis(reader_t *r, yaml_node_t *k, yaml_node_t *list, voi
         min = 1, max = PN_SM_MAX_THREADS;
     else if (nlen == 10 && !strcmp(name, "schedulers"))
         min = 1, max = PN_SM_MAX_SCHEDULERS;
-    else if (pn_config_i_in_list(latency_keys, name, nlen))
+    else if (pn_config_in_list(latency_keys, name, nlen))
         min = 1, max = PN_SM_MAX_LATENCY;
     else if (nlen == 6 && !strcmp(name, "blocks"))
         min = 1, max = UINT32_MAX;

@@ -1,4 +1,4 @@
-/* pn_engine_sm.c - the SM net compiled: an exact event-driven simulation of
+/* pn_sm_engine.c - the SM net compiled: an exact event-driven simulation of
  * the net of ../shared/spec/wpnm.md, one state machine per warp.
  *
  * In that net a warp's sub-net holds one control token. Between two
@@ -22,7 +22,7 @@
  *           next selection at k+5+l2
  *   a warp with nothing left terminates (t16) at its selection step.
  */
-#include "pn_engine_sm.h"
+#include "pn_sm_engine.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -250,7 +250,7 @@ done:
     return st;
 }
 
-const pn_engine_impl_t pn_engine_sm = { "sm", sm_run, sm_plan_free };
+const pn_engine_impl_t pn_sm_engine = { "sm", sm_run, sm_plan_free };
 
 static pn_status_t sm_plan_of(const void *params, void **plan, pn_error_t *err)
 {
@@ -258,7 +258,7 @@ static pn_status_t sm_plan_of(const void *params, void **plan, pn_error_t *err)
 }
 
 const pn_model_engine_t pn_sm_model_engine = {
-    "the SM net of a kernel's counts", &pn_engine_sm, sm_plan_of
+    "the SM net of a kernel's counts", &pn_sm_engine, sm_plan_of
 };
 
 /* Paper nets of several blocks or with barriers have no compiled engine. */

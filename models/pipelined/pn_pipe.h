@@ -1,6 +1,6 @@
 /* pn_pipe.h - the pipelined SM net (model.net: pipelined): one step is one SM
  * cycle, warps bound to partition schedulers, per-kind latencies and
- * token-bucket pipes, arc by arc as models/PIPELINED.md documents it. */
+ * token-bucket pipes, arc by arc as models/pipelined/PIPELINED.md documents it. */
 #ifndef PN_PIPE_H
 #define PN_PIPE_H
 
@@ -134,39 +134,5 @@ uint64_t pn_pipe_single_warp_steps(const pn_pipe_counts_t *c, const uint32_t *la
 /* Firings of transition t0 (idle steps) in that same single-warp run:
  * sum_k x_k * (L_k - 1) + 2. */
 uint64_t pn_pipe_single_warp_idle(const pn_pipe_counts_t *c, const uint32_t *latency);
-
-/* The compiled engine's plan: the parameters, copied. */
-typedef struct pn_pipe_plan pn_pipe_plan_t;
-
-/* Make a plan from p (copied, checked). Errors as pn_pipe_check, PN_ENOMEM.
- * Free with pn_pipe_plan_free (NULL allowed). O(n_warps). */
-pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn_error_t *err);
-void pn_pipe_plan_free(pn_pipe_plan_t *pl);
-
-/* One run of the compiled engine for the net pn_pipe_build makes of the
- * plan's parameters: the same distribution of steps, idle steps and firings
- * as the literal engine, simulated as events of the warps (o->max_steps as
- * the engines take it: PN_ELIMIT through pn_engine_limit_error; on_step is
- * not called). Thread-safe for a shared plan. Time O(instructions + steps in
- * which some warp acts), independent of the latencies; memory O(warps of
- * every block + the longest latency). */
-pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_opts_t *o,
-                        pn_run_result_t *res, pn_error_t *err);
-
-/* The compiled engine as sim/'s engines see it ("sm" on the command line),
- * and as the model describes it (pn_model_engine_prepare). */
-extern const pn_engine_impl_t pn_engine_pipe;
-extern const pn_model_engine_t pn_pipe_model_engine;
-
-/* Program-order pipelined nets have no compiled engine: auto runs fast. */
-extern const pn_model_engine_t pn_pipe_program_engine;
-
-/* Prepare engine `kind` for the pipelined net of p: the compiled engine for
- * PN_ENGINE_AUTO and PN_ENGINE_COMPILED (net may then be NULL: a net of many
- * blocks need not be built), else pn_engine_prepare on net. Release with
- * pn_engine_release, also after an error. */
-pn_status_t pn_pipe_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
-                                   const pn_pipe_params_t *p, const pn_net_t *net,
-                                   const pn_run_opts_t *o, pn_error_t *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* pn_pipe_engine.c - the pipelined net compiled: an exact event-driven
- * simulation of the net pn_pipe_build makes (models/PIPELINED.md), one state
+ * simulation of the net pn_pipe_build makes (models/pipelined/PIPELINED.md), one state
  * machine per warp, buckets as numbers.
  *
  * Timeline of one instruction of kind k and latency L, acquired at step a:
@@ -18,7 +18,7 @@
  * cap - level(M_t) >= R. Only steps in which some warp acts are visited;
  * quiet stretches are jumped over with the buckets and t0 counted in closed
  * form. */
-#include "pn_pipe.h"
+#include "pn_pipe_engine.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -769,7 +769,7 @@ static void pipe_plan_free(void *plan)
     pn_pipe_plan_free(plan);
 }
 
-const pn_engine_impl_t pn_engine_pipe = { "sm", pipe_run, pipe_plan_free };
+const pn_engine_impl_t pn_pipe_engine = { "sm", pipe_run, pipe_plan_free };
 
 static pn_status_t pipe_plan_of(const void *params, void **plan, pn_error_t *err)
 {
@@ -780,7 +780,7 @@ static pn_status_t pipe_plan_of(const void *params, void **plan, pn_error_t *err
 }
 
 const pn_model_engine_t pn_pipe_model_engine = {
-    "the pipelined net", &pn_engine_pipe, pipe_plan_of
+    "the pipelined net", &pn_pipe_engine, pipe_plan_of
 };
 
 /* program order has no compiled engine (yet): auto runs the fast engine */

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "pn_config.h"
+#include "pn_kernel_net.h"
 #include "pn_device.h"
 #include "pn_error.h"
 #include "pn_net.h"
@@ -16,7 +16,7 @@ typedef struct pn_model {
     pn_config_t cfg;
     pn_device_t dev;
     pn_kernel_t kernel;
-    pn_net_t net;                 /* pn_config_build_net of kernel */
+    pn_net_t net;                 /* pn_kernel_net_build of kernel */
     pn_sm_layout_t layout;        /* layout.t0: the idle transition */
 } pn_model_t;
 

@@ -1,0 +1,61 @@
+/* pn_kernel_net.h - the net of a resolved point and its engine
+ * (pn_kernel_net.c): which generator builds it, which engine runs it, and
+ * the lower bound of its steps that refuses a run that cannot end. */
+#ifndef PN_KERNEL_NET_H
+#define PN_KERNEL_NET_H
+
+#include <stdint.h>
+
+#include "pn_engine.h"
+#include "pn_kernel.h"
+#include "pn_net.h"
+
+/* Build into net (freshly initialised) the net of one resolved point k of
+ * cfg: the paper's SM net from k's counts, or, when cfg has a program, the
+ * program-order net of pn_sm_build_program with k's schedulers and
+ * latencies (threads and param_values as for pn_kernel_resolve). Errors are
+ * prefixed with the config's path when they have no position of their own.
+ * On error net holds a partial net that the caller destroys. */
+pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
+                                const double *param_values, pn_net_t *net,
+                                pn_sm_layout_t *lay, pn_error_t *err);
+
+/* Prepare engine `kind` for net, the net pn_kernel_net_build made of cfg's
+ * point k (all borrowed, as o, and must outlive p). This is where the model
+ * of a net picks its engine: PN_ENGINE_AUTO takes the model's compiled
+ * engine where it has one (the sm engine for the paper's SM net of counts),
+ * else fast (program-order nets); PN_ENGINE_COMPILED on a net without one
+ * is PN_EINVAL; fast and literal run net. Release p with pn_engine_release,
+ * also after an error. O(warps), or the fast plan's O(arcs log arcs). */
+pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
+                                     const pn_config_t *cfg, const pn_kernel_t *k,
+                                     const pn_net_t *net, const pn_run_opts_t *o,
+                                     pn_error_t *err);
+
+/* A lower bound of the steps every run of k's net takes, whatever the seed
+ * and engine (saturating at UINT64_MAX). Paper net: the longest warp alone
+ * (4 x_a + (5+l1) x_g + (5+l2) x_s + 1; other warps only delay it), and the
+ * scheduler tokens' occupation (3 steps per arithmetic instruction, 4+l2 per
+ * shared access, 2 per global access) over the schedulers, for a grid
+ * (k->sm_grid) the longest warp times ceil(blocks / resident) and the
+ * occupation of every block's warps. Pipelined net:
+ * the waves of blocks (at most `resident` at once) times the longest warp
+ * alone (sum_k x_k L_k), and every instruction of the SM's blocks over the
+ * partitions' issue slots. O(warps). */
+uint64_t pn_kernel_net_min_steps(const pn_kernel_t *k);
+
+/* Refuse, before anything runs, a point whose runs cannot end within
+ * max_steps: PN_ELIMIT when pn_kernel_net_min_steps(k) > max_steps, naming the
+ * estimate and how to raise the limit, at simulation.max_steps when the
+ * limit came from there, else at kernel.counts (limit_given 0) or after
+ * "path: " (a --max-steps option). O(warps). */
+pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
+                                  uint64_t max_steps, int limit_given, pn_error_t *err);
+
+/* Place a run error (such as reaching max_steps) in the config cfg: at its
+ * simulation.max_steps when the limit came from there (limit_given 0 and
+ * the key present), else after "path: ". */
+void pn_kernel_net_locate_error(const pn_config_t *cfg, int limit_given, pn_error_t *err);
+
+
+#endif
