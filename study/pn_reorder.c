@@ -9,7 +9,8 @@
 
 #include "pn_sm_engine.h"
 #include "pn_pipe_engine.h"
-#include "pn_program.h"
+#include "pn_program_net.h"
+#include "pn_program_order.h"
 
 /* Which net a row simulates, and so which engine runs it. */
 enum { NET_SM, NET_PROGRAM, NET_PIPE, NET_PIPE_PROGRAM };
@@ -32,7 +33,7 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
     if (which == NET_SM)
         st = pn_sm_engine_prepare(&prep, r->engine, &k->sm, net, &opts, err);
     else if (which == NET_PROGRAM)
-        st = pn_program_engine_prepare(&prep, r->engine, net, &opts, err);
+        st = pn_program_net_engine(&prep, r->engine, net, &opts, err);
     else if (which == NET_PIPE)
         st = pn_pipe_engine_prepare(&prep, r->engine, &k->pipe, net, &opts, err);
     else
@@ -76,7 +77,7 @@ static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs,
         t0 = pl.t0;
     } else {
         pn_sm_layout_t lay;
-        st = pn_sm_build_program(&net, sm->schedulers, sm->l1, sm->l2, sm->n_warps, progs, &lay,
+        st = pn_program_net_build(&net, sm->schedulers, sm->l1, sm->l2, sm->n_warps, progs, &lay,
                                  err);
         t0 = lay.t0;
     }
@@ -169,7 +170,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
         for (uint32_t w = 0; w < warps && st == PN_OK; w++)
             st = pn_program_order(&progs[w], (pn_order_t)o, &r->m->kernel.sm.warps[w], err);
         if (st == PN_OK)
-            st = simulate_programs(r, progs, pn_order_name((pn_order_t)o), results, err);
+            st = simulate_programs(r, progs, pn_program_order_name((pn_order_t)o), results, err);
         for (uint32_t w = 0; w < warps; w++)
             pn_program_destroy(&progs[w]);
     }

@@ -9,12 +9,13 @@
 #include "pn_engine.h"
 #include "pn_model.h"
 #include "pn_program.h"
+#include "pn_program_order.h"
 #include "pn_report.h"
 #include "pn_stats.h"
 
 /* One order's outcome. */
 typedef struct pn_reorder_row {
-    const char *name;             /* "program", "random", or pn_order_name's */
+    const char *name;             /* "program", "random", or pn_program_order_name's */
     const char *engine;           /* the engine that ran it (a static name) */
     uint32_t places, transitions;
     pn_summary_t steps, idle;

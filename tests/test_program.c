@@ -17,7 +17,8 @@
 
 #include "pn_kernel_net.h"
 #include "pn_engine.h"
-#include "pn_program.h"
+#include "pn_program_net.h"
+#include "pn_program_order.h"
 #include "pn_rng.h"
 #include "pn_sm.h"
 #include "pn_stats.h"
@@ -48,7 +49,7 @@ static void build(pn_net_t *net, pn_sm_layout_t *lay, uint32_t sched, uint32_t l
 {
     pn_error_t err;
     pn_net_init(net);
-    if (pn_sm_build_program(net, sched, l1, l2, warps, progs, lay, &err) != PN_OK)
+    if (pn_program_net_build(net, sched, l1, l2, warps, progs, lay, &err) != PN_OK)
         fail_msg("build: %s", err.msg);
 }
 
@@ -515,10 +516,10 @@ static void test_names_and_marking(void **state)
     pn_prepared_t prep;
     pn_error_t err;
     pn_run_opts_t o = { .max_steps = 1000, .idle_trans = lay.t0 };
-    assert_int_equal(pn_program_engine_prepare(&prep, PN_ENGINE_COMPILED, &net, &o, &err),
+    assert_int_equal(pn_program_net_engine(&prep, PN_ENGINE_COMPILED, &net, &o, &err),
                      PN_EINVAL);
     assert_null(prep.impl);
-    assert_int_equal(pn_program_engine_prepare(&prep, PN_ENGINE_AUTO, &net, &o, &err), PN_OK);
+    assert_int_equal(pn_program_net_engine(&prep, PN_ENGINE_AUTO, &net, &o, &err), PN_OK);
     assert_string_equal(pn_engine_prepared_name(&prep), "fast");
     pn_engine_release(&prep);
     pn_net_destroy(&net);
@@ -721,7 +722,7 @@ static void test_sync(void **state)
     seg(&bad[1], 1, "arith sync");
     pn_error_t err;
     pn_net_init(&net);
-    assert_int_equal(pn_sm_build_program(&net, 2, 20, 2, 2, bad, NULL, &err), PN_EINVAL);
+    assert_int_equal(pn_program_net_build(&net, 2, 20, 2, 2, bad, NULL, &err), PN_EINVAL);
     assert_string_equal(err.msg, "warp 1 passes 1 barriers and warp 0 2; every warp of a block "
                                  "passes the same barriers");
     pn_net_destroy(&net);
@@ -812,8 +813,8 @@ static void test_orders_counts(void **state)
     assert_int_equal(pn_program_order(&p, PN_ORDER_MEMORY_FIRST, &over, &err), PN_EINVAL);
     assert_int_equal(pn_program_order(&p, PN_ORDER_COUNT, &big, &err), PN_EINVAL);
     assert_int_equal(p.n_segs, 0);
-    assert_string_equal(pn_order_name(PN_ORDER_MEMORY_SPREAD), "memory-spread");
-    assert_string_equal(pn_order_name(PN_ORDER_COUNT), "?");
+    assert_string_equal(pn_program_order_name(PN_ORDER_MEMORY_SPREAD), "memory-spread");
+    assert_string_equal(pn_program_order_name(PN_ORDER_COUNT), "?");
 }
 
 /* Mean steps of `runs` fast runs of every warp running order o of counts c. */
@@ -899,17 +900,17 @@ static void test_bad_args(void **state)
     assert_non_null(strstr(err.msg, "shared"));
     pn_net_t net;
     pn_net_init(&net);
-    assert_int_equal(pn_sm_build_program(&net, 1, 1, 1, 1, &p, NULL, &err), PN_ELIMIT);
+    assert_int_equal(pn_program_net_build(&net, 1, 1, 1, 1, &p, NULL, &err), PN_ELIMIT);
     assert_non_null(strstr(err.msg, "warp 0: "));
     pn_program_destroy(&p);
-    assert_int_equal(pn_sm_build_program(&net, 0, 1, 1, 1, &p, NULL, &err), PN_EINVAL);
+    assert_int_equal(pn_program_net_build(&net, 0, 1, 1, 1, &p, NULL, &err), PN_EINVAL);
     assert_non_null(strstr(err.msg, "schedulers"));
-    assert_int_equal(pn_sm_build_program(&net, 1, 0, 1, 1, &p, NULL, &err), PN_EINVAL);
+    assert_int_equal(pn_program_net_build(&net, 1, 0, 1, 1, &p, NULL, &err), PN_EINVAL);
     assert_non_null(strstr(err.msg, "l1"));
-    assert_int_equal(pn_sm_build_program(&net, 1, 1, 0, 1, &p, NULL, &err), PN_EINVAL);
+    assert_int_equal(pn_program_net_build(&net, 1, 1, 0, 1, &p, NULL, &err), PN_EINVAL);
     assert_non_null(strstr(err.msg, "l2"));
-    assert_int_equal(pn_sm_build_program(&net, 1, 1, 1, 0, &p, NULL, &err), PN_EINVAL);
-    assert_int_equal(pn_sm_build_program(&net, 1, 1, 1, 1, NULL, NULL, &err), PN_EINVAL);
+    assert_int_equal(pn_program_net_build(&net, 1, 1, 1, 0, &p, NULL, &err), PN_EINVAL);
+    assert_int_equal(pn_program_net_build(&net, 1, 1, 1, 1, NULL, NULL, &err), PN_EINVAL);
     assert_int_equal(net.n_places, 0);
     pn_net_destroy(&net);
     assert_string_equal(pn_program_format(&p, buf, sizeof buf), "[]");

@@ -8,7 +8,7 @@
 #include "pn_kernel_net.h"
 #include "pn_sm_engine.h"
 #include "pn_pipe_engine.h"
-#include "pn_program.h"
+#include "pn_program_net.h"
 
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
@@ -56,7 +56,7 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
         return pn_error_set(err, PN_ENOMEM, "out of memory for %u programs", warps);
     st = pn_config_programs(cfg, k->threads, param_values, progs, err);
     if (st == PN_OK) {
-        st = pn_sm_build_program(net, k->sm.schedulers, k->sm.l1, k->sm.l2, warps, progs, lay,
+        st = pn_program_net_build(net, k->sm.schedulers, k->sm.l1, k->sm.l2, warps, progs, lay,
                                  err);
         if (st != PN_OK)
             pn_error_prefix(err, cfg->path);
@@ -78,7 +78,7 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
         return pn_pipe_engine_prepare(p, kind, &k->pipe, net, o, err);
     if (!cfg->has_program)
         return pn_sm_grid_engine_prepare(p, kind, &k->sm, &k->sm_grid, net, o, err);
-    return pn_program_engine_prepare(p, kind, net, o, err);
+    return pn_program_net_engine(p, kind, net, o, err);
 }
 
 void pn_kernel_net_locate_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)

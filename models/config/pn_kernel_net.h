@@ -12,7 +12,7 @@
 
 /* Build into net (freshly initialised) the net of one resolved point k of
  * cfg: the paper's SM net from k's counts, or, when cfg has a program, the
- * program-order net of pn_sm_build_program with k's schedulers and
+ * program-order net of pn_program_net_build with k's schedulers and
  * latencies (threads and param_values as for pn_kernel_resolve). Errors are
  * prefixed with the config's path when they have no position of their own.
  * On error net holds a partial net that the caller destroys. */

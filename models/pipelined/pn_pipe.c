@@ -1,6 +1,6 @@
 /* pn_pipe.c - the pipelined SM net of models/pipelined/PIPELINED.md, arc by arc. */
 #include "pn_pipe.h"
-#include "pn_program.h"
+#include "pn_program_net.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -360,7 +360,7 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
         }
         PN_CHECK(place(b, pn_program_is_empty(prog) ? 1 : 0, &pp.end, "w%u.end", w));
         PN_CHECK(in(b, t, pp.end, 1));
-        PN_CHECK(pn_program_add_sequencer(b->net, w, prog, &pp, b->err));
+        PN_CHECK(pn_program_net_sequencer(b->net, w, prog, &pp, b->err));
     } else {
         for (int k = 0; k < PN_PIPE_KINDS; k++)
             PN_CHECK(inh(b, t, wp.x[k]));
