@@ -5,7 +5,7 @@
 #include "cmd_common.h"
 #include "pn_commands.h"
 #include "pn_engine.h"
-#include "pn_report.h"
+#include "pn_run_report.h"
 #include "pn_stats.h"
 
 static const char run_usage[] =
@@ -43,8 +43,6 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
-    rep.seed = o.seed;
-    rep.jobs = (unsigned)o.jobs;
     if (pn_kernel_net_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &err) != PN_OK)
         goto fail;
     if (pn_kernel_net_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
@@ -52,37 +50,14 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_prefix(&err, m.cfg.path);
         goto fail;
     }
-    if (pn_engine_run_batch(&prep, rep.seed, n_runs, rep.jobs, results, &err) != PN_OK) {
+    if (pn_engine_run_batch(&prep, o.seed, n_runs, (unsigned)o.jobs, results, &err) != PN_OK) {
         pn_kernel_net_locate_error(&m.cfg, o.have_max, &err);
         goto fail;
     }
-    rep.kernel = m.cfg.kernel_name;
-    rep.config_path = m.cfg.path;
-    rep.device = m.dev.name;
-    rep.device_desc = m.dev.description;
-    rep.threads = m.kernel.threads;
-    rep.warps = m.kernel.sm.n_warps;
-    rep.schedulers = m.kernel.sm.schedulers;
-    rep.l1 = m.kernel.sm.l1;
-    rep.l2 = m.kernel.sm.l2;
-    rep.selection = m.cfg.has_program ? "program" : "paper";
-    rep.places = m.net.n_places;
-    rep.transitions = m.net.n_trans;
-    rep.arcs = pn_net_n_arcs(&m.net, PN_ARC_INPUT) + pn_net_n_arcs(&m.net, PN_ARC_OUTPUT) +
-               pn_net_n_arcs(&m.net, PN_ARC_INHIBITOR);
-    rep.engine = pn_engine_prepared_name(&prep);
-    rep.runs = n_runs;
-    rep.results = results;
-    rep.calibrated = m.dev.calibrated;
-    rep.us_per_step = m.dev.us_per_step;
-    rep.us_offset = m.dev.us_offset;
-    char mtext[512], mjson[512];
-    pn_kernel_describe(&m.kernel, mtext, sizeof mtext, mjson, sizeof mjson);
-    rep.model_text = mtext;
-    rep.model_json = mjson;
-    if (pn_summary_runs(results, n_runs, &rep.steps, &rep.idle, &err) != PN_OK ||
+    if (pn_run_report_fill(&rep, &m, &prep, results, n_runs, o.seed, (unsigned)o.jobs,
+                           &err) != PN_OK ||
         pn_cli_out_open(&out, o.output, &err) != PN_OK ||
-        pn_report_run(out.f, o.format, &rep, &err) != PN_OK ||
+        pn_run_report_write(out.f, o.format, &rep, &err) != PN_OK ||
         pn_cli_out_commit(&out, &err) != PN_OK)
         goto fail;
     goto done;

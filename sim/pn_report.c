@@ -1,4 +1,5 @@
-/* pn_report.c - text, JSON and CSV reports of simulation runs. */
+/* pn_report.c - the output formats of every report (text, JSON, CSV) and
+ * the JSON pieces they share; what a report says is its owner's. */
 #include "pn_report.h"
 
 #include <inttypes.h>
@@ -48,90 +49,4 @@ void pn_json_summary(FILE *out, const char *key, const pn_summary_t *s)
 {
     fprintf(out, "\"%s\": {\"mean\": %.10g, \"sd\": %.10g, \"min\": %" PRIu64
             ", \"max\": %" PRIu64 "}", key, s->mean, s->sd, s->min, s->max);
-}
-
-static void report_json(FILE *out, const void *data)
-{
-    const pn_run_report_t *r = data;
-    fputs("{\n  \"kernel\": ", out);
-    pn_json_string(out, r->kernel);
-    fputs(",\n  \"device\": ", out);
-    pn_json_string(out, r->device);
-    fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n", r->threads, r->warps);
-    fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
-            "\"shared\": %u}, \"selection\": \"%s\"%s%s},\n", r->schedulers, r->l1, r->l2,
-            r->selection, r->model_json && *r->model_json ? ", " : "",
-            r->model_json ? r->model_json : "");
-    fprintf(out, "  \"net\": {\"places\": %u, \"transitions\": %u, \"arcs\": %zu},\n",
-            r->places, r->transitions, r->arcs);
-    fprintf(out, "  \"engine\": \"%s\",\n", r->engine);
-    fputs("  ", out);
-    pn_json_summary(out, "steps", &r->steps);
-    fputs(",\n  ", out);
-    pn_json_summary(out, "idle_steps", &r->idle);
-    fputs(",\n", out);
-    if (r->calibrated)
-        fprintf(out, "  \"time_us\": {\"mean\": %.10g, \"sd\": %.10g},\n",
-                r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
-    fputs("  \"runs\": [", out);
-    for (uint32_t i = 0; i < r->runs; i++)
-        fprintf(out, "%s\n    {\"seed\": %" PRIu64 ", \"steps\": %" PRIu64
-                ", \"idle_steps\": %" PRIu64 ", \"firings\": %" PRIu64 "}",
-                i ? "," : "", r->results[i].seed, r->results[i].steps,
-                r->results[i].idle_steps, r->results[i].firings);
-    fputs("\n  ]\n}\n", out);
-}
-
-static void report_csv(FILE *out, const void *data)
-{
-    const pn_run_report_t *r = data;
-    fputs("kernel,threads,warps,run,seed,steps,idle_steps,firings", out);
-    fputs(r->calibrated ? ",time_us\n" : "\n", out);
-    for (uint32_t i = 0; i < r->runs; i++) {
-        const pn_run_result_t *x = &r->results[i];
-        fprintf(out, "%s,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->kernel,
-                r->threads, r->warps, i, x->seed, x->steps, x->idle_steps, x->firings);
-        if (r->calibrated)
-            fprintf(out, ",%.6g", r->us_per_step * (double)x->steps + r->us_offset);
-        fputc('\n', out);
-    }
-}
-
-static void text_row(FILE *out, const char *name, const pn_summary_t *s)
-{
-    fprintf(out, "  %-12s %12.1f %10.1f %10" PRIu64 " %10" PRIu64 "\n", name, s->mean, s->sd,
-            s->min, s->max);
-}
-
-static void report_text(FILE *out, const void *data)
-{
-    const pn_run_report_t *r = data;
-    fprintf(out, "kernel   %s (%s)\n", r->kernel, r->config_path);
-    fprintf(out, "device   %s%s%s%s\n", r->device, r->device_desc ? " (" : "",
-            r->device_desc ? r->device_desc : "", r->device_desc ? ")" : "");
-    fprintf(out, "block    %u threads = %u warps\n", r->threads, r->warps);
-    if (r->model_text && *r->model_text)
-        fprintf(out, "model    %s\n", r->model_text);
-    else
-        fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
-                r->schedulers, r->l1, r->l2, r->selection);
-    fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places, r->transitions,
-            r->arcs);
-    fprintf(out, "runs     %u (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n\n", r->runs, r->seed,
-            r->seed + r->runs - 1, r->engine);
-    fprintf(out, "  %-12s %12s %10s %10s %10s\n", "", "mean", "sd", "min", "max");
-    text_row(out, "steps", &r->steps);
-    text_row(out, "idle steps", &r->idle);
-    if (r->calibrated)
-        fprintf(out, "  %-12s %12.3f %10.3f\n", "time (us)",
-                r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
-    else
-        fprintf(out, "\n(device %s is not calibrated: no time prediction)\n", r->device);
-}
-
-pn_status_t pn_report_run(FILE *out, pn_format_t fmt, const pn_run_report_t *r,
-                          pn_error_t *err)
-{
-    static const pn_report_writers_t writers = { report_text, report_json, report_csv };
-    return pn_report_write(out, fmt, &writers, r, "the report", err);
 }

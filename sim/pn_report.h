@@ -1,5 +1,6 @@
-/* pn_report.h - the outputs of `pnsim run`: text, JSON and CSV, as fixed by
- * ../shared/spec/config.md. */
+/* pn_report.h - output formats (text, JSON, CSV) and the writers of a
+ * report in each; GPU-free: what a run of a kernel reports is
+ * models/config/pn_run_report.h. */
 #ifndef PN_REPORT_H
 #define PN_REPORT_H
 
@@ -24,36 +25,6 @@ typedef struct pn_report_writers {
  * <what>" when out reports an error. */
 pn_status_t pn_report_write(FILE *out, pn_format_t fmt, const pn_report_writers_t *w,
                             const void *data, const char *what, pn_error_t *err);
-
-/* Everything one `run` reports. Pointers are borrowed. */
-typedef struct pn_run_report {
-    const char *kernel;
-    const char *config_path;
-    const char *device;           /* profile name */
-    const char *device_desc;      /* may be NULL */
-    uint32_t threads, warps;
-    uint32_t schedulers, l1, l2;
-    const char *selection;        /* "paper" (random frame I) or "program" */
-    uint32_t places, transitions;
-    size_t arcs;
-    const char *engine;
-    uint32_t runs;
-    uint64_t seed;                /* seed of run 0; run i uses seed + i */
-    unsigned jobs;                /* CPU threads used (not printed in JSON/CSV) */
-    pn_summary_t steps, idle;
-    const pn_run_result_t *results;
-    int calibrated;
-    double us_per_step, us_offset;
-    /* optional, from the model that made the net: a text line replacing the
-     * "model" line, and JSON members added to the "model" object; NULL or
-     * "": the fields above alone */
-    const char *model_text, *model_json;
-} pn_run_report_t;
-
-/* Write r to out in fmt. Output depends only on r (never on timing or the
- * number of CPU threads). Returns PN_EIO if out reports an error. */
-pn_status_t pn_report_run(FILE *out, pn_format_t fmt, const pn_run_report_t *r,
-                          pn_error_t *err);
 
 /* Write `"key": {"mean": M, "sd": S, "min": m, "max": x}` (%.10g for the
  * doubles). */

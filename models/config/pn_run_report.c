@@ -1,0 +1,126 @@
+/* pn_run_report.c - the report of `pnsim run`: a model's runs in text, JSON
+ * and CSV. */
+#include "pn_run_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static void report_json(FILE *out, const void *data)
+{
+    const pn_run_report_t *r = data;
+    fputs("{\n  \"kernel\": ", out);
+    pn_json_string(out, r->kernel);
+    fputs(",\n  \"device\": ", out);
+    pn_json_string(out, r->device);
+    fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n", r->threads, r->warps);
+    fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
+            "\"shared\": %u}, \"selection\": \"%s\"%s%s},\n", r->schedulers, r->l1, r->l2,
+            r->selection, r->model_json && *r->model_json ? ", " : "",
+            r->model_json ? r->model_json : "");
+    fprintf(out, "  \"net\": {\"places\": %u, \"transitions\": %u, \"arcs\": %zu},\n",
+            r->places, r->transitions, r->arcs);
+    fprintf(out, "  \"engine\": \"%s\",\n", r->engine);
+    fputs("  ", out);
+    pn_json_summary(out, "steps", &r->steps);
+    fputs(",\n  ", out);
+    pn_json_summary(out, "idle_steps", &r->idle);
+    fputs(",\n", out);
+    if (r->calibrated)
+        fprintf(out, "  \"time_us\": {\"mean\": %.10g, \"sd\": %.10g},\n",
+                r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
+    fputs("  \"runs\": [", out);
+    for (uint32_t i = 0; i < r->runs; i++)
+        fprintf(out, "%s\n    {\"seed\": %" PRIu64 ", \"steps\": %" PRIu64
+                ", \"idle_steps\": %" PRIu64 ", \"firings\": %" PRIu64 "}",
+                i ? "," : "", r->results[i].seed, r->results[i].steps,
+                r->results[i].idle_steps, r->results[i].firings);
+    fputs("\n  ]\n}\n", out);
+}
+
+static void report_csv(FILE *out, const void *data)
+{
+    const pn_run_report_t *r = data;
+    fputs("kernel,threads,warps,run,seed,steps,idle_steps,firings", out);
+    fputs(r->calibrated ? ",time_us\n" : "\n", out);
+    for (uint32_t i = 0; i < r->runs; i++) {
+        const pn_run_result_t *x = &r->results[i];
+        fprintf(out, "%s,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->kernel,
+                r->threads, r->warps, i, x->seed, x->steps, x->idle_steps, x->firings);
+        if (r->calibrated)
+            fprintf(out, ",%.6g", r->us_per_step * (double)x->steps + r->us_offset);
+        fputc('\n', out);
+    }
+}
+
+static void text_row(FILE *out, const char *name, const pn_summary_t *s)
+{
+    fprintf(out, "  %-12s %12.1f %10.1f %10" PRIu64 " %10" PRIu64 "\n", name, s->mean, s->sd,
+            s->min, s->max);
+}
+
+static void report_text(FILE *out, const void *data)
+{
+    const pn_run_report_t *r = data;
+    fprintf(out, "kernel   %s (%s)\n", r->kernel, r->config_path);
+    fprintf(out, "device   %s%s%s%s\n", r->device, r->device_desc ? " (" : "",
+            r->device_desc ? r->device_desc : "", r->device_desc ? ")" : "");
+    fprintf(out, "block    %u threads = %u warps\n", r->threads, r->warps);
+    if (r->model_text && *r->model_text)
+        fprintf(out, "model    %s\n", r->model_text);
+    else
+        fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
+                r->schedulers, r->l1, r->l2, r->selection);
+    fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places, r->transitions,
+            r->arcs);
+    fprintf(out, "runs     %u (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n\n", r->runs, r->seed,
+            r->seed + r->runs - 1, r->engine);
+    fprintf(out, "  %-12s %12s %10s %10s %10s\n", "", "mean", "sd", "min", "max");
+    text_row(out, "steps", &r->steps);
+    text_row(out, "idle steps", &r->idle);
+    if (r->calibrated)
+        fprintf(out, "  %-12s %12.3f %10.3f\n", "time (us)",
+                r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
+    else
+        fprintf(out, "\n(device %s is not calibrated: no time prediction)\n", r->device);
+}
+
+pn_status_t pn_run_report_write(FILE *out, pn_format_t fmt, const pn_run_report_t *r,
+                                pn_error_t *err)
+{
+    static const pn_report_writers_t writers = { report_text, report_json, report_csv };
+    return pn_report_write(out, fmt, &writers, r, "the report", err);
+}
+
+pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
+                               const pn_prepared_t *prep, const pn_run_result_t *results,
+                               uint32_t runs, uint64_t seed, unsigned jobs, pn_error_t *err)
+{
+    memset(r, 0, sizeof *r);
+    r->seed = seed;
+    r->jobs = jobs;
+    r->kernel = m->cfg.kernel_name;
+    r->config_path = m->cfg.path;
+    r->device = m->dev.name;
+    r->device_desc = m->dev.description;
+    r->threads = m->kernel.threads;
+    r->warps = m->kernel.sm.n_warps;
+    r->schedulers = m->kernel.sm.schedulers;
+    r->l1 = m->kernel.sm.l1;
+    r->l2 = m->kernel.sm.l2;
+    r->selection = m->cfg.has_program ? "program" : "paper";
+    r->places = m->net.n_places;
+    r->transitions = m->net.n_trans;
+    r->arcs = pn_net_n_arcs(&m->net, PN_ARC_INPUT) + pn_net_n_arcs(&m->net, PN_ARC_OUTPUT) +
+              pn_net_n_arcs(&m->net, PN_ARC_INHIBITOR);
+    r->engine = pn_engine_prepared_name(prep);
+    r->runs = runs;
+    r->results = results;
+    r->calibrated = m->dev.calibrated;
+    r->us_per_step = m->dev.us_per_step;
+    r->us_offset = m->dev.us_offset;
+    pn_kernel_describe(&m->kernel, r->model_text_buf, sizeof r->model_text_buf,
+                       r->model_json_buf, sizeof r->model_json_buf);
+    r->model_text = r->model_text_buf;
+    r->model_json = r->model_json_buf;
+    return pn_summary_runs(results, runs, &r->steps, &r->idle, err);
+}
