@@ -4,6 +4,7 @@
 #   make check          install missing Debian packages, build, run the tests (< 1 min)
 #   make check-full     the longer statistical suites
 #   make bench          benchmarks (wall time, steps/s, firings/s)
+#   make docs           rewrite the outputs README.md and doc/ show as real
 #   make SANITIZE=address,undefined check     the same under ASan/UBSan
 #   make valgrind       unit tests and CLI cases under valgrind memcheck
 #   make fuzz FUZZ_SECONDS=N   build the libFuzzer targets (clang) and run each N s
@@ -82,7 +83,7 @@ PNSIM    := $(BUILD)/pnsim
 
 .SECONDARY:
 
-.PHONY: all deps example check check-run check-full bench valgrind install uninstall clean FORCE
+.PHONY: all deps example check check-run check-full bench valgrind install uninstall clean docs FORCE
 
 all: $(PNSIM)
 
@@ -102,6 +103,10 @@ check-run: $(PNSIM) $(TEST_BIN) fuzz-replay
 check-full: deps
 	@$(MAKE) --no-print-directory $(PNSIM) $(TEST_BIN)
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
+
+# rewrite the outputs README.md and doc/*.md show as real (tests/docs.sh checks them)
+docs: $(PNSIM)
+	PNSIM=$(PNSIM) python3 tests/lib/doc_outputs.py --write README.md doc/*.md
 
 bench: deps
 	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/tests/bench_pipe build/bench/pnsim

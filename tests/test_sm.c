@@ -1,4 +1,4 @@
-/* test_sm.c - the SM net generator against ../shared/spec/wpnm.md: sizes,
+/* test_sm.c - the SM net generator against doc/paper-net.md: sizes,
  * arcs, and the exact conformance values of one-warp nets. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* probe.cu - microbenchmark probes of the cycle-level parameters of one NVIDIA SM, for the
- * `pipelined:` section of a pnsim device profile (spec: shared/spec/pipelined.md).
+ * `pipelined:` section of a pnsim device profile (models/pipelined/PIPELINED.md).
  *
  * Prints "# key: value" device lines, then the CSV header `probe,value,unit,detail` and one
  * row per probe on stdout; sweeps and raw numbers go to stderr (probe.log). run_probes.sh

@@ -10,7 +10,7 @@
 
 #include "pn_yaml.h"
 
-/* Ranges of the config's integers (spec/config.md). */
+/* Ranges of the config's integers (doc/config.md). */
 #define MAX_RUNS       1000000u
 #define MAX_WARP_INDEX (PN_SM_MAX_THREADS / PN_SM_WARP_THREADS - 1u)
 

@@ -22,7 +22,7 @@ typedef struct pn_counts {
 
 /* Which net a config simulates (model.net). */
 typedef enum pn_net_kind {
-    PN_NET_PAPER = 0,             /* spec/wpnm.md, the default */
+    PN_NET_PAPER = 0,             /* doc/paper-net.md, the default */
     PN_NET_PIPELINED = 1          /* models/pipelined/PIPELINED.md: one step per SM cycle */
 } pn_net_kind_t;
 

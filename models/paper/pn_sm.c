@@ -1,4 +1,4 @@
-/* pn_sm.c - the SM net of ../shared/spec/wpnm.md, arc by arc. */
+/* pn_sm.c - the SM net of doc/paper-net.md, arc by arc. */
 #include "pn_sm.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* pn_sm.h - the SM net generator: one SM place, one waiting transition and one
- * WPNM (warp sub-net) per warp, exactly as ../shared/spec/wpnm.md fixes it. */
+ * WPNM (warp sub-net) per warp, exactly as doc/paper-net.md fixes it. */
 #ifndef PN_SM_H
 #define PN_SM_H
 

@@ -1,5 +1,5 @@
 /* pn_sm_engine.c - the SM net compiled: an exact event-driven simulation of
- * the net of ../shared/spec/wpnm.md, one state machine per warp.
+ * the net of doc/paper-net.md, one state machine per warp.
  *
  * In that net a warp's sub-net holds one control token. Between two
  * selections everything it does is forced, with fixed durations; the only

@@ -9,10 +9,10 @@
 #include "pn_net.h"
 #include "pn_sm.h"
 
-/* The grid part of the paper net (spec/pipelined.md, last section): the
+/* The grid part of the paper net (models/paper/GRID.md): the
  * blocks the simulated SM runs one after another, how many are resident at
  * once, and the barriers every warp passes. All zero: one block, no
- * barriers, the net of spec/wpnm.md exactly. */
+ * barriers, the net of doc/paper-net.md exactly. */
 typedef struct pn_sm_grid {
     uint32_t blocks;              /* blocks this SM runs; 0 is taken as 1 */
     uint32_t resident;            /* blocks resident at once; 0 is taken as 1 */
@@ -22,7 +22,7 @@ typedef struct pn_sm_grid {
     const pn_warp_counts_t *block_warps;
 } pn_sm_grid_t;
 
-/* Is g the plain net of spec/wpnm.md (one block, no barriers)? */
+/* Is g the plain net of doc/paper-net.md (one block, no barriers)? */
 static inline int pn_sm_grid_is_plain(const pn_sm_grid_t *g)
 {
     return !g || (g->blocks <= 1 && g->barriers == 0 && !g->block_warps);

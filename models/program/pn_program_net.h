@@ -15,7 +15,7 @@
 /* Build the SM net of n_warps warps running programs[0..n_warps) into net,
  * which must be freshly initialised (pn_net_init) and is frozen on success:
  * the global part (p0 with `schedulers` tokens, pw, t0) and frames II-IV of
- * ../shared/spec/wpnm.md exactly as pn_sm_build makes them, frame I replaced
+ * doc/paper-net.md exactly as pn_sm_build makes them, frame I replaced
  * by the sequencer of models/program/PROGRAM.md (p5, p7, p9, t2, t3, t4 dropped,
  * t16 takes `end` instead of its inhibitors). Names as pn_sm_build's
  * ("w<i>.p<K>", "w<i>.t<K>") plus "w<i>.q<j>_<k>", "w<i>.r<j>_<k>",
