@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,6 +341,7 @@ size_t pn_net_n_arcs(const pn_net_t *net, pn_arc_kind_t kind)
 
 void pn_net_fire(const pn_net_t *net, pn_tokens_t *m, uint32_t t)
 {
+    assert(net->frozen && t < net->n_trans);
     pn_net_consume(net, m, t);
     pn_net_produce(net, m, t);
 }

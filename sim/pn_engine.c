@@ -2,6 +2,8 @@
  * worker pool that runs seed-deterministic batches of runs. */
 #include "pn_engine.h"
 
+#include <assert.h>
+
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -144,7 +146,13 @@ const char *pn_engine_prepared_name(const pn_prepared_t *p)
 pn_status_t pn_engine_run_prepared(const pn_prepared_t *p, uint64_t seed, pn_run_result_t *res,
                                    pn_error_t *err)
 {
-    return p->impl->run(p->plan, seed, p->opts, res, err);
+    pn_status_t st = p->impl->run(p->plan, seed, p->opts, res, err);
+    /* every engine's contract: t0 fires at most once a step, and a step
+     * fires at least one transition (steps are maximal, the run stops at
+     * the first dead marking) */
+    assert(st != PN_OK || res->idle_steps <= res->steps);
+    assert(st != PN_OK || res->firings >= res->steps);
+    return st;
 }
 
 pn_status_t pn_engine_run(pn_engine_kind_t kind, const pn_net_t *net, uint64_t seed,

@@ -2,6 +2,7 @@
  * maximal-concurrent step with randomized conflict resolution. */
 #include "pn_engine.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "pn_rng.h"
@@ -51,6 +52,9 @@ pn_status_t pn_engine_literal_run(const pn_net_t *net, uint64_t seed, const pn_r
                 idle_fired |= (int64_t)t == o->idle_trans;
             }
         }
+        /* maximality: the first transition of the order was enabled at M and
+         * finds M untouched, so it fires */
+        assert(f > 0);
         for (uint32_t i = 0; i < f; i++)
             pn_net_produce(net, m, fired[i]);
         steps++;

@@ -1,6 +1,7 @@
 /* pn_occupancy.c - resident blocks per SM from the occupancy rules. */
 #include "pn_occupancy.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,12 @@ pn_status_t pn_occupancy(const pn_occ_rules_t *r, uint32_t warps, uint32_t regs,
     if (out->by_registers < m) m = out->by_registers;
     if (out->by_shared < m) m = out->by_shared;
     out->resident = m;
+    /* what the contract promises of a block that fits: R blocks stay within
+     * the SM's warps, blocks, registers and shared memory */
+    assert(m == 0 || ((uint64_t)m * warps <= r->max_warps && m <= r->max_blocks &&
+                      (out->by_registers == UINT32_MAX ||
+                       (uint64_t)m * per_warp * warps <= r->regs_per_sm) &&
+                      (out->by_shared == UINT32_MAX || (uint64_t)m * alloc <= r->shared_per_sm)));
     out->limiters = (out->by_warps == m ? PN_OCC_WARPS : 0) |
                     (out->by_blocks == m ? PN_OCC_BLOCKS : 0) |
                     (out->by_registers == m ? PN_OCC_REGISTERS : 0) |

@@ -1,6 +1,8 @@
 /* pn_sm.c - the SM net of doc/paper-net.md, arc by arc. */
 #include "pn_sm.h"
 
+#include <assert.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -156,6 +158,9 @@ pn_status_t pn_sm_build(pn_net_t *net, const pn_sm_params_t *p, pn_sm_layout_t *
     for (uint32_t w = 0; w < p->n_warps; w++)
         PN_CHECK(pn_sm_add_warp(net, &lay, w, &p->warps[w], p->l1, p->l2, NULL, err));
     PN_CHECK(pn_net_freeze(net, err));
+    /* the size doc/paper-net.md fixes: 18 W + 2 places, 15 W + 1 transitions */
+    assert(net->n_places == PN_SM_WARP_PLACES * p->n_warps + 2 &&
+           net->n_trans == PN_SM_WARP_TRANS * p->n_warps + 1);
     if (layout)
         *layout = lay;
     return PN_OK;
