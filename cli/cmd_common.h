@@ -52,8 +52,9 @@ typedef struct pn_cli_sim_opts {
     "                        permutation of all enabled transitions at every step)\n" \
     "  -d, --device NAME     device profile, overriding the config's `device`\n"      \
     "  -t, --threads T       threads per block, overriding kernel.threads\n"          \
-    "      --max-steps N     abort a run after N steps (default: simulation.max_steps);\n" \
-    "                        a run that cannot end within N is refused at once\n"    \
+    "      --max-steps N     cap a run at N steps (default: simulation.max_steps, else\n" \
+    "                        the limit follows the kernel); a run that cannot end\n"  \
+    "                        within a cap is refused at once\n"                       \
     "  -h, --help            this help\n"
 
 /* Set o to the defaults (text, auto engine, nothing given). */

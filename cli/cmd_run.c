@@ -43,7 +43,8 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
-    if (pn_kernel_net_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &err) != PN_OK)
+    if (pn_kernel_net_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &opts.max_steps,
+                                  &err) != PN_OK)
         goto fail;
     if (pn_kernel_net_engine(&prep, o.engine, &m.cfg, &m.kernel, &m.net, &opts,
                                  &err) != PN_OK) {

@@ -124,7 +124,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
     uint32_t warps = r->m->kernel.sm.n_warps;
     /* every order has the same counts, and so the same lower bound */
     PN_CHECK(pn_kernel_net_check_steps(&r->m->cfg, &r->m->kernel, r->max_steps, r->max_steps_given,
-                                   err));
+                                       &r->max_steps, err));
     pn_run_result_t *results = calloc(r->runs, sizeof *results);
     pn_program_t *progs = calloc(warps, sizeof *progs);
     pn_status_t st = PN_OK;

@@ -126,7 +126,8 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     pt->l1 = k.sm.l1;
     pt->l2 = k.sm.l2;
     pn_sm_layout_t lay = { 0 };
-    st = pn_kernel_net_check_steps(cfg, &k, sw->max_steps, sw->max_steps_given, err);
+    st = pn_kernel_net_check_steps(cfg, &k, sw->max_steps, sw->max_steps_given, &o->max_steps,
+                                   err);
     if (st == PN_OK)
         st = pn_kernel_net_build(cfg, &k, params, net, &lay, err);
     o->idle_trans = lay.t0;

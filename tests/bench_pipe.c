@@ -108,6 +108,10 @@ int main(void)
           .resident = 1, .n = { 80000, 0, 0, 0, 0, 0, 0, 15000 } },
         { .name = "grid: 64 blocks of 8 warps, 8 resident, x 20k", .warps = 8, .blocks = 64,
           .resident = 8, .barriers = 10, .n = { 12000, 200, 3000, 1000, 0, 0, 0, 800 } },
+        /* a long kernel (issue 23): few warps, long loops, > 1e8 steps */
+        { .name = "long: 2 warps x 3.8M, DRAM loads (1.5e8 steps)", .warps = 2, .blocks = 1,
+          .resident = 1, .barriers = 40960,
+          .n = { 3215360, 0, 245760, 81920, 0, 0, 163840, 81920 } },
     };
     printf("pipelined net, h100 profile (probed); compiled engine, one run each\n");
     printf("%-48s %12s %12s %10s %14s\n", "case", "warp-instr", "steps", "seconds",

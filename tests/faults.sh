@@ -131,6 +131,7 @@ kernel:
   name: huge
   threads: 1024
   counts: {arith: 4000000000}
+simulation: {max_steps: 100000000}
 YAML
 cat >"$G/hugepipe.yaml" <<'YAML'
 device: h100
@@ -140,6 +141,7 @@ kernel:
   threads: 1024
   blocks: 264
   counts: {arith: 4000000000}
+simulation: {max_steps: 100000000}
 YAML
 # name, exit status, exact stderr, command...: and within a second
 fast() {
@@ -149,22 +151,22 @@ fast() {
     [ "$ms" -lt 1000 ] || [ -n "${PN_VG:-}" ] || bad "$name-time" "took $ms ms"
 }
 refused() {  # file:line:col or file, net, estimate, max_steps
-    echo "$1: net '$2' needs at least $3 steps (a lower bound from its counts and latencies), more than max_steps = $4: refused before it runs; raise simulation.max_steps or --max-steps to run it"
+    echo "$1: net '$2' needs at least $3 steps (a lower bound from its counts and latencies), more than max_steps = $4: refused before it runs; raise simulation.max_steps or --max-steps to run it, or leave both out and the limit follows the kernel"
 }
 # 32 warps x 4e9 instructions on 4 schedulers: 32 * 3 * 4e9 / 4 scheduler steps
-fast guard-run 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+fast guard-run 1 "$(refused "$G/huge.yaml:5:25" huge 96000000000 100000000)" \
     $RUN run -o "$G/out" "$G/huge.yaml"
 fast guard-run-option 1 "$(refused "$G/huge.yaml" huge 96000000000 95999999999)" \
     $RUN run --max-steps 95999999999 "$G/huge.yaml"
-fast guard-sweep 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+fast guard-sweep 1 "$(refused "$G/huge.yaml:5:25" huge 96000000000 100000000)" \
     $RUN sweep -q -o "$G/out" "$G/huge.yaml"
-fast guard-reorder 1 "$(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+fast guard-reorder 1 "$(refused "$G/huge.yaml:5:25" huge 96000000000 100000000)" \
     $RUN reorder -o "$G/out" "$G/huge.yaml"
 # 64 warps (2 blocks of 32 on the busiest SM) x 4e9: 64 * 4e9 / 4 partitions
-fast guard-pipelined 1 "$(refused "$G/hugepipe.yaml:7:19" hugepipe 64000000000 100000000)" \
+fast guard-pipelined 1 "$(refused "$G/hugepipe.yaml:8:25" hugepipe 64000000000 100000000)" \
     $RUN run "$G/hugepipe.yaml"
 printf 'config,threads,params,median_us\nhuge.yaml,1024,,100\nhuge.yaml,512,,90\n' >"$G/meas.csv"
-fast guard-calibrate 1 "$G/meas.csv:2: $(refused "$G/huge.yaml:4:19" huge 96000000000 100000000)" \
+fast guard-calibrate 1 "$G/meas.csv:2: $(refused "$G/huge.yaml:5:25" huge 96000000000 100000000)" \
     $RUN calibrate -d h100 -o "$G/prof.yaml" "$G/meas.csv"
 if [ -z "$(ls "$G" | grep -v -x -e huge.yaml -e hugepipe.yaml -e meas.csv)" ]; then ok guard-nothing-written
 else bad guard-nothing-written "$(ls "$G")"; fi
@@ -190,6 +192,69 @@ for f in configs/*.yaml; do
     if [ -n "$need" ] && [ -n "$min" ] && [ "$need" -le "$min" ]; then ok "guard-bound-$(basename "$f")"
     else bad "guard-bound-$(basename "$f")" "bound '$need', fewest steps '$min'"; fi
 done
+
+# ---- long kernels: without a cap the step limit follows the kernel (issue 23) ---
+# one warp of 200000 DRAM loads on the h100's pipelined net: about 1.4e8 steps,
+# above the old fixed default of 1e8, run by default in a few events
+cat >"$G/long.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  name: long
+  threads: 32
+  counts: {global_ld: 200000}
+  memory: {l2_hit: 0}
+simulation: {runs: 1}
+YAML
+out=$($RUN run -f csv "$G/long.yaml" 2>&1)
+steps=$(echo "$out" | awk -F, 'NR == 2 { print $6 }')
+if [ -n "$steps" ] && [ "$steps" -gt 100000000 ]; then ok long-runs-by-default
+else bad long-runs-by-default "$out"; fi
+# the same with a cap above the lower bound (135600000) but below the run
+# (135600003): the run reaches it, and the message says it was the user's cap
+# and how to lift it
+printf 'simulation: {runs: 1, max_steps: 135600002}\n' >>"$G/long.yaml"
+sed -i '/^simulation: {runs: 1}$/d' "$G/long.yaml"
+expect long-capped 1 "$G/long.yaml:8:34: net 'long' (seed 1) reached no dead marking within max_steps = 135600002 steps (a cap you set: raise it, or leave it out and the limit follows the kernel)" \
+    $RUN run "$G/long.yaml"
+
+# pnsim import writes no step limit: a long kernel imported as the help says
+# runs as written. tests/ncu/good.csv made one block long: its instruction
+# counts times 10 on a grid of 1 block, every load from DRAM (L2 hit rate 0):
+# 163840 DRAM loads per warp, above 1e8 steps
+python3 - tests/ncu/good.csv "$G/longprof.csv" <<'PY'
+import csv, re, sys
+src, dst = sys.argv[1], sys.argv[2]
+scale = ("smsp__inst_executed.sum", "sass__inst_executed_per_opcode")
+def times10(v):
+    return re.sub(r"[0-9][0-9,]*", lambda m: "{:,}".format(int(m.group().replace(",", "")) * 10), v)
+with open(src) as f, open(dst, "w", newline="") as g:
+    w = csv.writer(g, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    for line in f:
+        if not line.startswith('"'):
+            g.write(line)
+            continue
+        row = next(csv.reader([line]))
+        if row[0] != "ID":
+            row[8] = "(1, 1, 1)"
+            name, value = row[12], row[14]
+            if name == "launch__grid_size":
+                row[14] = "1 (0: 1)"
+            elif name in scale or name.startswith("smsp__sass_inst_executed_op_") or \
+                    name.startswith("l1tex__"):
+                row[14] = times10(value)
+            elif name == "lts__t_sector_op_read_hit_rate.pct":
+                row[14] = "0"
+        w.writerow(row)
+PY
+if $RUN import -o "$G/imp" "$G/longprof.csv" >/dev/null 2>"$G/imp.err"; then
+    cfg=$(ls "$G"/imp/*.yaml | head -n 1)
+    out=$($RUN run -r 1 -f csv "$cfg" 2>&1)
+    steps=$(echo "$out" | awk -F, 'NR == 2 { print $6 }')
+    if [ -n "$steps" ] && [ "$steps" -gt 100000000 ] && ! grep -q max_steps "$cfg"; then
+        ok import-long-runs
+    else bad import-long-runs "$out"; fi
+else bad import-long-runs "$(cat "$G/imp.err")"; fi
 
 # ---- signals ------------------------------------------------------------------
 # A config whose runs take minutes; killed after 0.5 s it must stop within a

@@ -83,6 +83,12 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
 
 void pn_kernel_net_locate_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)
 {
+    if (err->code == PN_ELIMIT && strstr(err->msg, "within max_steps") &&
+        strlen(err->msg) + 80 < sizeof err->msg)
+        strcat(err->msg, limit_given || cfg->max_steps_pos.line > 0
+                             ? " (a cap you set: raise it, or leave it out and the limit "
+                               "follows the kernel)"
+                             : "");
     if (limit_given || cfg->max_steps_pos.line <= 0) {
         pn_error_prefix(err, cfg->path);
         return;
@@ -149,10 +155,77 @@ uint64_t pn_kernel_net_min_steps(const pn_kernel_t *k)
     return longest > sched ? longest : sched;
 }
 
+/* Steps one instruction of pipelined kind i can take at most when it runs
+ * alone after every other (selection, acquisition, waiting for each bucket
+ * to refill its cost, for an inflight token, and its latency). */
+static uint64_t pipe_serial_cost(const pn_pipe_params_t *p, int i)
+{
+    uint64_t c = (uint64_t)p->latency[i] + 2;
+    for (int q = 0; q < PN_PIPE_PIPES; q++)
+        if (p->cost[i][q] && p->rate[q])
+            c += ceil_div(p->cost[i][q], p->rate[q]) + 1;
+    if (p->inflight && (i == PN_PIPE_LD_L1 || i == PN_PIPE_LD_L2 || i == PN_PIPE_LD_DRAM))
+        c += p->latency[PN_PIPE_LD_DRAM];
+    return c;
+}
+
+uint64_t pn_kernel_net_max_steps(const pn_kernel_t *k)
+{
+    uint64_t total = 3;
+    if (k->net == PN_NET_PIPELINED) {
+        const pn_pipe_params_t *p = &k->pipe;
+        uint64_t blocks = p->blocks ? p->blocks : 1;
+        uint64_t cost[PN_PIPE_KINDS];
+        for (int i = 0; i < PN_PIPE_KINDS; i++)
+            cost[i] = pipe_serial_cost(p, i);
+        for (uint64_t b = 0; b < (p->block_warps ? blocks : 1); b++) {
+            uint64_t block = 0;
+            for (uint32_t w = 0; w < p->n_warps; w++) {
+                const pn_pipe_counts_t *c = p->block_warps ? &p->block_warps[b * p->n_warps + w]
+                                                           : &p->warps[w];
+                for (int i = 0; i < PN_PIPE_KINDS; i++)
+                    block = sat_add(block, sat_mul(c->n[i], cost[i]));
+                block = sat_add(block, sat_mul(p->barriers, (uint64_t)p->barrier_latency + 3));
+            }
+            total = sat_add(total, sat_mul(block, p->block_warps ? 1 : blocks));
+        }
+        return sat_add(total, sat_mul(blocks, (uint64_t)p->block_launch + 4));
+    }
+    const pn_sm_params_t *p = &k->sm;
+    const pn_sm_grid_t *g = &k->sm_grid;
+    uint64_t blocks = g->blocks ? g->blocks : 1;
+    for (uint64_t b = 0; b < (g->block_warps ? blocks : 1); b++) {
+        uint64_t block = 0;
+        for (uint32_t w = 0; w < p->n_warps; w++) {
+            const pn_warp_counts_t *c = g->block_warps ? &g->block_warps[b * p->n_warps + w]
+                                                       : &p->warps[w];
+            block = sat_add(block, sat_add(sat_add(sat_mul(4, c->arith),
+                                                   sat_mul(5 + (uint64_t)p->l1, c->global)),
+                                           sat_add(sat_mul(5 + (uint64_t)p->l2, c->shared),
+                                                   sat_mul(4, g->barriers) + 1)));
+        }
+        total = sat_add(total, sat_mul(block, g->block_warps ? 1 : blocks));
+    }
+    return sat_add(total, sat_mul(blocks, 4));
+}
+
 pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
-                                  uint64_t max_steps, int limit_given, pn_error_t *err)
+                                      uint64_t max_steps, int limit_given, uint64_t *limit,
+                                      pn_error_t *err)
 {
     uint64_t need = pn_kernel_net_min_steps(k);
+    *limit = max_steps;
+    if (!limit_given && cfg->max_steps_pos.line <= 0) {
+        /* no cap from the user: the bound follows the kernel, so that any
+         * finite kernel runs (twice the serial upper estimate, and never
+         * below the default) */
+        uint64_t upper = sat_mul(2, pn_kernel_net_max_steps(k));
+        if (upper > *limit)
+            *limit = upper;
+        if (need > *limit)
+            *limit = need;
+        return PN_OK;
+    }
     if (need <= max_steps)
         return PN_OK;
     pn_pos_t at = { 0, 0 };
@@ -171,6 +244,7 @@ pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t 
     return pn_error_at(err, PN_ELIMIT, cfg->path, at.line, at.col,
                        "net '%s' needs at least %s steps (a lower bound from its counts and "
                        "latencies), more than max_steps = %" PRIu64 ": refused before it runs; "
-                       "raise simulation.max_steps or --max-steps to run it",
+                       "raise simulation.max_steps or --max-steps to run it, or leave both "
+                       "out and the limit follows the kernel",
                        cfg->kernel_name, est, max_steps);
 }

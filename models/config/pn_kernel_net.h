@@ -44,13 +44,25 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
  * partitions' issue slots. O(warps). */
 uint64_t pn_kernel_net_min_steps(const pn_kernel_t *k);
 
-/* Refuse, before anything runs, a point whose runs cannot end within
- * max_steps: PN_ELIMIT when pn_kernel_net_min_steps(k) > max_steps, naming the
+/* An upper estimate of the steps a run of k's net takes: every instruction
+ * of every warp of the SM's blocks run one after another, each with its
+ * latency, the refill of every bucket it takes from and an inflight token
+ * (pipelined), plus barriers and block launches (saturating at UINT64_MAX).
+ * O(warps), O(blocks * warps) with per-block counts. */
+uint64_t pn_kernel_net_max_steps(const pn_kernel_t *k);
+
+/* The step limit of point k's runs into *limit, and whether they can end
+ * within it. Without a user's cap (limit_given 0 and no
+ * simulation.max_steps in cfg) the limit follows the kernel: the larger of
+ * max_steps (the default), twice pn_kernel_net_max_steps(k) and the lower
+ * bound, so any finite kernel runs. With a cap, *limit = max_steps, and a
+ * point whose runs cannot end within it is refused before anything runs: PN_ELIMIT when pn_kernel_net_min_steps(k) > max_steps, naming the
  * estimate and how to raise the limit, at simulation.max_steps when the
  * limit came from there, else at kernel.counts (limit_given 0) or after
  * "path: " (a --max-steps option). O(warps). */
 pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
-                                  uint64_t max_steps, int limit_given, pn_error_t *err);
+                                      uint64_t max_steps, int limit_given, uint64_t *limit,
+                                      pn_error_t *err);
 
 /* Place a run error (such as reaching max_steps) in the config cfg: at its
  * simulation.max_steps when the limit came from there (limit_given 0 and

@@ -1,0 +1,118 @@
+/* test_steps.c - the step bounds of a point (models/config/pn_kernel_net.c):
+ * the lower bound refuses runs that cannot end, the upper estimate gives the
+ * default step limit (issue 23: any finite kernel runs). Every run of every
+ * bundled config must lie between the two. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "pn_engine.h"
+#include "pn_kernel_net.h"
+#include "pn_model.h"
+#include "pn_test.h"
+
+/* Run `runs` runs of the config at path and check min <= steps <= max. */
+static void check_config(const char *path, uint32_t runs)
+{
+    pn_model_t m;
+    pn_error_t err;
+    pn_error_clear(&err);
+    if (pn_model_load(&m, path, NULL, 0, &err) != PN_OK)
+        fail_msg("%s", err.msg);
+    uint64_t lo = pn_kernel_net_min_steps(&m.kernel);
+    uint64_t hi = pn_kernel_net_max_steps(&m.kernel);
+    uint64_t limit = 0;
+    assert_int_equal(pn_kernel_net_check_steps(&m.cfg, &m.kernel, m.cfg.max_steps, 0, &limit,
+                                               &err), PN_OK);
+    assert_true(lo <= hi);
+    assert_true(limit >= lo);
+    pn_run_opts_t o = { .max_steps = limit, .idle_trans = m.layout.t0, .net_name = path };
+    pn_prepared_t prep;
+    pn_run_result_t res[4];
+    assert_true(runs <= 4);
+    assert_int_equal(pn_kernel_net_engine(&prep, PN_ENGINE_AUTO, &m.cfg, &m.kernel, &m.net, &o,
+                                          &err), PN_OK);
+    assert_int_equal(pn_engine_run_batch(&prep, 1, runs, 1, res, &err), PN_OK);
+    for (uint32_t i = 0; i < runs; i++) {
+        if (res[i].steps < lo || res[i].steps > hi)
+            fail_msg("%s: run of %llu steps outside [%llu, %llu]", path,
+                     (unsigned long long)res[i].steps, (unsigned long long)lo,
+                     (unsigned long long)hi);
+    }
+    pn_engine_release(&prep);
+    pn_model_destroy(&m);
+}
+
+static void every_config_between_bounds(void **state)
+{
+    (void)state;
+    static const char *const configs[] = {
+        "configs/example.yaml", "configs/pipelined-example.yaml", "configs/matmul.yaml",
+        "configs/micro-fp-fma.yaml", "configs/micro-global-ld-dram.yaml",
+        "configs/micro-global-ld-l2.yaml", "configs/micro-int-alu.yaml",
+        "configs/micro-mix-g1a8-dep.yaml", "configs/micro-mix-g1a8-ind.yaml",
+        "configs/micro-mix-s1a4-dep.yaml", "configs/micro-shared-ld.yaml",
+        "configs/micro-shared-st.yaml", "configs/reorder-example.yaml",
+        "tests/good/minimal.yaml", "tests/good/program_sync.yaml", "tests/good/radix.yaml",
+    };
+    for (size_t i = 0; i < sizeof configs / sizeof *configs; i++)
+        check_config(configs[i], 2);
+}
+
+/* One warp alone takes exactly its single-warp count: the lower bound is
+ * reached and the upper estimate stays within a small factor of it. */
+static void one_warp_exact(void **state)
+{
+    (void)state;
+    static const char cfg_text[] =
+        "kernel: {name: one, threads: 32, counts: {arith: 1000, shared: 100, global: 100}}\n";
+    pn_model_t m;
+    pn_error_t err;
+    pn_error_clear(&err);
+    FILE *f = fopen("build/test_steps_one.yaml", "w");
+    assert_non_null(f);
+    fputs(cfg_text, f);
+    fclose(f);
+    assert_int_equal(pn_model_load(&m, "build/test_steps_one.yaml", NULL, 0, &err), PN_OK);
+    /* 4 * 1000 + (5 + 20) * 100 + (5 + 2) * 100 + 1 = 7201 (doc/paper-net.md) */
+    assert_int_equal(pn_kernel_net_min_steps(&m.kernel), 7201);
+    uint64_t hi = pn_kernel_net_max_steps(&m.kernel);
+    assert_true(hi >= 7201 && hi <= 2 * 7201);
+    pn_model_destroy(&m);
+    remove("build/test_steps_one.yaml");
+}
+
+/* A cap the user set stays the limit; without one the limit is never
+ * below the default and covers twice the upper estimate. */
+static void limit_follows_kernel(void **state)
+{
+    (void)state;
+    pn_model_t m;
+    pn_error_t err;
+    pn_error_clear(&err);
+    assert_int_equal(pn_model_load(&m, "configs/pipelined-example.yaml", NULL, 0, &err), PN_OK);
+    uint64_t limit = 0, hi = pn_kernel_net_max_steps(&m.kernel);
+    assert_int_equal(pn_kernel_net_check_steps(&m.cfg, &m.kernel, 100000000, 0, &limit, &err),
+                     PN_OK);
+    assert_true(limit == (2 * hi > 100000000 ? 2 * hi : 100000000));
+    assert_int_equal(pn_kernel_net_check_steps(&m.cfg, &m.kernel, 5000000, 1, &limit, &err),
+                     PN_OK);
+    assert_int_equal(limit, 5000000);
+    assert_int_equal(pn_kernel_net_check_steps(&m.cfg, &m.kernel, 10, 1, &limit, &err),
+                     PN_ELIMIT);
+    pn_model_destroy(&m);
+}
+
+int main(void)
+{
+    if (pn_test_chdir_root("configs/example.yaml") != 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_config_between_bounds),
+        cmocka_unit_test(one_warp_exact),
+        cmocka_unit_test(limit_follows_kernel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
