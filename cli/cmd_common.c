@@ -42,6 +42,7 @@ int pn_cli_sim_option(pn_cli_sim_opts_t *o, int c, const char *arg, pn_status_t 
         *st = pn_cli_parse_u64("--max-steps", arg, 1, UINT64_MAX, &o->max_steps, err);
         o->have_max = 1;
         return 1;
+    case 'q': o->quiet = 1; return 1;
     }
     return 0;
 }

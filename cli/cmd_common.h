@@ -17,6 +17,7 @@
 typedef struct pn_cli_sim_opts {
     uint64_t runs, seed, jobs, threads, max_steps;
     int have_runs, have_seed, have_max;
+    int quiet;                    /* -q: no progress line */
     pn_format_t format;
     pn_engine_kind_t engine;
     const char *output, *device;
@@ -34,8 +35,9 @@ typedef struct pn_cli_sim_opts {
     { "device", required_argument, NULL, 'd' },                   \
     { "threads", required_argument, NULL, 't' },                  \
     { "max-steps", required_argument, NULL, 'M' },                \
+    { "quiet", no_argument, NULL, 'q' },                          \
     { "help", no_argument, NULL, 'h' }
-#define PN_CLI_SIM_SHORTOPTS "r:s:f:o:j:e:d:t:h"
+#define PN_CLI_SIM_SHORTOPTS "r:s:f:o:j:e:d:t:qh"
 
 /* Their lines in a command's usage text. */
 #define PN_CLI_SIM_USAGE                                                              \
@@ -55,6 +57,7 @@ typedef struct pn_cli_sim_opts {
     "      --max-steps N     cap a run at N steps (default: simulation.max_steps, else\n" \
     "                        the limit follows the kernel); a run that cannot end\n"  \
     "                        within a cap is refused at once\n"                       \
+    "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n" \
     "  -h, --help            this help\n"
 
 /* Set o to the defaults (text, auto engine, nothing given). */

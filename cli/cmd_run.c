@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd_common.h"
+#include "cmd_progress.h"
 #include "pn_commands.h"
 #include "pn_engine.h"
 #include "pn_run_report.h"
@@ -39,6 +40,7 @@ int pn_cmd_run(int argc, char **argv)
     pn_cli_out_t out = { 0 };
     pn_run_report_t rep = { 0 };
     pn_prepared_t prep = { 0 };
+    pn_cli_progress_t prog;
     if (!results) {
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
@@ -51,7 +53,12 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_prefix(&err, m.cfg.path);
         goto fail;
     }
-    if (pn_engine_run_batch(&prep, o.seed, n_runs, (unsigned)o.jobs, results, &err) != PN_OK) {
+    pn_cli_progress_begin(&prog, "run", n_runs, pn_kernel_net_min_steps(&m.kernel), o.quiet);
+    opts.at_step = &prog.at_step;
+    pn_status_t st = pn_engine_run_batch_progress(&prep, o.seed, n_runs, (unsigned)o.jobs,
+                                                  pn_cli_progress_run_done, &prog, results, &err);
+    pn_cli_progress_end(&prog);
+    if (st != PN_OK) {
         pn_kernel_net_locate_error(&m.cfg, o.have_max, &err);
         goto fail;
     }

@@ -24,7 +24,7 @@ static const char sweep_usage[] =
     PN_CLI_SIM_USAGE
     "  -p, --plot FILE       draw steps against the first axis, with error bars,\n"
     "                        into FILE.svg or FILE.png (needs gnuplot)\n"
-    "  -q, --quiet           no progress line (it is shown only on a terminal)\n"
+
     "\n"
     "Runs and seeds are per point; --jobs spreads the runs of all points.\n";
 
@@ -48,7 +48,6 @@ static void show_progress(void *ctx, size_t job, size_t done, size_t total)
 
 typedef struct sweep_extra {
     const char *plot;
-    int quiet;
 } sweep_extra_t;
 
 static int sweep_option(void *ctx, int c, const char *arg, pn_error_t *err)
@@ -57,8 +56,6 @@ static int sweep_option(void *ctx, int c, const char *arg, pn_error_t *err)
     (void)err;
     if (c == 'p')
         x->plot = arg;
-    else
-        x->quiet = 1;
     return 0;
 }
 
@@ -66,18 +63,17 @@ int pn_cmd_sweep(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "plot", required_argument, NULL, 'p' },
-        { "quiet", no_argument, NULL, 'q' },
         { NULL, 0, NULL, 0 }
     };
-    sweep_extra_t x = { NULL, 0 };
-    const pn_cli_extra_t extra = { longopts, "p:q", sweep_option, &x };
+    sweep_extra_t x = { NULL };
+    const pn_cli_extra_t extra = { longopts, "p:", sweep_option, &x };
     pn_cli_sim_opts_t o;
     const char *file;
     int rc0 = pn_cli_sim_parse(argc, argv, "sweep", sweep_usage, &extra, &o, &file);
     if (rc0 >= 0)
         return rc0;
     const char *plot = x.plot;
-    int quiet = x.quiet;
+    int quiet = o.quiet;
     pn_error_t err;
     pn_error_clear(&err);
     if (plot) {

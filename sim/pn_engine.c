@@ -244,12 +244,19 @@ pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
 pn_status_t pn_engine_run_batch(const pn_prepared_t *p, uint64_t seed, uint32_t runs,
                                 unsigned threads, pn_run_result_t *results, pn_error_t *err)
 {
+    return pn_engine_run_batch_progress(p, seed, runs, threads, NULL, NULL, results, err);
+}
+
+pn_status_t pn_engine_run_batch_progress(const pn_prepared_t *p, uint64_t seed, uint32_t runs,
+                                         unsigned threads, pn_progress_fn progress, void *ctx,
+                                         pn_run_result_t *results, pn_error_t *err)
+{
     pn_job_t *jobs = calloc(runs ? runs : 1, sizeof *jobs);
     if (!jobs)
         return pn_error_set(err, PN_ENOMEM, "out of memory for %u runs", runs);
     for (uint32_t i = 0; i < runs; i++)
         jobs[i] = (pn_job_t){ p, seed + i, &results[i] };
-    pn_status_t st = pn_engine_run_jobs(jobs, runs, threads, NULL, NULL, NULL, err);
+    pn_status_t st = pn_engine_run_jobs(jobs, runs, threads, progress, ctx, NULL, err);
     free(jobs);
     return st;
 }

@@ -4,6 +4,7 @@
 #define PN_ENGINE_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +47,10 @@ typedef struct pn_run_opts {
      * PN_EINTR within PN_ENGINE_STOP_EVERY of its loop iterations and the
      * worker pool starts no further run. NULL: never stops. */
     const volatile sig_atomic_t *stop;
+    /* Optional progress: where a run publishes the step it has reached, at
+     * each look at stop (relaxed atomic stores; runs on several threads
+     * write the same place, a display shows one of them). NULL: none. */
+    _Atomic uint64_t *at_step;
 } pn_run_opts_t;
 
 /* Loop iterations (steps or jumps) between two looks at pn_run_opts_t.stop:
@@ -56,6 +61,16 @@ typedef struct pn_run_opts {
 static inline int pn_engine_stopped(const pn_run_opts_t *o)
 {
     return o->stop && *o->stop;
+}
+
+/* The look an engine takes every PN_ENGINE_STOP_EVERY iterations at step
+ * `step` of its run: publish the step (o->at_step) and say whether a stop
+ * has been requested. */
+static inline int pn_engine_poll(const pn_run_opts_t *o, uint64_t step)
+{
+    if (o->at_step)
+        atomic_store_explicit(o->at_step, step, memory_order_relaxed);
+    return pn_engine_stopped(o);
 }
 
 /* The error a run or batch reports when stopped; returns PN_EINTR. */
@@ -187,6 +202,12 @@ pn_status_t pn_engine_run_jobs(const pn_job_t *jobs, size_t n, unsigned threads,
  * failing run index is reported and results are unspecified. */
 pn_status_t pn_engine_run_batch(const pn_prepared_t *p, uint64_t seed, uint32_t runs,
                                 unsigned threads, pn_run_result_t *results, pn_error_t *err);
+
+/* pn_engine_run_batch, calling progress (NULL: none) after each run that
+ * ends well, as pn_engine_run_jobs does. */
+pn_status_t pn_engine_run_batch_progress(const pn_prepared_t *p, uint64_t seed, uint32_t runs,
+                                         unsigned threads, pn_progress_fn progress, void *ctx,
+                                         pn_run_result_t *results, pn_error_t *err);
 
 /* pn_engine_run_batch with the general engine `kind` prepared for net
  * (pn_engine_prepare) for these runs. */

@@ -649,7 +649,7 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
                 con_update(&f, p);
 
     for (uint32_t iter = 1; ok; iter++) {
-        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, f.s)) {
             st = pn_engine_stop_error(err);
             break;
         }

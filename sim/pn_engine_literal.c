@@ -36,7 +36,7 @@ pn_status_t pn_engine_literal_run(const pn_net_t *net, uint64_t seed, const pn_r
             st = pn_engine_limit_error(o, seed, err);
             break;
         }
-        if ((steps & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+        if ((steps & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, steps)) {
             st = pn_engine_stop_error(err);
             break;
         }

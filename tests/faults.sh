@@ -256,6 +256,31 @@ if $RUN import -o "$G/imp" "$G/longprof.csv" >/dev/null 2>"$G/imp.err"; then
     else bad import-long-runs "$out"; fi
 else bad import-long-runs "$(cat "$G/imp.err")"; fi
 
+# progress: a line on a terminal from 2 s on (runs done, the step a run
+# reached, the time, an ETA), none with -q, none when stderr is not a terminal
+if command -v script >/dev/null 2>&1 && [ -z "${PN_VG:-}" ]; then
+    cat >"$G/slow.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  name: slow
+  threads: 64
+  counts: {arith: 3000000, global_ld: 200000}
+  memory: {l2_hit: 0}
+simulation: {runs: 5}
+YAML
+    tty=$(script -qc "$RUN run -j 1 -o $G/slow.out $G/slow.yaml" /dev/null | tr '\r' '\n')
+    if echo "$tty" | grep -aq 'pnsim run: [0-9]/5 runs done, a run at step .*, [0-9]* s, ETA '; then
+        ok progress-on-terminal
+    else bad progress-on-terminal "$tty"; fi
+    tty=$(script -qc "$RUN run -q -j 1 -o $G/slow.out $G/slow.yaml" /dev/null)
+    if [ -z "$tty" ]; then ok progress-quiet; else bad progress-quiet "$tty"; fi
+    err=$($RUN run -j 1 -o "$G/slow.out" "$G/slow.yaml" 2>&1 >/dev/null)
+    if [ -z "$err" ]; then ok progress-not-piped; else bad progress-not-piped "$err"; fi
+else
+    echo "SKIP progress-on-terminal (no script(1), or under valgrind)"
+fi
+
 # ---- signals ------------------------------------------------------------------
 # A config whose runs take minutes; killed after 0.5 s it must stop within a
 # few seconds with 128 + signal and leave nothing in its directory. Not under

@@ -148,7 +148,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         r.sel[r.n_sel++] = w;                    /* p2 and p3 start marked */
 
     for (uint32_t iter = 1; alive > 0; iter++) {
-        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, s)) {
             st = PN_EINTR;
             break;
         }

@@ -670,7 +670,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     uint64_t t = 0;
     pn_status_t st = PN_OK;
     for (uint32_t iter = 1;; iter++) {
-        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_stopped(o)) {
+        if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, t)) {
             st = pn_engine_stop_error(err);
             break;
         }
