@@ -110,17 +110,32 @@ static pn_status_t table_fill(pn_block_table_t *t, const pn_csv_t *csv, pn_error
     t->cost = calloc(csv->n_rows, sizeof *t->cost);
     if (!t->path || !t->names || !t->lines || !t->cost)
         return pn_error_set(err, PN_ENOMEM, "%s: out of memory", csv->path);
+    /* the first block named twice, found in O(n log n) */
+    size_t dup = csv->n_rows, dup_first = 0;
+    {
+        const char **names = malloc(csv->n_rows * sizeof *names);
+        if (!names)
+            return pn_error_set(err, PN_ENOMEM, "%s: out of memory", csv->path);
+        for (size_t i = 0; i < csv->n_rows; i++)
+            names[i] = csv->rows[i].f[c_block].text;
+        pn_csv_names_t s;
+        pn_status_t st = pn_csv_names_init(&s, names, csv->n_rows, err);
+        if (st == PN_OK && !pn_csv_names_dup(&s, &dup, &dup_first))
+            dup = csv->n_rows;
+        pn_csv_names_destroy(&s);
+        free(names);
+        PN_CHECK(st);
+    }
     for (size_t i = 0; i < csv->n_rows; i++) {
         const pn_csv_row_t *r = &csv->rows[i];
         const pn_csv_field_t *nf = &r->f[c_block];
         if (!nf->text[0])
             return pn_error_at(err, PN_EINVAL, csv->path, r->line, nf->col,
                                "block: expected a block name, got an empty field");
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(t->names[j], nf->text))
-                return pn_error_at(err, PN_EINVAL, csv->path, r->line, nf->col,
-                                   "block '%s' is listed twice (first on line %ld)",
-                                   nf->text, t->lines[j]);
+        if (i == dup)
+            return pn_error_at(err, PN_EINVAL, csv->path, r->line, nf->col,
+                               "block '%s' is listed twice (first on line %ld)",
+                               nf->text, t->lines[dup_first]);
         t->names[i] = strdup(nf->text);
         t->n = i + 1;
         if (!t->names[i])
@@ -177,14 +192,18 @@ pn_status_t pn_bbv_derive(const pn_bbv_t *bbv, const pn_block_table_t *t, uint32
         return pn_error_at(err, PN_ELIMIT, bbv->path, 0, 0, "too many threads (%zu)",
                            bbv->n_threads);
     size_t nb = bbv->n_blocks;
-    size_t *map = malloc(nb * sizeof *map);
+    size_t *map = malloc((nb ? nb : 1) * sizeof *map);
     if (!map)
         return pn_error_set(err, PN_ENOMEM, "out of memory");
+    pn_csv_names_t sorted;
+    if (pn_csv_names_init(&sorted, (const char *const *)t->names, t->n, err) != PN_OK) {
+        free(map);
+        return err->code;
+    }
     for (size_t b = 0; b < nb; b++) {
-        size_t k = 0;
-        while (k < t->n && strcmp(t->names[k], bbv->blocks[b]) != 0)
-            k++;
-        if (k == t->n) {
+        size_t k = pn_csv_names_find(&sorted, bbv->blocks[b]);
+        if (k == (size_t)-1) {
+            pn_csv_names_destroy(&sorted);
             free(map);
             return pn_error_at(err, PN_EINVAL, bbv->path, bbv->header_line,
                                bbv->block_cols[b], "block '%s' is not in %s", bbv->blocks[b],
@@ -192,6 +211,7 @@ pn_status_t pn_bbv_derive(const pn_bbv_t *bbv, const pn_block_table_t *t, uint32
         }
         map[b] = k;
     }
+    pn_csv_names_destroy(&sorted);
     d->threads = (uint32_t)bbv->n_threads;
     d->warps = (d->threads + warp_size - 1) / warp_size;
     d->warp = calloc(d->warps, sizeof *d->warp);

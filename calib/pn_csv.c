@@ -74,6 +74,25 @@ static pn_status_t add_row(parse_t *p, long line, size_t first, size_t n, pn_err
 
 /* Cut the fields of one line (NUL-terminated at its end, in the owned buffer)
  * out in place; *n receives their number. */
+/* The first header field (index *dup, n when none) equal to an earlier one
+ * (*first), among fields[base .. base + n). O(n log n). */
+static pn_status_t header_duplicate(const parse_t *p, size_t base, size_t n, size_t *dup,
+                                   size_t *first, pn_error_t *err)
+{
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    if (!names)
+        return pn_error_set(err, PN_ENOMEM, "out of memory for %zu columns", n);
+    for (size_t i = 0; i < n; i++)
+        names[i] = p->fields[base + i].text;
+    pn_csv_names_t s;
+    pn_status_t st = pn_csv_names_init(&s, names, n, err);
+    if (st == PN_OK && !pn_csv_names_dup(&s, dup, first))
+        *dup = n;
+    pn_csv_names_destroy(&s);
+    free(names);
+    return st;
+}
+
 static pn_status_t split_line(parse_t *p, char *line, long lineno, size_t *n, pn_error_t *err)
 {
     const char *file = p->csv->path;
@@ -164,15 +183,16 @@ static pn_status_t parse_all(parse_t *p, pn_error_t *err)
                 header_n = n;
                 csv->header.line = lineno;
                 csv->header.n = n;
+                size_t dup = n, dup_first = 0;
+                PN_CHECK(header_duplicate(p, first, n, &dup, &dup_first, err));
                 for (size_t i = 0; i < n; i++) {
                     const pn_csv_field_t *f = &p->fields[first + i];
                     if (!f->text[0])
                         return pn_error_at(err, PN_ESYNTAX, csv->path, lineno, f->col,
                                            "empty header column %zu", i + 1);
-                    for (size_t j = 0; j < i; j++)
-                        if (!strcmp(p->fields[first + j].text, f->text))
-                            return pn_error_at(err, PN_ESYNTAX, csv->path, lineno, f->col,
-                                               "duplicate header column '%s'", f->text);
+                    if (i == dup)
+                        return pn_error_at(err, PN_ESYNTAX, csv->path, lineno, f->col,
+                                           "duplicate header column '%s'", f->text);
                 }
                 PN_CHECK(add_row(p, lineno, first, n, err));
             } else {
@@ -338,4 +358,74 @@ char *pn_csv_resolve_path(const char *path, const char *rel)
         p[dlen++] = '/';
     memcpy(p + dlen, rel, rlen + 1);
     return p;
+}
+
+/* ---- sorted names ------------------------------------------------------------ */
+
+/* qsort has no context argument: the names being sorted (one sort at a time
+ * per thread). */
+static _Thread_local const char *const *sort_names;
+
+static int cmp_name_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sort_names[x], sort_names[y]);
+    return c ? c : (x > y) - (x < y);
+}
+
+pn_status_t pn_csv_names_init(pn_csv_names_t *s, const char *const *names, size_t n,
+                              pn_error_t *err)
+{
+    s->names = names;
+    s->n = n;
+    s->order = malloc((n ? n : 1) * sizeof *s->order);
+    if (!s->order)
+        return pn_error_set(err, PN_ENOMEM, "out of memory for %zu names", n);
+    for (size_t i = 0; i < n; i++)
+        s->order[i] = i;
+    sort_names = names;
+    qsort(s->order, n, sizeof *s->order, cmp_name_index);
+    sort_names = NULL;
+    return PN_OK;
+}
+
+void pn_csv_names_destroy(pn_csv_names_t *s)
+{
+    if (s)
+        free(s->order);
+}
+
+int pn_csv_names_dup(const pn_csv_names_t *s, size_t *dup, size_t *first)
+{
+    int found = 0;
+    for (size_t a = 1; a < s->n; a++) {
+        size_t i = s->order[a], j = s->order[a - 1];
+        if (strcmp(s->names[i], s->names[j]))
+            continue;
+        /* j is earlier than i; the run's first member is the earliest */
+        size_t r = a - 1;
+        while (r > 0 && !strcmp(s->names[s->order[r - 1]], s->names[i]))
+            r--;
+        if (!found || i < *dup) {
+            *dup = i;
+            *first = s->order[r];
+            found = 1;
+        }
+        while (a + 1 < s->n && !strcmp(s->names[s->order[a + 1]], s->names[i]))
+            a++;
+    }
+    return found;
+}
+
+size_t pn_csv_names_find(const pn_csv_names_t *s, const char *key)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(s->names[s->order[mid]], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n && !strcmp(s->names[s->order[lo]], key) ? s->order[lo] : (size_t)-1;
 }

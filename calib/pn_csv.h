@@ -79,4 +79,25 @@ pn_status_t pn_csv_double(const pn_csv_t *csv, const pn_csv_row_t *row, size_t c
  * absolute rel is returned as is. Caller frees; NULL when out of memory. */
 char *pn_csv_resolve_path(const char *path, const char *rel);
 
+/* Names, sorted for finding: the indexes of names[0..n) in the order of
+ * strcmp (ties by index). pn_csv_names_dup and pn_csv_names_find use it. */
+typedef struct pn_csv_names {
+    const char *const *names;
+    size_t n;
+    size_t *order;
+} pn_csv_names_t;
+
+/* Sort names[0..n) (borrowed: they must outlive s) into s. PN_ENOMEM.
+ * O(n log n). Free with pn_csv_names_destroy. */
+pn_status_t pn_csv_names_init(pn_csv_names_t *s, const char *const *names, size_t n,
+                              pn_error_t *err);
+void pn_csv_names_destroy(pn_csv_names_t *s);
+
+/* The first name in order i that equals an earlier one: returns 1 with
+ * *dup = i and *first = the earliest equal index, else 0. O(n). */
+int pn_csv_names_dup(const pn_csv_names_t *s, size_t *dup, size_t *first);
+
+/* The earliest index of a name equal to key, or (size_t)-1. O(log n). */
+size_t pn_csv_names_find(const pn_csv_names_t *s, const char *key);
+
 #endif

@@ -2,6 +2,7 @@
  * the SIGINT/SIGTERM handling of the commands. */
 #define _XOPEN_SOURCE 700         /* realpath */
 #include "cmd_common.h"
+#include "pn_yaml.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -193,6 +194,7 @@ void pn_cli_catch_signals(const char *cmd)
     sigaddset(&sa.sa_mask, SIGTERM);
     sa.sa_flags = 0;                  /* no SA_RESTART: blocking calls return EINTR */
     signal_cmd = cmd;
+    pn_yaml_set_stop(&pn_cli_stop);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }

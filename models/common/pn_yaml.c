@@ -136,6 +136,43 @@ static pn_status_t parser_error(yaml_parser_t *p, const char *text, size_t len,
  * alias can stand for a whole tree, and aliases of aliases for exponentially
  * many nodes: "billion laughs") and nesting deeper than PN_YAML_MAX_DEPTH are
  * errors at their position. O(len). */
+/* ---- input that a signal can stop ------------------------------------------ */
+
+static const volatile sig_atomic_t *load_stop;
+
+void pn_yaml_set_stop(const volatile sig_atomic_t *stop)
+{
+    load_stop = stop;
+}
+
+/* The parser's input: the text, fed 64 KiB at a time, and nothing more once a
+ * stop was requested (the parser then fails, and the caller reports
+ * PN_EINTR). */
+typedef struct feed {
+    const unsigned char *p;
+    size_t left;
+} feed_t;
+
+static int feed_read(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+    feed_t *f = data;
+    if (load_stop && *load_stop)
+        return 0;
+    size_t n = size < f->left ? size : f->left;
+    if (n > 65536)
+        n = 65536;
+    memcpy(buf, f->p, n);
+    f->p += n;
+    f->left -= n;
+    *got = n;
+    return 1;
+}
+
+static pn_status_t stopped_error(const char *file, pn_error_t *err)
+{
+    return pn_error_at(err, PN_EINTR, file, 0, 0, "interrupted while reading");
+}
+
 static pn_status_t check_events(const char *text, size_t len, const char *file,
                                 pn_error_t *err)
 {
@@ -147,10 +184,12 @@ static pn_status_t check_events(const char *text, size_t len, const char *file,
 
     if (!yaml_parser_initialize(&parser))
         return pn_error_at(err, PN_ENOMEM, file, 0, 0, "out of memory while reading YAML");
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    feed_t feed = { (const unsigned char *)text, len };
+    yaml_parser_set_input(&parser, feed_read, &feed);
     while (st == PN_OK && !done) {
         if (!yaml_parser_parse(&parser, &ev)) {
-            st = parser_error(&parser, text, len, file, err);
+            st = load_stop && *load_stop ? stopped_error(file, err)
+                                         : parser_error(&parser, text, len, file, err);
             break;
         }
         long line = (long)ev.start_mark.line + 1, col = (long)ev.start_mark.column + 1;
@@ -195,9 +234,11 @@ pn_status_t pn_yaml_load(pn_yaml_t *y, const char *text, size_t len, const char 
 
     if (!yaml_parser_initialize(&parser))
         return pn_error_at(err, PN_ENOMEM, file, 0, 0, "out of memory while reading YAML");
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    feed_t feed = { (const unsigned char *)text, len };
+    yaml_parser_set_input(&parser, feed_read, &feed);
     if (!yaml_parser_load(&parser, &y->doc)) {
-        st = parser_error(&parser, text, len, file, err);
+        st = load_stop && *load_stop ? stopped_error(file, err)
+                                     : parser_error(&parser, text, len, file, err);
         yaml_parser_delete(&parser);
         memset(&y->doc, 0, sizeof y->doc);
         return st;
@@ -378,29 +419,80 @@ static int key_is(const yaml_node_t *k, const char *key)
            !memcmp(k->data.scalar.value, key, k->data.scalar.length);
 }
 
+/* One key of a mapping, for sorting: its bytes and its index. */
+typedef struct key_ref {
+    const unsigned char *v;
+    size_t len, i;
+} key_ref_t;
+
+static int cmp_key_ref(const void *a, const void *b)
+{
+    const key_ref_t *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    int c = memcmp(x->v, y->v, x->len);
+    if (c)
+        return c;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* *out[i] = the index of the first key of map equal to key i (i itself when
+ * none before it), for the scalar keys before the first key that is not a
+ * scalar (the others are i). O(n log n): sorted by bytes, then index.
+ * PN_ENOMEM, *out NULL, when memory runs out. */
+static pn_status_t first_occurrences(pn_yaml_t *y, yaml_node_t *map, size_t n, size_t **out)
+{
+    key_ref_t *refs = malloc(n * sizeof *refs);
+    size_t *first = malloc(n * sizeof *first);
+    if (!refs || !first) {
+        free(refs);
+        free(first);
+        *out = NULL;
+        return PN_ENOMEM;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        first[i] = i;
+        yaml_node_t *k = pn_yaml_pair_key(y, map, i);
+        if (!k || k->type != YAML_SCALAR_NODE)
+            break;
+        refs[m++] = (key_ref_t){ k->data.scalar.value, k->data.scalar.length, i };
+    }
+    qsort(refs, m, sizeof *refs, cmp_key_ref);
+    for (size_t a = 1; a < m; a++)
+        if (refs[a].len == refs[a - 1].len && !memcmp(refs[a].v, refs[a - 1].v, refs[a].len))
+            first[refs[a].i] = first[refs[a - 1].i];
+    free(refs);
+    *out = first;
+    return PN_OK;
+}
+
 pn_status_t pn_yaml_check_keys(pn_yaml_t *y, yaml_node_t *map, const char *what,
                                const char *const *allowed, pn_error_t *err)
 {
     char snip[SNIP];
     size_t n = pn_yaml_len(map);
+    size_t *first = NULL;
+    if (n > 1 && first_occurrences(y, map, n, &first) != PN_OK)
+        return pn_error_set(err, PN_ENOMEM, "%s: out of memory for %zu keys", y->file, n);
     for (size_t i = 0; i < n; i++) {
         yaml_node_t *k = pn_yaml_pair_key(y, map, i);
         if (!k || k->type != YAML_SCALAR_NODE || pn_yaml_is_null(k)) {
             char buf[SNIP + 32];
+            free(first);
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
                                "%s%s: a key must be a plain name, got %s",
                                what ? "in " : "", what ? what : "top level",
                                describe(k, buf, sizeof buf));
         }
         pn_yaml_snippet(snip, sizeof snip, scalar(k), k->data.scalar.length);
-        for (size_t j = 0; j < i; j++) {
-            yaml_node_t *o = pn_yaml_pair_key(y, map, j);
-            if (o->data.scalar.length == k->data.scalar.length &&
-                !memcmp(o->data.scalar.value, k->data.scalar.value, k->data.scalar.length))
-                return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
-                                   "duplicate key '%s'%s%s (first at line %ld, column %ld)",
-                                   snip, what ? " in " : "", what ? what : "",
-                                   pn_yaml_line(o), pn_yaml_col(o));
+        if (first && first[i] != i) {
+            yaml_node_t *o = pn_yaml_pair_key(y, map, first[i]);
+            free(first);
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
+                               "duplicate key '%s'%s%s (first at line %ld, column %ld)",
+                               snip, what ? " in " : "", what ? what : "",
+                               pn_yaml_line(o), pn_yaml_col(o));
         }
         if (!allowed)
             continue;
@@ -414,10 +506,12 @@ pn_status_t pn_yaml_check_keys(pn_yaml_t *y, yaml_node_t *map, const char *what,
         list[0] = '\0';
         for (a = 0; allowed[a] && o < sizeof list; a++)
             o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", a ? ", " : "", allowed[a]);
+        free(first);
         return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
                            "unknown key '%s'%s%s (expected one of: %s)", snip,
                            what ? " in " : "", what ? what : "", list);
     }
+    free(first);
     return PN_OK;
 }
 

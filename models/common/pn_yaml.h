@@ -4,6 +4,7 @@
 #ifndef PN_YAML_H
 #define PN_YAML_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +47,12 @@ const char *pn_yaml_strerror(int e);
  * document (pn_yaml_destroy); on error y is left destroyed. */
 pn_status_t pn_yaml_load(pn_yaml_t *y, const char *text, size_t len, const char *file,
                          pn_error_t *err);
+
+/* Make every later pn_yaml_load stop reading once *stop is non-zero (a
+ * program's signal handler sets it): the load then fails with PN_EINTR
+ * "file: interrupted while reading". NULL: loads run to the end. Not
+ * thread-safe; call it once at start-up. */
+void pn_yaml_set_stop(const volatile sig_atomic_t *stop);
 
 /* Free the document; y may be NULL or zeroed. */
 void pn_yaml_destroy(pn_yaml_t *y);
