@@ -156,6 +156,10 @@ static pn_status_t parse_all(parse_t *p, pn_error_t *err)
 {
     pn_csv_t *csv = p->csv;
     char *s = csv->buf;
+    /* a UTF-8 byte-order mark (spreadsheets write one) is no part of the
+     * first column's name */
+    if (!strncmp(s, "\xEF\xBB\xBF", 3))
+        s += 3;
     long lineno = 0;
     int have_header = 0;
     size_t header_n = 0;

@@ -461,7 +461,7 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     }
     fputs("simulation: {runs: 5, seed: 1}\n", out);
     if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error");
+        return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;
 }
 
@@ -574,6 +574,6 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
     free(x);
     free(y);
     if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error");
+        return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;
 }

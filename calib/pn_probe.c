@@ -1,6 +1,7 @@
 /* pn_probe.c - a probe CSV turned into a profile's `pipelined:` section. */
 #include "pn_probe.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,6 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
              "probe dram_line_sectors (examples/probe/dram_random.cu)");
     }
     if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error");
+        return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;
 }

@@ -1,6 +1,7 @@
 /* pn_profile.c - rewrite a device profile's text with a calibration section. */
 #include "pn_profile.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -103,7 +104,7 @@ pn_status_t pn_profile_write(FILE *out, const char *text, size_t len, const pn_c
     write_quoted(out, c->source && *c->source ? c->source : "pnsim calibrate");
     fputc('\n', out);
     if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error");
+        return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;
 }
 
@@ -113,6 +114,6 @@ pn_status_t pn_profile_replace(FILE *out, const char *text, size_t len, const ch
     copy_sections(out, text, len, key, NULL, NULL);
     fputs(section, out);
     if (ferror(out))
-        return pn_error_set(err, PN_EIO, "write error");
+        return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;
 }

@@ -439,6 +439,8 @@ static pn_status_t write_profile(const calib_run_t *r, pn_cli_out_t *o, const ch
     } else if (st == PN_OK) {
         st = pn_profile_write(o->f, text, len, &c, err);
     }
+    if (st == PN_EIO)
+        pn_error_prefix(err, path);
     free(text);
     if (st == PN_OK && o->tmp) {
         /* check that the result loads before it replaces anything */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -96,7 +97,7 @@ int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
     return -1;
 }
 
-void pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg)
+pn_status_t pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg, pn_error_t *err)
 {
     if (!o->have_runs)
         o->runs = cfg->runs;
@@ -106,6 +107,19 @@ void pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg)
         o->max_steps = cfg->max_steps;
     if (!o->jobs)
         o->jobs = pn_engine_cpu_count();
+    /* run i uses seed + i: the seeds must not wrap past 2^64 - 1 */
+    if (o->runs > 0 && o->seed > UINT64_MAX - (o->runs - 1)) {
+        uint64_t top = UINT64_MAX - (o->runs - 1);
+        if (!o->have_seed && cfg->seed_pos.line > 0)
+            return pn_error_at(err, PN_EINVAL, cfg->path, cfg->seed_pos.line, cfg->seed_pos.col,
+                               "seed %" PRIu64 " with %" PRIu64 " runs passes 2^64 - 1 (run i "
+                               "uses seed + i): choose a seed of at most %" PRIu64,
+                               o->seed, o->runs, top);
+        return pn_error_set(err, PN_EINVAL, "--seed %" PRIu64 " with %" PRIu64 " runs passes "
+                            "2^64 - 1 (run i uses seed + i): choose a seed of at most %" PRIu64,
+                            o->seed, o->runs, top);
+    }
+    return PN_OK;
 }
 
 int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
@@ -122,7 +136,10 @@ int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
         return pn_cli_fail(cmd, &err);
     if (pn_model_load(m, file, o->device, (uint32_t)o->threads, &err) != PN_OK)
         return pn_cli_fail(cmd, &err);
-    pn_cli_sim_defaults(o, &m->cfg);
+    if (pn_cli_sim_defaults(o, &m->cfg, &err) != PN_OK) {
+        pn_model_destroy(m);
+        return pn_cli_fail(cmd, &err);
+    }
     return -1;
 }
 

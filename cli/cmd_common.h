@@ -89,8 +89,9 @@ int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
 
 /* Fill in what o does not give from cfg's simulation section (runs, seed,
  * max_steps) and jobs 0 with all processors; have_* still say what was
- * given. */
-void pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg);
+ * given. PN_EINVAL when the runs' seeds (seed + i) would wrap past
+ * 2^64 - 1, at simulation.seed or naming --seed. */
+pn_status_t pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg, pn_error_t *err);
 
 /* The start of `run` and `reorder`: parse argv (pn_cli_sim_parse, no extra
  * options), load the config's model (pn_model_load with -d and -t) into m

@@ -82,9 +82,13 @@ int pn_cmd_probe(int argc, char **argv)
     }
     pn_status_t st = pn_probe_write_section(mem, &pr, dev.schedulers, csv, &err);
     fclose(mem);
-    if (st != PN_OK || pn_cli_out_open(&out, output, &err) != PN_OK ||
-        pn_profile_replace(out.f, text, len, "pipelined", section, &err) != PN_OK ||
-        pn_cli_out_commit(&out, &err) != PN_OK)
+    if (st != PN_OK || pn_cli_out_open(&out, output, &err) != PN_OK)
+        goto fail;
+    if (pn_profile_replace(out.f, text, len, "pipelined", section, &err) != PN_OK) {
+        pn_error_prefix(&err, output ? output : "standard output");
+        goto fail;
+    }
+    if (pn_cli_out_commit(&out, &err) != PN_OK)
         goto fail;
     goto done;
 fail:

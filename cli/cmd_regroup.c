@@ -361,9 +361,9 @@ int pn_cmd_regroup(int argc, char **argv)
     int rc = 0;
     if (pn_bbv_load(&bbv, r.bbv_path, &err) != PN_OK ||
         pn_block_table_load(&tab, blocks_path, &err) != PN_OK ||
-        pn_model_load(&m, cfg_path, o.device, 0, &err) != PN_OK)
+        pn_model_load(&m, cfg_path, o.device, 0, &err) != PN_OK ||
+        pn_cli_sim_defaults(&o, &m.cfg, &err) != PN_OK)
         goto fail;
-    pn_cli_sim_defaults(&o, &m.cfg);
     r.m = &m;
     r.bbv = &bbv;
     r.runs = o.runs;

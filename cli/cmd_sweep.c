@@ -98,7 +98,8 @@ int pn_cmd_sweep(int argc, char **argv)
     memset(&sw, 0, sizeof sw);
     pn_cli_out_t out = { 0 };
     progress_t prog = { !quiet && isatty(2), (size_t)-1 };
-    pn_cli_sim_defaults(&o, &cfg);
+    if (st == PN_OK)
+        st = pn_cli_sim_defaults(&o, &cfg, &err);
     if (st == PN_OK)
         st = pn_sweep_init(&sw, &cfg, &dev, (uint32_t)o.runs, o.seed, o.max_steps, o.engine,
                            &err);

@@ -86,6 +86,28 @@ static void write_script(FILE *f, const pn_sweep_t *sw, const char *term, const 
     fputc('\n', f);
 }
 
+/* Did gnuplot write the whole plot into tmp? gnuplot exits 0 even when its
+ * writes fail (a full disk), so the file's end is checked: an SVG ends with
+ * its closing tag, a PNG with its IEND chunk. */
+static int plot_complete(const char *tmp, int svg)
+{
+    FILE *f = fopen(tmp, "rb");
+    if (!f)
+        return 0;
+    char tail[16] = "";
+    size_t n = 0;
+    if (fseek(f, -(long)sizeof tail, SEEK_END) == 0)
+        n = fread(tail, 1, sizeof tail, f);
+    fclose(f);
+    if (n < 8)
+        return 0;
+    if (svg) {
+        tail[n < sizeof tail ? n : sizeof tail - 1] = '\0';
+        return strstr(tail, "</svg>") != NULL;
+    }
+    return memcmp(tail + n - 8, "IEND\xae\x42\x60\x82", 8) == 0;
+}
+
 pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *err)
 {
     size_t len = strlen(path);
@@ -131,6 +153,9 @@ pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *er
             st = pn_error_set(err, PN_EIO, "%s: gnuplot failed%s%s%s", path,
                               first[0] ? " (" : " (is gnuplot installed?)", first,
                               first[0] ? ")" : "");
+        else if (!plot_complete(tmp, term[0] == 's'))
+            st = pn_error_set(err, PN_EIO, "%s: gnuplot did not write the whole plot (is the "
+                              "disk full?)", path);
         else if (rename(tmp, path) != 0)
             st = pn_error_set(err, PN_EIO, "%s: cannot write: %s", path, strerror(errno));
     }

@@ -248,7 +248,7 @@ static void test_bad_profiles(void **state)
     pn_device_destroy(&d);
 
     profile_fails("", "", "empty device profile");
-    profile_fails("[1]\n", "1:1: ", "a device profile must be a mapping, got a list");
+    profile_fails("[1]\n", "1:1: ", "a device profile must be a mapping (name, sms, ...), got a list");
     profile_fails(GOOD_HEAD "warp_size: 32\nlatency: {global: 5, shared: 1}\ncolor: red\n",
                   "8:1: ", "unknown key 'color' in device profile (expected one of: name, "
                            "description, sms, schedulers, max_warps, max_threads_per_block, "

@@ -167,7 +167,14 @@ static pn_status_t parse_profile(pn_device_t *dev, pn_yaml_t *y, pn_error_t *err
         return pn_error_at(err, PN_EINVAL, y->file, 0, 0,
                            "empty device profile, expected a mapping with name, sms, "
                            "schedulers, max_warps, max_threads_per_block, warp_size, latency");
-    PN_CHECK(pn_yaml_expect(y, root, YAML_MAPPING_NODE, "a device profile", err));
+    /* not a mapping: say what it is, never what it says (a path that names
+     * some other file must not echo that file's contents) */
+    if (!root || root->type != YAML_MAPPING_NODE)
+        return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(root), pn_yaml_col(root),
+                           "a device profile must be a mapping (name, sms, ...), got %s: "
+                           "is this a pnsim device profile?",
+                           !root ? "an empty file" : root->type == YAML_SCALAR_NODE
+                                                         ? "a scalar" : "a list");
     PN_CHECK(pn_yaml_check_keys(y, root, "device profile", top_keys, err));
 
     v = pn_yaml_get(y, root, "name", NULL);

@@ -23,16 +23,30 @@ static int in_list(const char *s, const char *const *list)
     return 0;
 }
 
-static pn_status_t number_above(pn_yaml_t *y, yaml_node_t *v, const char *what, double lo,
-                                int strict, double *out, pn_error_t *err)
+/* A number of the profile in (lo, hi] (strict) or [lo, hi]: hi keeps every
+ * value representable in the net (rates and costs are integer units of
+ * 1/PN_PIPE_UNIT, latencies and clocks finite), so nothing is clamped
+ * silently. */
+static pn_status_t number_in(pn_yaml_t *y, yaml_node_t *v, const char *what, double lo,
+                            int strict, double hi, double *out, pn_error_t *err)
 {
     PN_CHECK(pn_yaml_number(y, v, what, out, err));
     if (strict ? !(*out > lo) : !(*out >= lo))
         return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
                            "%s must be a number %s %g, got %g", what, strict ? ">" : ">=", lo,
                            *out);
+    if (!(*out <= hi))
+        return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
+                           "%s must be at most %g, got %g", what, hi, *out);
     return PN_OK;
 }
+
+/* Largest clock (MHz), launch time (us), pipe rate (per step) and busy time
+ * (steps per instruction: a rate of at least one unit) a profile accepts. */
+#define MAX_CLOCK_MHZ   100000.0
+#define MAX_LAUNCH_US   1e6
+#define MAX_RATE        1e6
+#define MAX_BUSY        ((double)PN_PIPE_UNIT)
 
 pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *what,
                                  int complete, const char *const *extra,
@@ -59,35 +73,35 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             else
                 d->inflight = (uint32_t)u, d->set |= PN_PD_INFLIGHT;
         } else if (!strcmp(key, "clock_mhz")) {
-            PN_CHECK(number_above(y, v, name, 0, 1, &d->clock_mhz, err));
+            PN_CHECK(number_in(y, v, name, 0, 1, MAX_CLOCK_MHZ, &d->clock_mhz, err));
             d->set |= PN_PD_CLOCK;
         } else if (!strcmp(key, "launch_us")) {
-            PN_CHECK(number_above(y, v, name, 0, 0, &d->launch_us, err));
+            PN_CHECK(number_in(y, v, name, 0, 0, MAX_LAUNCH_US, &d->launch_us, err));
             d->set |= PN_PD_LAUNCH;
         } else if (!strcmp(key, "sfu_busy")) {
-            PN_CHECK(number_above(y, v, name, 1, 0, &d->sfu_busy, err));
+            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->sfu_busy, err));
             d->set |= PN_PD_SFU_BUSY;
         } else if (!strcmp(key, "block_launch")) {
-            PN_CHECK(number_above(y, v, name, 1, 0, &d->block_launch, err));
+            PN_CHECK(number_in(y, v, name, 1, 0, PN_PIPE_MAX_LATENCY, &d->block_launch, err));
             d->set |= PN_PD_BLOCK_LAUNCH;
         } else if (!strcmp(key, "arith_busy")) {
-            PN_CHECK(number_above(y, v, name, 1, 0, &d->arith_busy, err));
+            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->arith_busy, err));
             d->set |= PN_PD_ARITH_BUSY;
         } else if (!strcmp(key, "lsu_sectors")) {
-            PN_CHECK(number_above(y, v, name, 0, 1, &d->lsu_sectors, err));
+            PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->lsu_sectors, err));
             d->set |= PN_PD_LSU;
         } else if (!strcmp(key, "shared_wavefronts")) {
-            PN_CHECK(number_above(y, v, name, 0, 1, &d->shared_wavefronts, err));
+            PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->shared_wavefronts, err));
             d->set |= PN_PD_SHARED;
         } else if (!strcmp(key, "dram_line_sectors")) {
-            PN_CHECK(number_above(y, v, name, 0, 0, &d->dram_line_sectors, err));
+            PN_CHECK(number_in(y, v, name, 0, 0, 1e300, &d->dram_line_sectors, err));
             if (d->dram_line_sectors > 32)
                 return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
                                    "%s must be at most 32 (a line's sectors), got %g", name,
                                    d->dram_line_sectors);
             d->set |= PN_PD_DRAM_LINE;
         } else if (!strcmp(key, "dram_sectors")) {
-            PN_CHECK(number_above(y, v, name, 0, 1, &d->dram_sectors, err));
+            PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
             d->set |= PN_PD_DRAM;
         } else if (!strcmp(key, "latency")) {
             PN_CHECK(pn_yaml_expect(y, v, YAML_MAPPING_NODE, name, err));
