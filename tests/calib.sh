@@ -64,10 +64,11 @@ else bad calibrate-weighted "$(cat "$TMP/err") $(grep '^fit' "$TMP/report")"; fi
 if $RUN calibrate -d gtx960m -p "$TMP/prog.csv" $C/meas-program.csv >/dev/null 2>"$TMP/err"; then
     for t in 512 256; do
         want=$($RUN run -t $t -f json configs/reorder-example.yaml 2>&1 |
-               python3 -c 'import json, sys; print(json.load(sys.stdin)["steps"]["mean"])')
+               python3 -c 'import json, sys; print(float(json.load(sys.stdin)["steps"]["mean"]))')
         got=$(python3 -c 'import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
     if r["threads"] == sys.argv[2]: print(float(r["steps_mean"]))' "$TMP/prog.csv" $t)
+        # compared as numbers (both through float(): JSON's 3613 is calibrate's 3613.0)
         if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "calibrate-program-net-$t"
         else bad "calibrate-program-net-$t" "run $want steps, calibrate's points $got"; fi
     done

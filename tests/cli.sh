@@ -159,9 +159,15 @@ assert sum(q["best"] for q in sw["points"]) == 1
 PY
 then ok sweep-equals-run; else bad sweep-equals-run "point 512 differs from run -t 512"; fi
 # -j 1 and -j 3 give the same bytes
-$RUN sweep -q -j 1 -f json configs/example.yaml >"$TMP/sw1" 2>&1
-$RUN sweep -q -j 3 -f json configs/example.yaml >"$TMP/sw3" 2>&1
-cmp -s "$TMP/sw1" "$TMP/sw3" && ok sweep-jobs-deterministic || bad sweep-jobs-deterministic "differ"
+$RUN sweep -q -j 1 -f json configs/example.yaml >"$TMP/sw1" 2>&1; rc1=$?
+$RUN sweep -q -j 3 -f json configs/example.yaml >"$TMP/sw3" 2>&1; rc3=$?
+# both must succeed (two identical failures are no determinism) and agree
+if [ "$rc1" -ne 0 ] || [ "$rc3" -ne 0 ]; then
+    bad sweep-jobs-deterministic "exit statuses $rc1 and $rc3: $(head -c 300 "$TMP/sw1")"
+elif ! grep -q '"best"' "$TMP/sw1"; then
+    bad sweep-jobs-deterministic "no sweep report: $(head -c 300 "$TMP/sw1")"
+elif cmp -s "$TMP/sw1" "$TMP/sw3"; then ok sweep-jobs-deterministic
+else bad sweep-jobs-deterministic "differ"; fi
 # several axes, params and schedulers included: counts re-evaluated per point
 cat >"$TMP/axes.yaml" <<'YAML'
 model: {latency: {global: 20, shared: 2}}

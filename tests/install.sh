@@ -67,7 +67,7 @@ if command -v groff >/dev/null 2>&1; then
     groff -man -Tutf8 -ww -z "$M" >"$TMP/lint" 2>&1
     if [ ! -s "$TMP/lint" ]; then ok man-lint; else bad man-lint "$(cat "$TMP/lint")"; fi
 else
-    ok "man-lint # skipped (no groff)"
+    echo "SKIP man-lint (no groff: install groff-base)"
 fi
 grep -q "^\.TH PNSIM 1 .*\"pnsim $(cat VERSION)\"" "$M" && ok man-version || bad man-version "$(grep '^\.TH' "$M")"
 # the page's text with troff's \- as -

@@ -34,6 +34,8 @@ for x in k:
     assert 0 < x["activity_factor"] <= 1 and x["warps"] == 24
 assert k[3]["activity_factor"] > k[0]["activity_factor"]
 ' "$TMP/r.json" 2>"$TMP/err"; then ok json-parse; else bad json-parse "$(tail -1 "$TMP/err")"; fi
+else
+    echo "SKIP json-parse (no python3)"
 fi
 
 # ---- the permutation file ------------------------------------------------------

@@ -34,6 +34,8 @@ if [ -z "$missing" ]; then ok json-keys; else bad json-keys "missing$missing"; f
 if command -v python3 >/dev/null 2>&1; then
     if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [o["name"] for o in d["orders"]] == ["program","random","memory-first","memory-last","memory-spread"]; b=min(d["orders"], key=lambda o: o["steps"]["mean"]); assert b["best"] and d["band"]["best"] == b["steps"]["mean"]; base=d["orders"][0]["steps"]["mean"]; assert abs(d["gain_pct"] - 100*(base-b["steps"]["mean"])/base) < 1e-6' "$J" 2>"$TMP/err"
     then ok json-parse; else bad json-parse "$(tail -1 "$TMP/err")"; fi
+else
+    echo "SKIP json-parse (no python3)"
 fi
 head -n 1 "$TMP/r.csv" >"$TMP/h"
 if [ "$(cat "$TMP/h")" = "kernel,threads,warps,order,engine,places,transitions,runs,steps_mean,steps_sd,steps_min,steps_max,idle_mean,idle_sd,idle_min,idle_max,best,baseline,gain_pct" ] &&

@@ -29,12 +29,19 @@ for script in tests/*.sh; do
     log="${BUILD:-build}/$name.log"
     if PN_VG="$VG" sh "$script" >"$log" 2>&1; then
         passed=$((passed + 1))
-        echo "PASS $name ($(grep -c '^ok ' "$log") cases)"
+        skips=$(grep -c '^SKIP ' "$log")
+        if [ "$skips" -gt 0 ]; then
+            echo "PASS $name ($(grep -c '^ok ' "$log") cases, $skips skipped:"
+            grep '^SKIP ' "$log" | sed 's/^/    /'
+            echo "  )"
+        else
+            echo "PASS $name ($(grep -c '^ok ' "$log") cases)"
+        fi
     else
         failed=$((failed + 1))
         failures="$failures $name"
         echo "FAIL $name"
-        grep -v '^ok ' "$log"
+        grep -v '^ok \|^SKIP ' "$log"
     fi
 done
 [ -n "$failures" ] && echo "failed:$failures"
