@@ -55,6 +55,19 @@ assert a["idle_steps"]["mean"] == b["idle_steps"]["mean"] == 614
 else bad program-sync-pipelined "$(cat "$TMP/err")"; fi
 # a kernel profiled at two block sizes: one config fitted through both, exact at them
 mkdir "$TMP/fit"
+# every opcode class of the import's mapping, worked by hand (not from pnsim):
+# tests/ncu/opcodes.csv is good.csv plus MUFU 12288, F2I, I2F, F2F, FRND,
+# ATOMG, ATOM and RED 4096 each, over 2048 blocks x 2 warps = 4096 warps:
+#   sfu       = (MUFU + F2I + I2F + F2F + FRND) / 4096 = (12288 + 4 * 4096) / 4096 = 7
+#   global_ld = (LDG 32768 + ATOMG 4096 + ATOM 4096) / 4096                   = 10
+#   global_st = (STG 0 + REDG 16384 + RED 4096) / 4096                         = 5
+#   shared_ld = (LDS 16384 + ATOMS 32768) / 4096 = 12, shared_st = STS 16384 / 4096 = 4
+#   barriers  = BAR 8192 / 4096 = 2
+#   arith     = 806912 / 4096 - 7 - 10 - 5 - 12 - 4 - 2 = 197 - 40 = 157
+want='counts: {arith: 157, sfu: 7, shared_ld: 12, shared_st: 4, global_ld: 10, global_st: 5, barriers: 2}'
+got=$($RUN import tests/ncu/opcodes.csv 2>&1 | grep 'counts:' | sed 's/^ *//')
+if [ "$got" = "$want" ]; then ok import-opcode-classes
+else bad import-opcode-classes "got '$got'"; fi
 if $RUN import -o "$TMP/fit" tests/ncu/two-sizes.csv 2>"$TMP/err" &&
    cmp -s "$TMP/fit/pn_hist-x131072.yaml" tests/ncu/two-sizes.yaml.golden &&
    grep -q "2 configs in $TMP/fit, and 1 fitted across block sizes" "$TMP/err"; then ok import-fitted

@@ -8,7 +8,9 @@
 
 #include <string.h>
 
+#include "pn_device.h"
 #include "pn_occupancy.h"
+#include "pn_test.h"
 
 /* Compute capability 9.0 (H100, H200): CUDA C++ Programming Guide tables. */
 static const pn_occ_rules_t cc90 = {
@@ -74,10 +76,53 @@ static void test_fits_nowhere(void **state)
     assert_int_equal(pn_occupancy(&cc90, 0, 32, 0, &o, &err), PN_EINVAL);
 }
 
+/* Register counts that are not multiples of 8, on every profile's compute
+ * capability, worked by hand with the CUDA occupancy calculator's rule
+ * (cuda_occupancy.h): a warp's registers are regs * 32 rounded up to the
+ * allocation unit; each of the SM's register sub-partitions
+ * (regs_per_sm / partitions) holds floor(its registers / a warp's) warps;
+ * blocks = floor(warps of all sub-partitions / warps per block). Each count
+ * is chosen so that half the allocation unit gives another answer. */
+static pn_occupancy_t profile_occ(const char *name, uint32_t warps, uint32_t regs)
+{
+    pn_device_t dev;
+    pn_error_t err;
+    memset(&dev, 0, sizeof dev);
+    if (pn_device_load(&dev, name, NULL, 0, 0, &err) != PN_OK)
+        fail_msg("%s", err.msg);
+    pn_occupancy_t o = occ(&dev.occ, warps, regs, 0);
+    pn_device_destroy(&dev);
+    return o;
+}
+
+static void test_registers_by_hand(void **state)
+{
+    (void)state;
+    /* CC 9.0 (h100): 33 regs -> 1056 -> unit 256: 1280 per warp; 65536 / 4 =
+     * 16384 per sub-partition / 1280 = 12 warps, x 4 = 48 warps; blocks of
+     * 8 warps: 6 (a unit of 128 gives 1152: 14 x 4 / 8 = 7) */
+    assert_int_equal(profile_occ("h100", 8, 33).by_registers, 6);
+    /* CC 5.0 (gtx960m): the same rule and sizes: 6 */
+    assert_int_equal(profile_occ("gtx960m", 8, 33).by_registers, 6);
+    /* CC 9.0, 75 regs, 4 warps: 2400 -> 2560; 16384 / 2560 = 6; 24 warps: 6
+     * blocks */
+    assert_int_equal(profile_occ("h100", 4, 75).by_registers, 6);
+    /* CC 2.0 (gtx480): 25 regs -> 800 -> unit 64: 832 per warp; 32768 / 2 =
+     * 16384 per sub-partition / 832 = 19 warps, x 2 = 38; blocks of 2 warps:
+     * 19 (a unit of 32 gives 800: 20 x 2 / 2 = 20) */
+    assert_int_equal(profile_occ("gtx480", 2, 25).by_registers, 19);
+    /* CC 2.0, 35 regs, 8 warps: 1120 -> 1152; 16384 / 1152 = 14 x 2 = 28
+     * warps: 3 blocks */
+    assert_int_equal(profile_occ("gtx480", 8, 35).by_registers, 3);
+}
+
 int main(void)
 {
+    if (pn_test_chdir_root("models/devices/h100.yaml") != 0)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registers),
+        cmocka_unit_test(test_registers_by_hand),
         cmocka_unit_test(test_shared),
         cmocka_unit_test(test_fits_nowhere),
     };
