@@ -5,6 +5,7 @@
 #   make check-full     the longer statistical suites
 #   make bench          benchmarks (wall time, steps/s, firings/s)
 #   make docs           rewrite the outputs README.md and doc/ show as real
+#   make golden         rewrite the golden files; a change needs its line in tests/golden/CHANGES
 #   make SANITIZE=address,undefined check     the same under ASan/UBSan
 #   make valgrind       unit tests and CLI cases under valgrind memcheck
 #   make fuzz FUZZ_SECONDS=N   build the libFuzzer targets (clang) and run each N s
@@ -83,7 +84,7 @@ PNSIM    := $(BUILD)/pnsim
 
 .SECONDARY:
 
-.PHONY: all deps example check check-run check-full bench valgrind install uninstall clean docs FORCE
+.PHONY: all deps example check check-run check-full bench valgrind install uninstall clean docs golden FORCE
 
 all: $(PNSIM)
 
@@ -103,6 +104,11 @@ check-run: $(PNSIM) $(TEST_BIN) fuzz-replay
 check-full: deps
 	@$(MAKE) --no-print-directory $(PNSIM) $(TEST_BIN)
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
+
+# rewrite the golden files from their commands; prints the lines a changed
+# one needs in tests/golden/CHANGES (tests/golden.sh checks them)
+golden: $(PNSIM)
+	PNSIM=$(PNSIM) sh tests/golden/regen.sh
 
 # rewrite the outputs README.md and doc/*.md show as real (tests/docs.sh checks them)
 docs: $(PNSIM)
