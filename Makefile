@@ -44,7 +44,7 @@ WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 # (pnet < sim < models < calib, study < cli), so a forbidden include fails.
 INC_pnet   := -Ipnet
 INC_sim    := $(INC_pnet) -Isim
-INC_models := $(INC_sim) -Imodels
+INC_models := $(INC_sim) -Imodels -Imodels/sass
 INC_calib  := $(INC_models) -Icalib
 INC_study  := $(INC_models) -Istudy
 INC_cli    := $(INC_models) -Icalib -Istudy -Icli
@@ -59,7 +59,7 @@ ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(INCLUDES) \
              $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC  := $(wildcard pnet/*.c) $(wildcard sim/*.c) $(wildcard models/*.c) \
+LIB_SRC  := $(wildcard pnet/*.c) $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/sass/*.c) \
             $(wildcard calib/*.c) $(wildcard study/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
