@@ -45,10 +45,10 @@ WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 # Each folder sees only the headers of the layers at or below it
 # (pnet < sim < models < calib, study < cli), so a forbidden include fails.
 # models/ is a row of wings, each seeing itself and the wings before it in
-# MODEL_WINGS (common < occupancy < paper < program < pipelined < device),
+# MODEL_WINGS (common < occupancy < paper < program < pipelined < device < sass),
 # with the config layer (models/config) last, above every wing: a new wing
 # joins by one word in MODEL_WINGS, before config.
-MODEL_WINGS := common occupancy paper program pipelined device config
+MODEL_WINGS := common occupancy paper program pipelined device sass config
 INC_pnet   := -Ipnet
 INC_sim    := $(INC_pnet) -Isim
 _inc       := $(INC_sim)
@@ -101,9 +101,12 @@ check: deps
 check-run: $(PNSIM) $(TEST_BIN) fuzz-replay
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run_all.sh $(TEST_BIN)
 
+# the long suites: ten times the statistical runs, configs on the literal
+# engine with its slow points, then the mutation check (tests/mutation/)
 check-full: deps
-	@$(MAKE) --no-print-directory $(PNSIM) $(TEST_BIN)
-	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_FULL=1 sh tests/run_all.sh $(TEST_BIN)
+	@$(MAKE) --no-print-directory $(PNSIM) $(TEST_BIN) fuzz-replay
+	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_FULL=1 PN_ENGINE=literal sh tests/run_all.sh $(TEST_BIN)
+	@sh tests/mutation/mutate.sh
 
 # rewrite the golden files from their commands; prints the lines a changed
 # one needs in tests/golden/CHANGES (tests/golden.sh checks them)

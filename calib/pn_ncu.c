@@ -243,6 +243,7 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
         return st;
     }
     ncu->path = pn_yaml_strdup(path);
+    long *seen = NULL; /* per launch and metric: the line of its row, 0 if none yet */
     for (size_t r = 0; r < csv.n_rows && st == PN_OK; r++) {
         const pn_csv_row_t *row = &csv.rows[r];
         long id = strtol(row->f[c_id].text, NULL, 10);
@@ -259,6 +260,13 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
                 break;
             }
             ncu->launches = nl;
+            long *ns = realloc(seen, (ncu->n_launches + 1) * M_COUNT * sizeof *ns);
+            if (!ns) {
+                st = pn_error_set(err, PN_ENOMEM, "out of memory");
+                break;
+            }
+            seen = ns;
+            memset(seen + ncu->n_launches * M_COUNT, 0, M_COUNT * sizeof *seen);
             l = &nl[ncu->n_launches++];
             memset(l, 0, sizeof *l);
             l->id = id;
@@ -294,7 +302,16 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
         for (int m = 0; m < M_COUNT && st == PN_OK; m++) {
             if (strcmp(name, metric_names[m]))
                 continue;
-            if (number(val, &l->value[m]) != 0 || l->value[m] < 0)
+            /* a metric twice in one launch: a repeated or conflicting row, never summed */
+            long *at = &seen[(size_t)(l - ncu->launches) * M_COUNT + m];
+            double again;
+            if (*at)
+                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_name].col,
+                                 "launch %ld: metric %s appears twice (first at line %ld)%s", id,
+                                 name, *at,
+                                 number(val, &again) == 0 && again == l->value[m]
+                                     ? "" : " with a different value");
+            else if ((*at = row->line), number(val, &l->value[m]) != 0 || l->value[m] < 0)
                 st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_value].col,
                                  "launch %ld: metric %s: expected a number >= 0, got '%s'", id,
                                  name, val);
@@ -319,6 +336,7 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
     }
     if (st == PN_OK && ncu->n_launches == 0)
         st = pn_error_at(err, PN_EINVAL, path, csv.header.line, 1, "no kernel launch in the file");
+    free(seen);
     pn_csv_destroy(&csv);
     if (st != PN_OK)
         pn_ncu_destroy(ncu);

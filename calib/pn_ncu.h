@@ -39,7 +39,10 @@ typedef struct pn_ncu {
  * Every launch needs launch__block_size, launch__grid_size,
  * smsp__inst_executed.sum and the global and shared ld/st instruction
  * counts: a missing one is "path:L: launch ID (kernel): missing metric 'm'";
- * a launch without instructions is an error too, as is a negative value, and
+ * a launch without instructions is an error too, as is a negative value, a
+ * metric pnsim reads that appears twice in one launch (a repeated launch or a
+ * conflicting row: "path:L:C: launch ID: metric m appears twice (first at
+ * line F)[ with a different value]", never summed nor first-wins), and
  * so is what pnsim import could not write as a config that reads back: a
  * kernel name (up to its arguments) other than letters, digits, '_', ':' and
  * inner spaces, more than 1048576 threads per block, registers or shared

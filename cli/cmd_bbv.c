@@ -138,7 +138,8 @@ int pn_cmd_bbv(int argc, char **argv)
     double tol = 5.0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "b:c:t:d:g:o:h", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":b:c:t:d:g:o:h", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'b': blocks_path = optarg; break;
@@ -156,19 +157,15 @@ int pn_cmd_bbv(int argc, char **argv)
         case 'g': st = pn_cli_parse_u64("--grid", optarg, 1, 1000000, &grid, &err); break;
         case 'o': output = optarg; break;
         case 'h': fputs(bbv_usage, stdout); return 0;
-        default:  fputs(bbv_usage, stderr); return 2;
+        default:  return pn_cli_option_error("bbv", c, argv);
         }
         if (st != PN_OK)
-            return pn_cli_fail("bbv", &err);
+            return pn_cli_value_error("bbv", &err);
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim bbv: expected one BBV file\n%s", bbv_usage);
-        return 2;
-    }
-    if (!blocks_path) {
-        fprintf(stderr, "pnsim bbv: --blocks BLOCKS.csv is required\n%s", bbv_usage);
-        return 2;
-    }
+    if (optind != argc - 1)
+        return pn_cli_usage_error("bbv", "expected one BBV file, got %d", argc - optind);
+    if (!blocks_path)
+        return pn_cli_usage_error("bbv", "--blocks BLOCKS.csv is required");
     const char *bbv_path = argv[optind];
     pn_cli_input(bbv_path);
     pn_cli_input(blocks_path);

@@ -491,7 +491,8 @@ int pn_cmd_calibrate(int argc, char **argv)
     size_t n1 = 0, n2 = 0;
     int rc = 2, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "d:o:p:r:s:j:e:k:vh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":d:o:p:r:s:j:e:k:vh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'd': device = optarg; break;
@@ -518,23 +519,24 @@ int pn_cmd_calibrate(int argc, char **argv)
         case 'M': st = pn_cli_parse_u64("--max-steps", optarg, 1, UINT64_MAX, &max_steps, &err); break;
         case 'v': verbose = 1; break;
         case 'h': fputs(calibrate_usage, stdout); rc = 0; goto out_args;
-        default:  fputs(calibrate_usage, stderr); goto out_args;
+        default:  rc = pn_cli_option_error("calibrate", c, argv); goto out_args;
         }
         if (st != PN_OK) {
-            rc = pn_cli_fail("calibrate", &err);
+            rc = pn_cli_value_error("calibrate", &err);
             goto out_args;
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "pnsim calibrate: expected one measurements file\n%s", calibrate_usage);
+        rc = pn_cli_usage_error("calibrate", "expected one measurements file, got %d",
+                                argc - optind);
         goto out_args;
     }
     if (!device) {
-        fprintf(stderr, "pnsim calibrate: --device NAME is required\n%s", calibrate_usage);
+        rc = pn_cli_usage_error("calibrate", "--device NAME is required");
         goto out_args;
     }
     if ((l1s || l2s) && !search) {
-        fprintf(stderr, "pnsim calibrate: --l1 and --l2 need --search-latency\n");
+        rc = pn_cli_usage_error("calibrate", "--l1 and --l2 need --search-latency");
         goto out_args;
     }
     popts.runs = (uint32_t)runs;

@@ -5,6 +5,7 @@
 #include "pn_yaml.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -62,18 +63,19 @@ int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
     for (size_t i = 0; extra && extra->longopts[i].name && i < MAX_EXTRA; i++)
         longopts[n++] = extra->longopts[i];
     memset(&longopts[n], 0, sizeof longopts[n]);
-    snprintf(shortopts, sizeof shortopts, "%s%s", PN_CLI_SIM_SHORTOPTS,
+    snprintf(shortopts, sizeof shortopts, ":%s%s", PN_CLI_SIM_SHORTOPTS,
              extra ? extra->shortopts : "");
     pn_cli_sim_opts_init(o);
     pn_error_t err;
     pn_error_clear(&err);
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         pn_status_t st;
         if (pn_cli_sim_option(o, c, optarg, &st, &err)) {
             if (st != PN_OK)
-                return pn_cli_fail(cmd, &err);
+                return pn_cli_value_error(cmd, &err);
             continue;
         }
         if (c == 'h') {
@@ -83,16 +85,13 @@ int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
         if (extra && c != '?' && c != ':') {
             int bad = extra->handle(extra->ctx, c, optarg, &err);
             if (bad)
-                return pn_cli_fail(cmd, &err);
+                return pn_cli_value_error(cmd, &err);
             continue;
         }
-        fputs(usage, stderr);
-        return 2;
+        return pn_cli_option_error(cmd, c, argv);
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim %s: expected one config file\n%s", cmd, usage);
-        return 2;
-    }
+    if (optind != argc - 1)
+        return pn_cli_usage_error(cmd, "expected one config file, got %d", argc - optind);
     *file = argv[optind];
     return -1;
 }
@@ -416,4 +415,41 @@ int pn_cli_fail(const char *cmd, const pn_error_t *err)
     else
         fprintf(stderr, "pnsim %s: %s\n", cmd, msg);
     return 1;
+}
+
+/* ---- usage errors ------------------------------------------------------------- */
+
+static int try_help(const char *cmd)
+{
+    fprintf(stderr, "Try 'pnsim %s%s--help' for more information.\n", cmd ? cmd : "",
+            cmd ? " " : "");
+    return 2;
+}
+
+int pn_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pnsim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return try_help(cmd);
+}
+
+int pn_cli_option_error(const char *cmd, int c, char *const *argv)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    char shortopt[3] = { '-', (char)optopt, '\0' };
+    /* a short option inside a cluster (-qx): name the letter, not the cluster */
+    if (optopt && !(arg[0] == '-' && arg[1] == optopt && arg[2] == '\0'))
+        arg = shortopt;
+    if (c == ':')
+        return pn_cli_usage_error(cmd, "option '%s' needs an argument", arg);
+    return pn_cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int pn_cli_value_error(const char *cmd, const pn_error_t *err)
+{
+    return pn_cli_usage_error(cmd, "%s", err->msg);
 }

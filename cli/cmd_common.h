@@ -109,6 +109,22 @@ pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64
 /* Largest --runs a command accepts. */
 #define PN_CLI_MAX_RUNS 1000000
 
+/* ---- usage errors ----------------------------------------------------------- */
+
+/* A usage error of command cmd: "pnsim CMD: <message>" and "Try 'pnsim CMD
+ * --help' for more information." on stderr; returns 2, the exit status of
+ * usage errors. */
+int pn_cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The usage error of an option getopt_long refused (c is '?' or ':'; parse
+ * with opterr = 0 and a ':' first in the short options): an unknown option or
+ * one missing its argument, named as written. Returns 2. */
+int pn_cli_option_error(const char *cmd, int c, char *const *argv);
+
+/* The usage error of an option's bad value (err's message). Returns 2. */
+int pn_cli_value_error(const char *cmd, const pn_error_t *err);
+
 /* ---- signals -------------------------------------------------------------- */
 
 /* The number of the first SIGINT or SIGTERM caught, 0 before: the commands

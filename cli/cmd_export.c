@@ -39,7 +39,8 @@ int pn_cmd_export(int argc, char **argv)
     uint64_t threads = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:d:t:h", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:o:d:t:h", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'f': st = pn_export_format_parse(optarg, &fmt, &err); break;
@@ -47,15 +48,13 @@ int pn_cmd_export(int argc, char **argv)
         case 'd': device = optarg; break;
         case 't': st = pn_cli_parse_u64("--threads", optarg, 1, PN_SM_MAX_THREADS, &threads, &err); break;
         case 'h': fputs(export_usage, stdout); return 0;
-        default:  fputs(export_usage, stderr); return 2;
+        default:  return pn_cli_option_error("export", c, argv);
         }
         if (st != PN_OK)
-            return pn_cli_fail("export", &err);
+            return pn_cli_value_error("export", &err);
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim export: expected one config file\n%s", export_usage);
-        return 2;
-    }
+    if (optind != argc - 1)
+        return pn_cli_usage_error("export", "expected one config file, got %d", argc - optind);
     pn_model_t m;
     pn_cli_input(argv[optind]);
     if (pn_cli_out_check(output, &err) != PN_OK)

@@ -115,19 +115,13 @@ int pn_cmd_import(int argc, char **argv)
         case 'd': device = optarg; break;
         case 'o': outdir = optarg; break;
         case 'h': fputs(import_usage, stdout); return 0;
-        case ':':
-            fprintf(stderr, "pnsim import: option '%s' needs an argument\n", argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "pnsim import: unknown option '%s' (try pnsim import --help)\n",
-                    argv[optind - 1]);
-            return 2;
+            return pn_cli_option_error("import", c, argv);
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim import: expected exactly one PROF.csv (try pnsim import --help)\n");
-        return 2;
-    }
+    if (optind != argc - 1)
+        return pn_cli_usage_error("import", "expected exactly one PROF.csv, got %d",
+                                  argc - optind);
     pn_error_t err;
     pn_error_clear(&err);
     pn_ncu_t ncu;

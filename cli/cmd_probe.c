@@ -44,20 +44,15 @@ int pn_cmd_probe(int argc, char **argv)
         case 'd': device = optarg; break;
         case 'o': output = optarg; break;
         case 'h': fputs(probe_usage, stdout); return 0;
-        case ':':
-            fprintf(stderr, "pnsim probe: option '%s' needs an argument\n", argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "pnsim probe: unknown option '%s' (try pnsim probe --help)\n",
-                    argv[optind - 1]);
-            return 2;
+            return pn_cli_option_error("probe", c, argv);
         }
     }
-    if (optind != argc - 1 || !device) {
-        fprintf(stderr, "pnsim probe: %s (try pnsim probe --help)\n",
-                !device ? "--device DEVICE is required" : "expected exactly one PROBE.csv");
-        return 2;
-    }
+    if (!device)
+        return pn_cli_usage_error("probe", "--device DEVICE is required");
+    if (optind != argc - 1)
+        return pn_cli_usage_error("probe", "expected exactly one PROBE.csv, got %d",
+                                  argc - optind);
     const char *csv = argv[optind];
     pn_cli_input(csv);
     pn_error_t err;

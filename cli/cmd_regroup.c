@@ -288,16 +288,16 @@ int pn_cmd_regroup(int argc, char **argv)
     pn_grid_assign_t assign = PN_GRID_DYNAMIC;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, PN_CLI_SIM_SHORTOPTS "b:c:a:g:", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":" PN_CLI_SIM_SHORTOPTS "b:c:a:g:", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         if (c == 't') {
-            fprintf(stderr, "pnsim regroup: --threads: the config's kernel.threads and the "
-                    "BBV fix the block size\n");
-            return 2;
+            return pn_cli_usage_error("regroup", "--threads: the config's kernel.threads and "
+                                      "the BBV fix the block size");
         }
         if (pn_cli_sim_option(&o, c, optarg, &st, &err)) {
             if (st != PN_OK)
-                return pn_cli_fail("regroup", &err);
+                return pn_cli_value_error("regroup", &err);
             continue;
         }
         switch (c) {
@@ -331,20 +331,16 @@ int pn_cmd_regroup(int argc, char **argv)
                 st = pn_error_set(&err, PN_EINVAL, "--assign expects dynamic or static, got "
                                   "'%s'", optarg);
             break;
-        default: fputs(regroup_usage, stderr); return 2;
+        default: return pn_cli_option_error("regroup", c, argv);
         }
         if (st != PN_OK)
-            return pn_cli_fail("regroup", &err);
+            return pn_cli_value_error("regroup", &err);
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pnsim regroup: expected one BBV file\n%s", regroup_usage);
-        return 2;
-    }
-    if (!blocks_path || !cfg_path) {
-        fprintf(stderr, "pnsim regroup: %s is required\n%s",
-                !blocks_path ? "--blocks BLOCKS.csv" : "-c/--config CONFIG.yaml", regroup_usage);
-        return 2;
-    }
+    if (optind != argc - 1)
+        return pn_cli_usage_error("regroup", "expected one BBV file, got %d", argc - optind);
+    if (!blocks_path || !cfg_path)
+        return pn_cli_usage_error("regroup", "%s is required",
+                                  !blocks_path ? "--blocks BLOCKS.csv" : "-c/--config CONFIG.yaml");
     /* no output (-o, the permutations) may replace an input */
     pn_cli_input(argv[optind]);
     pn_cli_input(blocks_path);

@@ -79,8 +79,8 @@ int pn_cmd_sweep(int argc, char **argv)
     if (plot) {
         size_t n = strlen(plot);
         if (n < 5 || (strcmp(plot + n - 4, ".svg") != 0 && strcmp(plot + n - 4, ".png") != 0)) {
-            fprintf(stderr, "pnsim sweep: --plot %s: expected a .svg or .png file name\n", plot);
-            return 2;
+            return pn_cli_usage_error("sweep", "--plot %s: expected a .svg or .png file name",
+                                      plot);
         }
     }
     pn_config_t cfg;

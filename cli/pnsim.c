@@ -22,7 +22,7 @@ static const char usage[] =
     "  run CONFIG.yaml       simulate and report steps and idle steps\n"
     "  sweep CONFIG.yaml     simulate every point of the config's sweep axes\n"
     "  reorder CONFIG.yaml   compare instruction orders (what-if reordering)\n"
-    "  export CONFIG.yaml    write the generated net as DOT or GraphML\n"
+    "  export CONFIG.yaml    write the generated net as DOT, GraphML or PNML\n"
     "  devices               list the built-in device profiles\n"
     "  calibrate MEAS.csv    fit time = a * steps + b to measured kernel times\n"
     "  bbv BBV.csv           per-warp counts and metrics from a basic-block vector\n"
@@ -36,7 +36,7 @@ static const char usage[] =
     "  -V, --version         print the version\n"
     "\n"
     "`pnsim COMMAND --help` describes each command; man pnsim describes them all.\n"
-    "The config format is in README.md (section Config).\n"
+    "The config format is in man pnsim (CONFIGURATION) and doc/config.md.\n"
     "\n"
     "exit status: 0 success, 1 error (one line on stderr), 2 usage error,\n"
     "130 or 143 stopped by SIGINT or SIGTERM (no output file is left).\n";

@@ -17,6 +17,9 @@ expect_fail() {  # name, exit status, expected stderr substring, command...
     if [ "$want_rc" -eq 1 ] && [ "$(wc -l <"$TMP/stderr")" -ne 1 ]; then
         bad "$name" "stderr is not one line: $(cat "$TMP/stderr")"; return
     fi
+    if [ "$want_rc" -eq 2 ] && ! tail -n 1 "$TMP/stderr" | grep -q "^Try 'pnsim .*--help' for more information.$"; then
+        bad "$name" "a usage error without the try line: $(cat "$TMP/stderr")"; return
+    fi
     case "$msg" in *"$want"*) ok "$name" ;; *) bad "$name" "got: $msg" ;; esac
 }
 
@@ -111,9 +114,9 @@ expect_fail calibrate-unknown-device 1 "unknown device 'nosuch'" \
     $RUN calibrate -d nosuch $C/meas-good.csv
 expect_fail calibrate-missing-file 1 "$TMP/none.csv: cannot open" \
     $RUN calibrate -d $D "$TMP/none.csv"
-expect_fail calibrate-bad-weight 1 "unknown --weight 'abs'" \
+expect_fail calibrate-bad-weight 2 "unknown --weight 'abs'" \
     $RUN calibrate -d $D --weight abs $C/meas-good.csv
-expect_fail calibrate-bad-l1 1 "--l1 expects a list of integers" \
+expect_fail calibrate-bad-l1 2 "--l1 expects a list of integers" \
     $RUN calibrate -d $D --search-latency --l1 20,x $C/meas-good.csv
 expect_fail calibrate-no-device 2 "--device NAME is required" $RUN calibrate $C/meas-good.csv
 expect_fail calibrate-l1-no-search 2 "--l1 and --l2 need --search-latency" \
@@ -157,7 +160,7 @@ expect_fail bbv-bad-block 1 "$C/bbv-bad-block.csv:2:12: block 'bb9' is not in $C
     $RUN bbv --blocks $C/blocks.csv $C/bbv-bad-block.csv
 expect_fail bbv-bad-table 1 "$C/blocks-bad-cost.csv:3:5: arith: expected an integer" \
     $RUN bbv --blocks $C/blocks-bad-cost.csv $C/bbv64.csv
-expect_fail bbv-bad-tolerance 1 "--tolerance expects a percentage" \
+expect_fail bbv-bad-tolerance 2 "--tolerance expects a percentage" \
     $RUN bbv --blocks $C/blocks.csv --tolerance -1 $C/bbv64.csv
 expect_fail bbv-no-blocks 2 "--blocks BLOCKS.csv is required" $RUN bbv $C/bbv64.csv
 

@@ -41,7 +41,13 @@ expect_fail() {  # name, expected substring, command...
     rc=$?
     msg=$(cat "$TMP/stderr")
     if [ "$rc" -eq 0 ]; then bad "$name" "exit status 0"; return; fi
-    if [ "$(wc -l <"$TMP/stderr")" -ne 1 ]; then bad "$name" "not one line: $msg"; return; fi
+    # an error is one line; a usage error (exit 2) one line and "Try 'pnsim CMD --help'"
+    if [ "$rc" -eq 2 ]; then
+        if [ "$(wc -l <"$TMP/stderr")" -ne 2 ] || ! tail -n 1 "$TMP/stderr" | grep -q "^Try 'pnsim .*--help' for more information.$"; then
+            bad "$name" "not one line and the try line: $msg"; return
+        fi
+        msg=$(head -n 1 "$TMP/stderr")
+    elif [ "$(wc -l <"$TMP/stderr")" -ne 1 ]; then bad "$name" "not one line: $msg"; return; fi
     case "$msg" in *"$want"*) ok "$name" ;; *) bad "$name" "got: $msg" ;; esac
 }
 expect_fail missing-file "$TMP/nope.yaml: cannot open" $RUN run "$TMP/nope.yaml"

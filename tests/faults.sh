@@ -23,21 +23,25 @@ C=configs/example.yaml
 cp "$C" "$TMP/in.yaml"
 
 # ---- option ranges, for every command that takes them ------------------------
+# a bad option value is a usage error: one line, the try line, exit status 2
+NL='
+'
+TRY="Try 'pnsim"
 for cmd in run sweep reorder; do
     for j in 0 -3 1025 100000 x; do
-        expect "$cmd-jobs-$j" 1 "pnsim $cmd: --jobs expects an integer between 1 and 1024, got '$j'" \
+        expect "$cmd-jobs-$j" 2 "pnsim $cmd: --jobs expects an integer between 1 and 1024, got '$j'$NL$TRY $cmd --help' for more information." \
             $RUN $cmd -j "$j" "$C"
     done
     for r in 0 1000001 99999999999999999999; do
-        expect "$cmd-runs-$r" 1 "pnsim $cmd: --runs expects an integer between 1 and 1000000, got '$r'" \
+        expect "$cmd-runs-$r" 2 "pnsim $cmd: --runs expects an integer between 1 and 1000000, got '$r'$NL$TRY $cmd --help' for more information." \
             $RUN $cmd --runs "$r" "$C"
     done
 done
 for j in 0 -3 1025; do
-    expect "calibrate-jobs-$j" 1 "pnsim calibrate: --jobs expects an integer between 1 and 1024, got '$j'" \
+    expect "calibrate-jobs-$j" 2 "pnsim calibrate: --jobs expects an integer between 1 and 1024, got '$j'$NL${TRY} calibrate --help' for more information." \
         $RUN calibrate -d h100 -j "$j" tests/calib/meas-one.csv
 done
-expect calibrate-runs-0 1 "pnsim calibrate: --runs expects an integer between 1 and 1000000, got '0'" \
+expect calibrate-runs-0 2 "pnsim calibrate: --runs expects an integer between 1 and 1000000, got '0'$NL${TRY} calibrate --help' for more information." \
     $RUN calibrate -d h100 --runs 0 tests/calib/meas-one.csv
 expect jobs-1024-accepted 0 "" $RUN run --runs 1 -j 1024 -o "$TMP/j.txt" "$C"
 

@@ -93,6 +93,10 @@ expect_fail import-no-instructions "bad-no-instructions.csv:6: launch 0 (pn_hist
     $RUN import -o "$TMP/out" tests/ncu/bad-no-instructions.csv
 expect_fail import-short-row "bad-short-row.csv:7:1: row has 14 fields" \
     $RUN import -o "$TMP/out" tests/ncu/bad-short-row.csv
+expect_fail import-duplicate-launch "bad-duplicate-launch.csv:39:164: launch 0: metric device__attribute_multiprocessor_count appears twice (first at line 6)" \
+    $RUN import -o "$TMP/out" tests/ncu/bad-duplicate-launch.csv
+expect_fail import-conflicting-row "bad-conflicting-row.csv:31:164: launch 0: metric smsp__inst_executed.sum appears twice (first at line 30) with a different value" \
+    $RUN import -o "$TMP/out" tests/ncu/bad-conflicting-row.csv
 if [ -z "$(ls "$TMP/out")" ]; then ok import-nothing-written; else bad import-nothing-written "$(ls "$TMP/out")"; fi
 if [ "$($RUN import --metrics | tr ',' '\n' | grep -c sass__inst_executed_per_opcode)" = 1 ]; then
     ok import-metrics

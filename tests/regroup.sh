@@ -100,7 +100,10 @@ expect_err() {   # name, expected message (grep -F), bbv file, extra args...
     rm -f "$TMP/o.csv"
     $RUN regroup -o "$TMP/o.csv" "$bbv" -b $D/blocks.csv -c $D/pipelined.yaml "$@" >"$TMP/out" 2>"$TMP/err"
     rc=$?
-    if [ $rc -eq 1 ] && grep -qF -- "$msg" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+    # a bad file is an error (exit 1, one line); a bad option value a usage
+    # error (exit 2, one line and the try line)
+    lines=1; [ $rc -eq 2 ] && lines=2
+    if { [ $rc -eq 1 ] || [ $rc -eq 2 ]; } && grep -qF -- "$msg" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq $lines ] &&
        [ ! -e "$TMP/o.csv" ] && [ ! -s "$TMP/out" ] && [ -z "$(ls "$TMP" | grep 'o.csv')" ]; then ok "$name"
     else bad "$name" "rc $rc: $(cat "$TMP/err")"; fi
 }

@@ -14,6 +14,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "pn_engine.h"
+#include "pn_rng.h"
 #include "pn_sm_engine.h"
 #include "pn_sm.h"
 
@@ -34,6 +35,28 @@ static double chi2_uniform_p(const double *counts, int k)
     for (int i = 0; i < k; i++)
         chi2 += (counts[i] - expect) * (counts[i] - expect) / expect;
     return gsl_cdf_chisq_Q(chi2, k - 1);
+}
+
+/* The power of chi2_uniform_p(.) <= alpha against k categories drawn n times
+ * with category 0 drawn (1 + bias) / k of the time (a bias of 10 %: 10 % more
+ * than its uniform share), the others sharing the rest: the share of `reps`
+ * simulated samples (PCG32, fixed seed) the test rejects. */
+static double chi2_power(int k, double bias, uint64_t n, unsigned reps, double alpha)
+{
+    double p0 = (1 + bias) / k;
+    pn_rng_t rng;
+    pn_rng_seed(&rng, 12345);
+    unsigned rejected = 0;
+    for (unsigned r = 0; r < reps; r++) {
+        double counts[8] = { 0 };
+        for (uint64_t i = 0; i < n; i++) {
+            double u = pn_rng_next(&rng) / 4294967296.0;
+            int c = u < p0 ? 0 : 1 + (int)((u - p0) / ((1 - p0) / (k - 1)));
+            counts[c < k ? c : k - 1]++;
+        }
+        rejected += chi2_uniform_p(counts, k) <= alpha;
+    }
+    return (double)rejected / reps;
 }
 
 static void build(pn_net_t *net, pn_sm_layout_t *lay, uint32_t sched, uint32_t l1, uint32_t l2,
@@ -92,6 +115,11 @@ static void test_selection_uniform(void **state)
     double n2 = o.arith_global[0] + o.arith_global[1];
     assert_true(n3 > 10000);
     assert_true(n2 > 2000);
+    /* power: at these sizes the tests below detect a 10 % bias toward one
+     * kind with probability >= 99 % (three kinds, n3 > 10000) and a 20 %
+     * bias between two (n2 > 2000), at alpha = 0.001; proven by simulation */
+    assert_true(chi2_power(3, 0.10, 10000, 400, 0.001) >= 0.99);
+    assert_true(chi2_power(2, 0.20, 2000, 400, 0.001) >= 0.99);
     assert_true(chi2_uniform_p(o.all3, 3) > 0.001);
     assert_true(chi2_uniform_p(o.arith_global, 2) > 0.001);
     pn_net_destroy(&net);
@@ -145,14 +173,19 @@ static void test_issue_uniform(void **state)
     }
     pn_run_opts_t opts = { .max_steps = 100000, .idle_trans = lay.t0,
                            .on_step = on_step_issue, .ctx = &o };
-    for (uint64_t seed = 1; seed <= scaled(4000); seed++) {
+    /* 16000 first issues: a 10 % bias toward one warp is detected with
+     * probability >= 99 % at alpha = 0.001 (4000, as before, detected it 46 %
+     * of the time); the power is proven by simulation below */
+    for (uint64_t seed = 1; seed <= scaled(16000); seed++) {
         pn_run_result_t r;
         o.seen = 0;
         assert_int_equal(pn_engine_literal_run(&net, seed, &opts, &r, NULL), PN_OK);
         /* 4 warps x 3 arith on one scheduler: 3 steps of SM each, serialised */
         assert_true(r.steps >= 4 * 3 * 3);
     }
-    assert_true(o.first[0] + o.first[1] + o.first[2] + o.first[3] == scaled(4000));
+    assert_true(o.first[0] + o.first[1] + o.first[2] + o.first[3] == scaled(16000));
+    assert_true(chi2_power(4, 0.10, 16000, 400, 0.001) >= 0.99);
+    assert_true(chi2_power(4, 0.10, 4000, 400, 0.001) < 0.6);   /* the old size did not */
     assert_true(chi2_uniform_p(o.first, 4) > 0.001);
     pn_net_destroy(&net);
 }

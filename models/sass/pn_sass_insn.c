@@ -1,0 +1,245 @@
+/* pn_sass_insn.c - parse one SASS instruction and classify its opcode.
+ *
+ * Kinds follow what `pnsim import` counts from ncu's per-opcode totals:
+ * MUFU is sfu and conversions conv (both the config's sfu), BAR is barrier,
+ * ATOMS a shared atomic, ATOMG/ATOM/RED global atomics. An opcode not in the
+ * table is arith (the caller lists such opcodes in one warning). */
+#include "pn_sass_insn.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *op;
+    pn_sass_kind_t kind;
+} table[] = {
+    { "FFMA", PN_SASS_ARITH }, { "FADD", PN_SASS_ARITH }, { "FMUL", PN_SASS_ARITH },
+    { "FMNMX", PN_SASS_ARITH }, { "FSETP", PN_SASS_ARITH }, { "FSEL", PN_SASS_ARITH },
+    { "FCHK", PN_SASS_ARITH }, { "IMAD", PN_SASS_ARITH }, { "IADD3", PN_SASS_ARITH },
+    { "IABS", PN_SASS_ARITH }, { "LOP3", PN_SASS_ARITH }, { "ISETP", PN_SASS_ARITH },
+    { "MOV", PN_SASS_ARITH }, { "SHF", PN_SASS_ARITH }, { "LEA", PN_SASS_ARITH },
+    { "SEL", PN_SASS_ARITH }, { "PRMT", PN_SASS_ARITH }, { "IMNMX", PN_SASS_ARITH },
+    { "POPC", PN_SASS_ARITH }, { "FLO", PN_SASS_ARITH }, { "BREV", PN_SASS_ARITH },
+    { "PLOP3", PN_SASS_ARITH }, { "P2R", PN_SASS_ARITH }, { "R2P", PN_SASS_ARITH },
+    { "VOTE", PN_SASS_ARITH }, { "HFMA2", PN_SASS_ARITH }, { "HADD2", PN_SASS_ARITH },
+    { "HMUL2", PN_SASS_ARITH }, { "IDP", PN_SASS_ARITH }, { "DFMA", PN_SASS_FP64 },
+    { "DADD", PN_SASS_FP64 }, { "DMUL", PN_SASS_FP64 }, { "DSETP", PN_SASS_FP64 },
+    { "MUFU", PN_SASS_SFU }, { "F2I", PN_SASS_CONV }, { "I2F", PN_SASS_CONV },
+    { "F2F", PN_SASS_CONV }, { "FRND", PN_SASS_CONV }, { "I2I", PN_SASS_CONV },
+    { "SHFL", PN_SASS_SHUFFLE }, { "LDG", PN_SASS_GLOBAL_LD }, { "LD", PN_SASS_GLOBAL_LD },
+    { "LDL", PN_SASS_GLOBAL_LD }, { "STG", PN_SASS_GLOBAL_ST }, { "ST", PN_SASS_GLOBAL_ST },
+    { "STL", PN_SASS_GLOBAL_ST }, { "LDS", PN_SASS_SHARED_LD }, { "LDSM", PN_SASS_SHARED_LD },
+    { "STS", PN_SASS_SHARED_ST }, { "ATOMG", PN_SASS_ATOM_GLOBAL },
+    { "ATOM", PN_SASS_ATOM_GLOBAL }, { "RED", PN_SASS_ATOM_GLOBAL },
+    { "REDG", PN_SASS_ATOM_GLOBAL }, { "ATOMS", PN_SASS_ATOM_SHARED },
+    { "LDC", PN_SASS_CONST_LD }, { "ULDC", PN_SASS_CONST_LD }, { "S2R", PN_SASS_S2R },
+    { "CS2R", PN_SASS_S2R }, { "S2UR", PN_SASS_S2R }, { "HMMA", PN_SASS_TENSOR },
+    { "IMMA", PN_SASS_TENSOR }, { "HGMMA", PN_SASS_TENSOR }, { "DMMA", PN_SASS_TENSOR },
+    { "BAR", PN_SASS_BARRIER }, { "BRA", PN_SASS_CONTROL }, { "BRX", PN_SASS_CONTROL },
+    { "BSSY", PN_SASS_CONTROL }, { "BSYNC", PN_SASS_CONTROL }, { "WARPSYNC", PN_SASS_CONTROL },
+    { "EXIT", PN_SASS_CONTROL }, { "RET", PN_SASS_CONTROL }, { "CALL", PN_SASS_CONTROL },
+    { "NOP", PN_SASS_CONTROL }, { "YIELD", PN_SASS_CONTROL }, { "BPT", PN_SASS_CONTROL },
+    { "BMOV", PN_SASS_CONTROL }, { "DEPBAR", PN_SASS_CONTROL }, { "MEMBAR", PN_SASS_CONTROL },
+};
+
+static const char *const kind_names[PN_SASS_N_KINDS] = {
+    "arith", "fp64", "sfu", "conv", "shuffle", "global_ld", "global_st", "shared_ld",
+    "shared_st", "atom_global", "atom_shared", "const_ld", "s2r", "uniform", "tensor",
+    "barrier", "control"
+};
+
+const char *pn_sass_kind_name(pn_sass_kind_t k)
+{
+    return k < PN_SASS_N_KINDS ? kind_names[k] : "?";
+}
+
+bool pn_sass_kind_variable(pn_sass_kind_t k)
+{
+    switch (k) {
+    case PN_SASS_SFU: case PN_SASS_CONV: case PN_SASS_SHUFFLE: case PN_SASS_GLOBAL_LD:
+    case PN_SASS_GLOBAL_ST: case PN_SASS_SHARED_LD: case PN_SASS_SHARED_ST:
+    case PN_SASS_ATOM_GLOBAL: case PN_SASS_ATOM_SHARED: case PN_SASS_CONST_LD:
+    case PN_SASS_S2R: case PN_SASS_TENSOR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+pn_sass_kind_t pn_sass_kind_of(const char *opcode, bool *known)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(table[i].op, opcode)) {
+            *known = true;
+            return table[i].kind;
+        }
+    /* the uniform datapath: UIADD3, UMOV, ULOP3, ... (ULDC is const_ld above) */
+    if (opcode[0] == 'U' && opcode[1]) {
+        bool k2;
+        pn_sass_kind_of(opcode + 1, &k2);
+        if (k2) {
+            *known = true;
+            return PN_SASS_UNIFORM;
+        }
+    }
+    *known = false;
+    return PN_SASS_ARITH;
+}
+
+/* A register at s ("R12", "UR4", "P0", "UP1", "RZ", "PT"): its length, 0 if
+ * none; *none true for RZ, PT, URZ, UPT. */
+static size_t reg_at(const char *s, pn_sass_reg_t *r, bool *none)
+{
+    size_t n = 0;
+    if (s[0] == 'U' && s[1] == 'R') {
+        r->file = PN_SASS_UR;
+        n = 2;
+    } else if (s[0] == 'U' && s[1] == 'P') {
+        r->file = PN_SASS_UP;
+        n = 2;
+    } else if (s[0] == 'R') {
+        r->file = PN_SASS_R;
+        n = 1;
+    } else if (s[0] == 'P') {
+        r->file = PN_SASS_P;
+        n = 1;
+    } else
+        return 0;
+    *none = false;
+    if ((s[n] == 'Z' && (r->file == PN_SASS_R || r->file == PN_SASS_UR)) ||
+        (s[n] == 'T' && (r->file == PN_SASS_P || r->file == PN_SASS_UP))) {
+        if (isalnum((unsigned char)s[n + 1]) || s[n + 1] == '_')
+            return 0;
+        *none = true;
+        return n + 1;
+    }
+    if (!isdigit((unsigned char)s[n]))
+        return 0;
+    unsigned long v = strtoul(s + n, NULL, 10);
+    size_t d = strspn(s + n, "0123456789");
+    if (v > 65535 || isalpha((unsigned char)s[n + d]) || s[n + d] == '_')
+        return 0;
+    r->index = (uint16_t)v;
+    r->width = 1;
+    return n + d;
+}
+
+static void add(pn_sass_reg_t *list, int *n, int max, pn_sass_reg_t r)
+{
+    if (*n < max)
+        list[(*n)++] = r;
+}
+
+pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char *path,
+                               long line, long col, pn_error_t *err)
+{
+    memset(in, 0, sizeof *in);
+    const char *p = text + strspn(text, " \t");
+    if (*p == '@') {
+        const char *g = p + 1;
+        if (*g == '!') {
+            in->guard_negated = true;
+            g++;
+        }
+        bool none;
+        size_t n = reg_at(g, &in->guard, &none);
+        if (!n || (in->guard.file != PN_SASS_P && in->guard.file != PN_SASS_UP))
+            return pn_error_at(err, PN_EINVAL, path, line, col + (p - text),
+                               "guard '%.12s' is not a predicate", p);
+        in->guarded = !none || in->guard_negated;
+        p = g + n + strspn(g + n, " \t");
+    }
+    size_t on = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (on == 0 || on >= sizeof in->opcode)
+        return pn_error_at(err, PN_EINVAL, path, line, col + (p - text),
+                           "expected a SASS opcode, got '%.16s'", p);
+    memcpy(in->opcode, p, on);
+    p += on;
+    size_t mn = strcspn(p, " \t;");
+    if (mn >= sizeof in->modifiers)
+        return pn_error_at(err, PN_EINVAL, path, line, col + (p - text),
+                           "opcode modifiers longer than %zu characters",
+                           sizeof in->modifiers - 1);
+    memcpy(in->modifiers, p, mn);
+    p += mn;
+    in->kind = pn_sass_kind_of(in->opcode, &in->known);
+    const char *m = in->modifiers;
+    pn_sass_kind_t k = in->kind;
+    bool memory = k >= PN_SASS_GLOBAL_LD && k <= PN_SASS_CONST_LD;
+    int data_w = strstr(m, ".128") ? 4 : strstr(m, ".64") && memory ? 2 : 1;
+    bool wide = strstr(m, ".WIDE") != NULL, fp64 = k == PN_SASS_FP64;
+    bool no_dest = k == PN_SASS_GLOBAL_ST || k == PN_SASS_SHARED_ST || k == PN_SASS_CONTROL ||
+                   k == PN_SASS_BARRIER || !strcmp(in->opcode, "RED") ||
+                   !strcmp(in->opcode, "REDG");
+    size_t oplen = strlen(in->opcode);
+    int n_dest = no_dest ? 0 : oplen > 4 && !strcmp(in->opcode + oplen - 4, "SETP") ? 2 : 1;
+    /* operands, split at top-level commas */
+    int idx = 0, n_ops = 0;
+    const char *q = p;
+    for (const char *s = q; *s && *s != ';'; s++)
+        if (*s == ',')
+            n_ops++;
+    if (strcspn(q, ";") > strspn(q, " \t"))
+        n_ops++;
+    else
+        n_ops = 0;
+    while (*q && *q != ';') {
+        q += strspn(q, " \t");
+        const char *start = q;
+        int depth = 0;
+        while (*q && *q != ';' && !(*q == ',' && depth == 0)) {
+            if (*q == '[')
+                depth++;
+            else if (*q == ']' && --depth < 0)
+                break;
+            q++;
+        }
+        if (depth != 0)
+            return pn_error_at(err, PN_EINVAL, path, line, col + (start - text),
+                               "unbalanced '[' ']' in operand '%.24s'", start);
+        bool dest = idx < n_dest;
+        bool addend = wide && idx == n_ops - 1;
+        for (const char *s = start; s < q;) {
+            if (s > start && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '.')) {
+                s++;
+                continue;
+            }
+            if (s[0] == '0' && s[1] == 'x' && in->kind == PN_SASS_CONTROL) {
+                in->has_target = true;
+                in->target = strtoull(s, NULL, 16);
+                s += 2;
+                continue;
+            }
+            pn_sass_reg_t r;
+            bool none;
+            size_t n = reg_at(s, &r, &none);
+            if (!n) {
+                s++;
+                continue;
+            }
+            bool in_addr = depth > 0;
+            for (const char *b = start; b < s; b++)
+                in_addr = in_addr || *b == '[';
+            if (r.file == PN_SASS_R || r.file == PN_SASS_UR) {
+                if (!strncmp(s + n, ".64", 3))
+                    r.width = 2;
+                else if (fp64 || (wide && (dest || addend)))
+                    r.width = 2;
+                else if (!in_addr && memory)
+                    r.width = (uint8_t)data_w;
+            }
+            if (!none) {
+                if (dest && !in_addr)
+                    add(in->writes, &in->n_writes, PN_SASS_MAX_WRITES, r);
+                else
+                    add(in->reads, &in->n_reads, PN_SASS_MAX_READS, r);
+            }
+            s += n;
+        }
+        idx++;
+        if (*q == ',')
+            q++;
+    }
+    return PN_OK;
+}

@@ -1,0 +1,150 @@
+/* test_sass.c - the SASS instruction parser: guard predicates, opcode and
+ * modifiers, registers written and read with their widths, branch targets,
+ * kinds, an unknown opcode, and malformed text. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "pn_sass_insn.h"
+
+static pn_sass_insn_t parse(const char *text)
+{
+    pn_sass_insn_t in;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_insn_parse(&in, text, "t.csv", 3, 10, &err), PN_OK);
+    return in;
+}
+
+static void assert_reg(pn_sass_reg_t r, pn_sass_file_t file, int index, int width)
+{
+    assert_int_equal(r.file, file);
+    assert_int_equal(r.index, index);
+    assert_int_equal(r.width, width);
+}
+
+static void test_guarded_load(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in = parse("@!P0 LDG.E.64 R4, desc[UR4][R2.64] ;");
+    assert_true(in.guarded);
+    assert_true(in.guard_negated);
+    assert_reg(in.guard, PN_SASS_P, 0, 1);
+    assert_string_equal(in.opcode, "LDG");
+    assert_string_equal(in.modifiers, ".E.64");
+    assert_int_equal(in.kind, PN_SASS_GLOBAL_LD);
+    assert_true(in.known);
+    assert_true(pn_sass_kind_variable(in.kind));
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_R, 4, 2);
+    assert_int_equal(in.n_reads, 2);
+    assert_reg(in.reads[0], PN_SASS_UR, 4, 1);
+    assert_reg(in.reads[1], PN_SASS_R, 2, 2);
+    assert_false(in.has_target);
+}
+
+static void test_wide_and_setp(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in = parse("IMAD.WIDE R2, R7, 0x4, R2 ;");
+    assert_false(in.guarded);
+    assert_int_equal(in.kind, PN_SASS_ARITH);
+    assert_false(pn_sass_kind_variable(in.kind));
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_R, 2, 2);
+    assert_int_equal(in.n_reads, 2);
+    assert_reg(in.reads[0], PN_SASS_R, 7, 1);
+    assert_reg(in.reads[1], PN_SASS_R, 2, 2);
+    in = parse("ISETP.GE.AND P0, PT, R0, UR5, PT ;");
+    assert_string_equal(in.modifiers, ".GE.AND");
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_P, 0, 1);
+    assert_int_equal(in.n_reads, 2);
+    assert_reg(in.reads[0], PN_SASS_R, 0, 1);
+    assert_reg(in.reads[1], PN_SASS_UR, 5, 1);
+}
+
+static void test_store_and_fp64(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in = parse("STG.E.128 desc[UR6][R2.64], R8 ;");
+    assert_int_equal(in.kind, PN_SASS_GLOBAL_ST);
+    assert_int_equal(in.n_writes, 0);
+    assert_int_equal(in.n_reads, 3);
+    assert_reg(in.reads[2], PN_SASS_R, 8, 4);
+    in = parse("DFMA R4, R6, R8, RZ ;");
+    assert_int_equal(in.kind, PN_SASS_FP64);
+    assert_reg(in.writes[0], PN_SASS_R, 4, 2);
+    assert_int_equal(in.n_reads, 2);
+    assert_reg(in.reads[1], PN_SASS_R, 8, 2);
+    in = parse("MOV R1, c[0x0][0x28] ;");
+    assert_int_equal(in.n_writes, 1);
+    assert_int_equal(in.n_reads, 0);
+}
+
+static void test_control(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in = parse("@P1 BRA 0x7f3a00000120 ;");
+    assert_true(in.guarded);
+    assert_false(in.guard_negated);
+    assert_reg(in.guard, PN_SASS_P, 1, 1);
+    assert_int_equal(in.kind, PN_SASS_CONTROL);
+    assert_true(in.has_target);
+    assert_true(in.target == 0x7f3a00000120ull);
+    assert_int_equal(in.n_writes, 0);
+    in = parse("BSSY B0, 0x1f0 ;");
+    assert_true(in.has_target);
+    assert_true(in.target == 0x1f0);
+    assert_int_equal(in.n_reads + in.n_writes, 0);
+    in = parse("EXIT ;");
+    assert_string_equal(in.opcode, "EXIT");
+    assert_false(in.has_target);
+    in = parse("@PT BAR.SYNC.DEFER_BLOCKING 0x0 ;");
+    assert_false(in.guarded);
+    assert_int_equal(in.kind, PN_SASS_BARRIER);
+}
+
+static void test_kinds(void **state)
+{
+    (void)state;
+    bool known;
+    assert_int_equal(pn_sass_kind_of("MUFU", &known), PN_SASS_SFU);
+    assert_int_equal(pn_sass_kind_of("I2F", &known), PN_SASS_CONV);
+    assert_int_equal(pn_sass_kind_of("ATOMS", &known), PN_SASS_ATOM_SHARED);
+    assert_int_equal(pn_sass_kind_of("UIADD3", &known), PN_SASS_UNIFORM);
+    assert_true(known);
+    assert_int_equal(pn_sass_kind_of("ULDC", &known), PN_SASS_CONST_LD);
+    assert_int_equal(pn_sass_kind_of("FOOBAR", &known), PN_SASS_ARITH);
+    assert_false(known);
+    pn_sass_insn_t in = parse("FOOBAR.X R1, R2 ;");
+    assert_false(in.known);
+    assert_int_equal(in.kind, PN_SASS_ARITH);
+    assert_string_equal(pn_sass_kind_name(PN_SASS_ATOM_GLOBAL), "atom_global");
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_insn_parse(&in, "@R1 MOV R1, R2 ;", "t.csv", 3, 10, &err),
+                     PN_EINVAL);
+    assert_non_null(strstr(err.msg, "t.csv:3:10: guard '@R1 MOV R1,"));
+    assert_int_equal(pn_sass_insn_parse(&in, "  ;", "t.csv", 3, 10, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "t.csv:3:12: expected a SASS opcode"));
+    assert_int_equal(pn_sass_insn_parse(&in, "LDG.E R4, [R2 ;", "t.csv", 3, 10, &err),
+                     PN_EINVAL);
+    assert_non_null(strstr(err.msg, "t.csv:3:20: unbalanced"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_guarded_load), cmocka_unit_test(test_wide_and_setp),
+        cmocka_unit_test(test_store_and_fp64), cmocka_unit_test(test_control),
+        cmocka_unit_test(test_kinds), cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
