@@ -25,6 +25,33 @@ if $RUN probe examples/data/h100/probe.csv -d h100 -o "$TMP/h100.yaml" 2>"$TMP/e
 else
     bad probe-h100 "$(cat "$TMP/err")"
 fi
+# ... and each of its values is what the probe rows say, computed here by awk from
+# the CSV alone (not a round trip through pnsim): latencies rounded to whole
+# steps, arith the mean of the integer and float probes, barrier one more than
+# the one-warp probe, arith_busy the partitions over the mean ALU throughput
+awk -F, '
+    function rnd(x) { return int(x + 0.5) }
+    /^#/ || $1 == "probe" { next }
+    { v[$1] = $2 }
+    END {
+        printf "clock_mhz %.6g\n", v["clock_mhz"]
+        printf "arith %d\nsfu %d\nshared_ld %d\nshared_st %d\n", rnd((v["lat_int"] + v["lat_fp"]) / 2),
+               rnd(v["lat_sfu"]), rnd(v["lat_shared_ld"]), rnd(v["lat_shared_st"])
+        printf "l1 %d\nl2 %d\ndram %d\nglobal_st %d\n", rnd(v["lat_l1"]), rnd(v["lat_l2"]),
+               rnd(v["lat_dram"]), rnd(v["lat_global_st"])
+        printf "barrier %d\n", rnd(v["barrier_w1"] + 1)
+        printf "lsu_sectors %.4g\nshared_wavefronts %.4g\ndram_sectors %.4g\n",
+               v["tput_lsu_sectors"], v["tput_shared_wavefronts"], v["tput_dram_sectors"]
+        printf "arith_busy %.4g\ninflight %d\n", 4 / ((v["tput_int"] + v["tput_fp"]) / 2),
+               rnd(v["inflight_loads"])
+    }' examples/data/h100/probe.csv >"$TMP/by-hand"
+sed -n 's/^ *\([a-z_0-9]*\): \([0-9.]*\) .*/\1 \2/p' "$TMP/got" |
+    grep -E '^(clock_mhz|arith|sfu|shared_ld|shared_st|l1|l2|dram|global_st|barrier|lsu_sectors|shared_wavefronts|dram_sectors|arith_busy|inflight) ' |
+    sort >"$TMP/from-probe"
+sort "$TMP/by-hand" >"$TMP/by-hand.sorted"
+if [ "$(wc -l <"$TMP/from-probe")" -eq 15 ] && cmp -s "$TMP/from-probe" "$TMP/by-hand.sorted"; then
+    ok probe-values-by-hand
+else bad probe-values-by-hand "$(diff "$TMP/by-hand.sorted" "$TMP/from-probe" | head -6)"; fi
 grep -v '^lat_l2,' examples/data/h100/probe.csv >"$TMP/probe-missing.csv"
 expect_fail probe-missing "missing probe 'lat_l2'" \
     $RUN probe "$TMP/probe-missing.csv" -d h100 -o "$TMP/none.yaml"
