@@ -101,7 +101,7 @@ void pn_cli_progress_run_done(void *ctx, size_t job, size_t done, size_t total)
     pn_cli_progress_t *p = ctx;
     (void)job;
     (void)total;
-    atomic_store_explicit(&p->done, done, memory_order_relaxed);
+    atomic_store_explicit(&p->done, p->base + done, memory_order_relaxed);
 }
 
 void pn_cli_progress_end(pn_cli_progress_t *p)

@@ -17,6 +17,7 @@ typedef struct pn_cli_progress {
     uint64_t est_steps;           /* steps one run is expected to take (0: unknown) */
     _Atomic uint64_t at_step;     /* where a running run is (pn_run_opts_t.at_step) */
     _Atomic uint64_t done;        /* runs finished */
+    uint64_t base;                /* runs finished in earlier batches */
     double t0;
     int shown;                    /* a line was printed: clear it at the end */
     pthread_t tid;

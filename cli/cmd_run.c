@@ -19,6 +19,9 @@ static const char run_usage[] =
     "options:\n"
     PN_CLI_SIM_USAGE;
 
+/* Runs simulated and reported at a time (2 MB of results). */
+#define RUN_CHUNK 65536u
+
 int pn_cmd_run(int argc, char **argv)
 {
     pn_cli_sim_opts_t o;
@@ -35,7 +38,10 @@ int pn_cmd_run(int argc, char **argv)
         .net_name = m.cfg.kernel_name,
         .stop = &pn_cli_stop,
     };
-    pn_run_result_t *results = calloc(n_runs, sizeof *results);
+    /* runs go in chunks to a streamed report: memory independent of --runs */
+    uint32_t chunk = n_runs < RUN_CHUNK ? n_runs : RUN_CHUNK;
+    pn_run_result_t *results = calloc(chunk, sizeof *results);
+    pn_run_stream_t stream = { 0 };
     int rc = 0;
     pn_cli_out_t out = { 0 };
     pn_run_report_t rep = { 0 };
@@ -53,23 +59,33 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_prefix(&err, m.cfg.path);
         goto fail;
     }
+    if (pn_run_report_fill(&rep, &m, &prep, NULL, n_runs, o.seed, (unsigned)o.jobs,
+                           &err) != PN_OK ||
+        pn_cli_out_open(&out, o.output, &err) != PN_OK ||
+        pn_run_stream_begin(&stream, out.f, o.format, &rep, &err) != PN_OK)
+        goto fail;
     pn_cli_progress_begin(&prog, "run", n_runs, pn_kernel_net_min_steps(&m.kernel), o.quiet);
     opts.at_step = &prog.at_step;
-    pn_status_t st = pn_engine_run_batch_progress(&prep, o.seed, n_runs, (unsigned)o.jobs,
-                                                  pn_cli_progress_run_done, &prog, results, &err);
+    pn_status_t st = PN_OK;
+    for (uint32_t done = 0; done < n_runs && st == PN_OK; done += chunk) {
+        uint32_t k = n_runs - done < chunk ? n_runs - done : chunk;
+        prog.base = done;
+        st = pn_engine_run_batch_progress(&prep, o.seed + done, k, (unsigned)o.jobs,
+                                          pn_cli_progress_run_done, &prog, results, &err);
+        if (st == PN_OK)
+            st = pn_run_stream_runs(&stream, &rep, results, k, &err);
+    }
     pn_cli_progress_end(&prog);
     if (st != PN_OK) {
         pn_kernel_net_locate_error(&m.cfg, o.have_max, &err);
         goto fail;
     }
-    if (pn_run_report_fill(&rep, &m, &prep, results, n_runs, o.seed, (unsigned)o.jobs,
-                           &err) != PN_OK ||
-        pn_cli_out_open(&out, o.output, &err) != PN_OK ||
-        pn_run_report_write(out.f, o.format, &rep, &err) != PN_OK ||
+    if (pn_run_stream_end(&stream, &rep, &err) != PN_OK ||
         pn_cli_out_commit(&out, &err) != PN_OK)
         goto fail;
     goto done;
 fail:
+    pn_run_stream_abort(&stream);
     pn_cli_out_abort(&out);
     rc = pn_cli_fail("run", &err);
 done:

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PN_STATS_EXACT_MAX (UINT64_C(1) << 40)
 
@@ -48,4 +49,43 @@ pn_status_t pn_summary_runs(const pn_run_result_t *r, size_t n, pn_summary_t *st
     pn_summary_of(v, n, idle);
     free(v);
     return PN_OK;
+}
+
+void pn_summary_acc_init(pn_summary_acc_t *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+void pn_summary_acc_add(pn_summary_acc_t *a, uint64_t x)
+{
+    if (a->n == 0 || x < a->min)
+        a->min = x;
+    if (a->n == 0 || x > a->max)
+        a->max = x;
+    a->n++;
+    a->sum += x;
+    a->sum2 += (unsigned __int128)x * x;
+    a->lsum += (long double)x;
+    a->lsum2 += (long double)x * (long double)x;
+}
+
+void pn_summary_acc_get(const pn_summary_acc_t *a, pn_summary_t *s)
+{
+    s->n = a->n;
+    s->mean = s->sd = 0;
+    s->min = s->max = 0;
+    if (a->n == 0)
+        return;
+    s->min = a->min;
+    s->max = a->max;
+    s->mean = (double)a->sum / (double)a->n;
+    if (a->n < 2)
+        return;
+    if (a->max <= PN_STATS_EXACT_MAX && a->n <= (size_t)1 << 40) {
+        unsigned __int128 num = (unsigned __int128)a->n * a->sum2 - a->sum * a->sum;
+        s->sd = sqrt((double)num / ((double)a->n * (double)(a->n - 1)));
+    } else {
+        long double n = (long double)a->n, var = (a->lsum2 - a->lsum * a->lsum / n) / (n - 1);
+        s->sd = var > 0 ? (double)sqrtl(var) : 0;
+    }
 }

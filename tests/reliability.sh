@@ -70,6 +70,33 @@ printf 'thread,b1,b2,b1\n0,1,1,1\n' >"$TMP/dupcol.csv"
 expect duplicate-column 1 "$TMP/dupcol.csv:1:14: duplicate header column 'b1'" \
     $RUN bbv -b "$TMP/bt100000.csv" "$TMP/dupcol.csv"
 
+# ---- memory flat in the number of runs and of sweep points ----------------------------
+maxrss() {  # the peak resident memory (KB) of a command
+    python3 -c 'import os, sys
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ)
+print(os.wait4(pid, 0)[2].ru_maxrss)' "$@"
+}
+printf 'kernel: {name: tiny, threads: 32, counts: {arith: 2}}\n' >"$TMP/tiny.yaml"
+if [ -z "${PN_VG:-}" ] && command -v python3 >/dev/null 2>&1; then
+    for f in text json csv; do
+        a=$(maxrss $PNSIM run -q -r 1000 -f $f -o "$TMP/r.out" "$TMP/tiny.yaml")
+        b=$(maxrss $PNSIM run -q -r 1000000 -f $f -o "$TMP/r.out" "$TMP/tiny.yaml")
+        # 1000 times the runs: less than twice the memory (runs go in chunks of 65536
+        # to a streamed report; holding them all took 62 MB for 10^6)
+        if [ "$b" -lt $((2 * a)) ]; then ok "memory-flat-runs-$f ($a KB -> $b KB)"
+        else bad "memory-flat-runs-$f" "1000 runs: $a KB, 10^6 runs: $b KB"; fi
+    done
+    for n in 100 10000; do
+        awk -v n=$n 'BEGIN { print "params: {n: 1}"; print "kernel: {name: sw, threads: 32, counts: {arith: \"n / 1000 + 1\"}}";
+                             print "simulation: {runs: 1}"; printf "sweep:\n  n: [1"; for (i = 2; i <= n; i++) printf ", %d", i; print "]" }' \
+            >"$TMP/sw$n.yaml"
+    done
+    a=$(maxrss $PNSIM sweep -q -f csv -o "$TMP/sw.csv" "$TMP/sw100.yaml")
+    b=$(maxrss $PNSIM sweep -q -f csv -o "$TMP/sw.csv" "$TMP/sw10000.yaml")
+    if [ "$b" -lt $((2 * a)) ] && [ "$(wc -l <"$TMP/sw.csv")" -eq 10001 ]; then ok "memory-flat-sweep ($a KB -> $b KB)"
+    else bad memory-flat-sweep "100 points: $a KB, 10000 points: $b KB"; fi
+fi
+
 # ---- a signal while a large config loads -------------------------------------------
 if [ -z "${PN_VG:-}" ]; then
     awk 'BEGIN { print "params:"; for (i = 0; i < 600000; i++) print "  variable_" i ": " i;

@@ -2,12 +2,13 @@
  * and CSV. */
 #include "pn_run_report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
-static void report_json(FILE *out, const void *data)
+/* The JSON report up to the runs' array, one run, and its end. */
+static void json_head(FILE *out, const pn_run_report_t *r)
 {
-    const pn_run_report_t *r = data;
     fputs("{\n  \"kernel\": ", out);
     pn_json_string(out, r->kernel);
     fputs(",\n  \"device\": ", out);
@@ -29,27 +30,50 @@ static void report_json(FILE *out, const void *data)
         fprintf(out, "  \"time_us\": {\"mean\": %.10g, \"sd\": %.10g},\n",
                 r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
     fputs("  \"runs\": [", out);
-    for (uint32_t i = 0; i < r->runs; i++)
-        fprintf(out, "%s\n    {\"seed\": %" PRIu64 ", \"steps\": %" PRIu64
-                ", \"idle_steps\": %" PRIu64 ", \"firings\": %" PRIu64 "}",
-                i ? "," : "", r->results[i].seed, r->results[i].steps,
-                r->results[i].idle_steps, r->results[i].firings);
+}
+
+static void json_run(FILE *out, uint64_t i, const pn_run_result_t *x)
+{
+    fprintf(out, "%s\n    {\"seed\": %" PRIu64 ", \"steps\": %" PRIu64
+            ", \"idle_steps\": %" PRIu64 ", \"firings\": %" PRIu64 "}",
+            i ? "," : "", x->seed, x->steps, x->idle_steps, x->firings);
+}
+
+static void json_tail(FILE *out)
+{
     fputs("\n  ]\n}\n", out);
+}
+
+static void report_json(FILE *out, const void *data)
+{
+    const pn_run_report_t *r = data;
+    json_head(out, r);
+    for (uint32_t i = 0; i < r->runs; i++)
+        json_run(out, i, &r->results[i]);
+    json_tail(out);
+}
+
+static void csv_header(FILE *out, const pn_run_report_t *r)
+{
+    fputs("kernel,threads,warps,run,seed,steps,idle_steps,firings", out);
+    fputs(r->calibrated ? ",time_us\n" : "\n", out);
+}
+
+static void csv_row(FILE *out, const pn_run_report_t *r, uint64_t i, const pn_run_result_t *x)
+{
+    fprintf(out, "%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->kernel,
+            r->threads, r->warps, i, x->seed, x->steps, x->idle_steps, x->firings);
+    if (r->calibrated)
+        fprintf(out, ",%.6g", r->us_per_step * (double)x->steps + r->us_offset);
+    fputc('\n', out);
 }
 
 static void report_csv(FILE *out, const void *data)
 {
     const pn_run_report_t *r = data;
-    fputs("kernel,threads,warps,run,seed,steps,idle_steps,firings", out);
-    fputs(r->calibrated ? ",time_us\n" : "\n", out);
-    for (uint32_t i = 0; i < r->runs; i++) {
-        const pn_run_result_t *x = &r->results[i];
-        fprintf(out, "%s,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->kernel,
-                r->threads, r->warps, i, x->seed, x->steps, x->idle_steps, x->firings);
-        if (r->calibrated)
-            fprintf(out, ",%.6g", r->us_per_step * (double)x->steps + r->us_offset);
-        fputc('\n', out);
-    }
+    csv_header(out, r);
+    for (uint32_t i = 0; i < r->runs; i++)
+        csv_row(out, r, i, &r->results[i]);
 }
 
 static void text_row(FILE *out, const char *name, const pn_summary_t *s)
@@ -122,5 +146,74 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
                        r->model_json_buf, sizeof r->model_json_buf);
     r->model_text = r->model_text_buf;
     r->model_json = r->model_json_buf;
-    return pn_summary_runs(results, runs, &r->steps, &r->idle, err);
+    return results ? pn_summary_runs(results, runs, &r->steps, &r->idle, err) : PN_OK;
+}
+
+/* ---- streamed: runs written as they come, memory independent of their number ---- */
+
+pn_status_t pn_run_stream_begin(pn_run_stream_t *s, FILE *out, pn_format_t fmt,
+                                const pn_run_report_t *r, pn_error_t *err)
+{
+    memset(s, 0, sizeof *s);
+    s->out = out;
+    s->fmt = fmt;
+    pn_summary_acc_init(&s->steps);
+    pn_summary_acc_init(&s->idle);
+    (void)r;
+    if (fmt != PN_FORMAT_TEXT && !(s->tmp = tmpfile()))
+        return pn_error_set(err, PN_EIO, "cannot create a temporary file for the runs: %s",
+                            strerror(errno));
+    return PN_OK;
+}
+
+pn_status_t pn_run_stream_runs(pn_run_stream_t *s, const pn_run_report_t *r,
+                               const pn_run_result_t *res, size_t n, pn_error_t *err)
+{
+    for (size_t i = 0; i < n; i++, s->written++) {
+        pn_summary_acc_add(&s->steps, res[i].steps);
+        pn_summary_acc_add(&s->idle, res[i].idle_steps);
+        if (s->fmt == PN_FORMAT_CSV)
+            csv_row(s->tmp, r, s->written, &res[i]);
+        else if (s->fmt == PN_FORMAT_JSON)
+            json_run(s->tmp, s->written, &res[i]);
+    }
+    if (s->tmp && ferror(s->tmp))
+        return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
+    return PN_OK;
+}
+
+pn_status_t pn_run_stream_end(pn_run_stream_t *s, pn_run_report_t *r, pn_error_t *err)
+{
+    pn_summary_acc_get(&s->steps, &r->steps);
+    pn_summary_acc_get(&s->idle, &r->idle);
+    pn_status_t st = PN_OK;
+    if (s->fmt == PN_FORMAT_TEXT) {
+        st = pn_run_report_write(s->out, s->fmt, r, err);
+    } else {
+        if (s->fmt == PN_FORMAT_JSON)
+            json_head(s->out, r);
+        else
+            csv_header(s->out, r);
+        char buf[65536];
+        size_t n;
+        rewind(s->tmp);
+        while ((n = fread(buf, 1, sizeof buf, s->tmp)) > 0)
+            fwrite(buf, 1, n, s->out);
+        if (ferror(s->tmp))
+            st = pn_error_set(err, PN_EIO, "cannot read back the runs: %s", strerror(errno));
+        if (s->fmt == PN_FORMAT_JSON)
+            json_tail(s->out);
+    }
+    if (st == PN_OK && ferror(s->out))
+        st = pn_error_set(err, PN_EIO, "write error on the report");
+    pn_run_stream_abort(s);
+    return st;
+}
+
+void pn_run_stream_abort(pn_run_stream_t *s)
+{
+    if (s && s->tmp) {
+        fclose(s->tmp);
+        s->tmp = NULL;
+    }
 }

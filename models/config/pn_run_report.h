@@ -43,6 +43,7 @@ typedef struct pn_run_report {
  * seed on, on `jobs` CPU threads; steps and idle are summarised here.
  * Everything but the summaries is borrowed: m, prep and results must
  * outlive r. Errors: pn_summary_runs' (PN_EINVAL for no runs). O(runs). */
+/* (results NULL: the summaries are left to a stream, pn_run_stream_end.) */
 pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
                                const pn_prepared_t *prep, const pn_run_result_t *results,
                                uint32_t runs, uint64_t seed, unsigned jobs, pn_error_t *err);
@@ -51,5 +52,33 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
  * number of CPU threads). Returns PN_EIO if out reports an error. */
 pn_status_t pn_run_report_write(FILE *out, pn_format_t fmt, const pn_run_report_t *r,
                                 pn_error_t *err);
+
+/* A report streamed as its runs come (pnsim run of many runs): the runs'
+ * CSV rows or JSON entries go to a temporary file, the summaries accumulate,
+ * and the report is written at the end (nothing on out before, so a failed
+ * run prints nothing): memory O(1) in the number of runs, disk O(runs). The
+ * output is byte for byte pn_run_report_write's. */
+typedef struct pn_run_stream {
+    FILE *out, *tmp;
+    pn_format_t fmt;
+    uint64_t written;             /* runs written so far (the next run's index) */
+    pn_summary_acc_t steps, idle;
+} pn_run_stream_t;
+
+/* Start the report of r (filled, summaries not needed) for out: the
+ * temporary file of the CSV or JSON runs (PN_EIO when it cannot be made). */
+pn_status_t pn_run_stream_begin(pn_run_stream_t *s, FILE *out, pn_format_t fmt,
+                                const pn_run_report_t *r, pn_error_t *err);
+
+/* The next n runs, in run order. PN_EIO on a write error. O(n). */
+pn_status_t pn_run_stream_runs(pn_run_stream_t *s, const pn_run_report_t *r,
+                               const pn_run_result_t *res, size_t n, pn_error_t *err);
+
+/* Set r's summaries from the runs streamed and write the rest of the report
+ * (the text report, or the JSON with its runs); frees s. PN_EIO. */
+pn_status_t pn_run_stream_end(pn_run_stream_t *s, pn_run_report_t *r, pn_error_t *err);
+
+/* Free s after an error (NULL or ended: nothing). */
+void pn_run_stream_abort(pn_run_stream_t *s);
 
 #endif
