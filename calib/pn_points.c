@@ -14,7 +14,6 @@ void pn_points_destroy(pn_point_set_t *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->n_points; i++) {
-        pn_kernel_destroy(&s->points[i].k);
         free(s->points[i].params);
     }
     free(s->points);
@@ -135,18 +134,26 @@ static pn_status_t resolve_all(pn_point_set_t *s, const pn_measure_t *m, const p
         p->m = mp;
         p->cfg = ci;
         PN_CHECK(param_values(cfg, m, mp, &p->params, err));
-        pn_status_t st = pn_kernel_resolve(cfg, dev, mp->threads, p->params, &p->k, err);
+        pn_kernel_t k;
+        pn_status_t st = pn_kernel_resolve(cfg, dev, mp->threads, p->params, &k, err);
         if (st != PN_OK) {
             free(p->params);
             p->params = NULL;
             prefix_at(err, m->path, mp->line, 0);
             return st;
         }
+        /* keep the scalars; the counts are resolved again to simulate */
+        p->k = (pn_point_kernel_t){ k.threads, k.sm.n_warps, k.net,
+                                    { k.sm.schedulers, k.sm.l1, k.sm.l2 } };
+        p->cost = pn_baseline_roofline(k.sm.warps, k.sm.n_warps, k.sm.schedulers, k.sm.l1,
+                                       k.sm.l2);
+        pn_kernel_destroy(&k);
         s->n_points++;
         PN_CHECK(group_index(s, label, &p->group, err));
         p->fixed_l1 = cfg->has_l1;
         p->fixed_l2 = cfg->has_l2;
         p->runs = o && o->runs ? o->runs : cfg->runs;
+        p->cost *= p->runs;
         p->seed = o && o->have_seed ? o->seed : cfg->seed;
         p->max_steps = o && o->max_steps ? o->max_steps : cfg->max_steps;
         p->l1 = p->k.sm.l1;
@@ -176,6 +183,7 @@ pn_status_t pn_points_resolve(pn_point_set_t *s, const pn_measure_t *m, const pn
     memset(s, 0, sizeof *s);
     s->csv_path = m->path;
     s->stop = o ? o->stop : NULL;
+    s->dev = dev;
     pn_status_t st = resolve_all(s, m, dev, o, err);
     if (st != PN_OK)
         pn_points_destroy(s);
@@ -211,7 +219,7 @@ static pn_status_t sim_prepare(const pn_point_set_t *s, pn_point_t *p, point_sim
 {
     const pn_config_t *cfg = &s->configs[p->cfg];
     pn_net_init(&q->net);
-    q->k = p->k;                          /* shallow: the counts stay p's */
+    PN_CHECK(pn_point_kernel(s, (size_t)(p - s->points), &q->k, err));
     if (l1 && !p->fixed_l1)
         q->k.sm.l1 = l1;
     if (l2 && !p->fixed_l2)
@@ -262,7 +270,8 @@ static void sim_progress(void *ctx, size_t job, size_t done, size_t total)
     fflush(j->progress);
 }
 
-/* Costliest first (roofline steps times runs), then file order. */
+/* Costliest first (roofline steps at the resolved latencies times runs),
+ * then file order: it orders the work, not the results. */
 typedef struct task {
     double cost;
     size_t i;
@@ -277,7 +286,7 @@ static int by_cost(const void *a, const void *b)
 }
 
 /* Point indices, costliest first; caller frees. */
-static size_t *cost_order(const pn_point_set_t *s, uint32_t l1, uint32_t l2)
+static size_t *cost_order(const pn_point_set_t *s)
 {
     size_t n = s->n_points;
     size_t *order = malloc(n * sizeof *order);
@@ -288,10 +297,7 @@ static size_t *cost_order(const pn_point_set_t *s, uint32_t l1, uint32_t l2)
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        const pn_point_t *p = &s->points[i];
-        tasks[i].cost = pn_baseline_roofline(p->k.sm.warps, p->k.sm.n_warps,
-                                             p->k.sm.schedulers, l1 ? l1 : p->k.sm.l1,
-                                             l2 ? l2 : p->k.sm.l2) * p->runs;
+        tasks[i].cost = s->points[i].cost;
         tasks[i].i = i;
     }
     qsort(tasks, n, sizeof *tasks, by_cost);
@@ -301,52 +307,64 @@ static size_t *cost_order(const pn_point_set_t *s, uint32_t l1, uint32_t l2)
     return order;
 }
 
+/* Points prepared (nets built, engines planned) and simulated at a time:
+ * memory follows the window, not the measurements file. */
+#define SIM_WINDOW 256
+
 pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_t l1,
                                uint32_t l2, unsigned jobs, FILE *progress, pn_error_t *err)
 {
-    size_t n = s->n_points, n_jobs = 0;
+    size_t n = s->n_points;
     if (n == 0)
         return PN_OK;
+    uint32_t most_runs = 0;
     for (size_t i = 0; i < n; i++)
-        n_jobs += s->points[i].runs;
+        most_runs = s->points[i].runs > most_runs ? s->points[i].runs : most_runs;
+    size_t max_jobs = (size_t)SIM_WINDOW * most_runs;
     sim_t j = { .s = s, .progress = progress };
     j.ps = calloc(n, sizeof *j.ps);
-    j.point_of = malloc(n_jobs * sizeof *j.point_of);
-    pn_job_t *job = malloc(n_jobs * sizeof *job);
-    size_t *order = cost_order(s, l1, l2);
-    size_t prepared = 0, failed = n;
+    j.point_of = malloc((max_jobs ? max_jobs : 1) * sizeof *j.point_of);
+    pn_job_t *job = malloc((max_jobs ? max_jobs : 1) * sizeof *job);
+    size_t *order = cost_order(s);
+    size_t failed = n;
     pn_status_t st = PN_OK;
     if (!j.ps || !j.point_of || !job || !order)
         st = pn_error_set(err, PN_ENOMEM, "out of memory for %zu points", n);
-    /* the runs of all points in one pool, the costliest points' first */
-    for (size_t k = 0, nj = 0; k < n && st == PN_OK; k++) {
-        size_t i = order[k];
-        pn_point_t *p = &s->points[i];
-        prepared++;
-        st = sim_prepare(s, p, &j.ps[i], kind, l1, l2, err);
-        if (st != PN_OK) {
-            failed = i;
-            break;
+    /* the points in windows of SIM_WINDOW, costliest first; the runs of a
+     * window's points in one pool */
+    for (size_t w0 = 0; w0 < n && st == PN_OK; w0 += SIM_WINDOW) {
+        size_t w1 = w0 + SIM_WINDOW < n ? w0 + SIM_WINDOW : n, prepared = 0, nj = 0;
+        for (size_t k = w0; k < w1 && st == PN_OK; k++) {
+            size_t i = order[k];
+            pn_point_t *p = &s->points[i];
+            prepared++;
+            st = sim_prepare(s, p, &j.ps[i], kind, l1, l2, err);
+            if (st != PN_OK) {
+                failed = i;
+                break;
+            }
+            for (uint32_t r = 0; r < p->runs; r++, nj++) {
+                job[nj] = (pn_job_t){ &j.ps[i].prep, p->seed + r, &j.ps[i].res[r] };
+                j.point_of[nj] = i;
+            }
         }
-        for (uint32_t r = 0; r < p->runs; r++, nj++) {
-            job[nj] = (pn_job_t){ &j.ps[i].prep, p->seed + r, &j.ps[i].res[r] };
-            j.point_of[nj] = i;
+        if (st == PN_OK) {
+            size_t bad;
+            st = pn_engine_run_jobs(job, nj, jobs, progress ? sim_progress : NULL, &j, &bad,
+                                    err);
+            if (st != PN_OK)
+                failed = j.point_of[bad];
         }
-    }
-    if (st == PN_OK) {
-        size_t bad;
-        st = pn_engine_run_jobs(job, n_jobs, jobs, progress ? sim_progress : NULL, &j, &bad,
-                                err);
-        if (st != PN_OK)
-            failed = j.point_of[bad];
-    }
-    for (size_t i = 0; i < n && st == PN_OK; i++)
-        st = sim_summarise(&j, i, err);
-    for (size_t k = 0; k < prepared; k++) {
-        point_sim_t *q = &j.ps[order[k]];
-        pn_engine_release(&q->prep);
-        pn_net_destroy(&q->net);
-        free(q->res);
+        for (size_t k = w0; k < w1 && st == PN_OK; k++)
+            st = sim_summarise(&j, order[k], err);
+        for (size_t k = w0; k < w0 + prepared; k++) {
+            point_sim_t *q = &j.ps[order[k]];
+            pn_engine_release(&q->prep);
+            pn_net_destroy(&q->net);
+            pn_kernel_destroy(&q->k);
+            free(q->res);
+            q->res = NULL;
+        }
     }
     if (st != PN_OK && failed < n)
         prefix_at(err, s->csv_path, s->points[failed].m->line, 0);
@@ -355,4 +373,10 @@ pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_
     free(j.point_of);
     free(j.ps);
     return st;
+}
+
+pn_status_t pn_point_kernel(const pn_point_set_t *s, size_t i, pn_kernel_t *k, pn_error_t *err)
+{
+    const pn_point_t *p = &s->points[i];
+    return pn_kernel_resolve(&s->configs[p->cfg], s->dev, p->m->threads, p->params, k, err);
 }

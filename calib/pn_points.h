@@ -15,11 +15,22 @@
 #include "pn_measure.h"
 
 /* One measured point, resolved. */
+/* What a point keeps of its resolved kernel between resolving and
+ * simulating: the scalars reports need. The counts are resolved again when
+ * the point is simulated (pn_point_kernel), so memory does not grow with the
+ * warps of every row. */
+typedef struct pn_point_kernel {
+    uint32_t threads, n_warps;
+    pn_net_kind_t net;
+    struct { uint32_t schedulers, l1, l2; } sm;   /* the paper net's, resolved */
+} pn_point_kernel_t;
+
 typedef struct pn_point {
     const pn_measure_point_t *m;  /* its row (borrowed from the pn_measure_t) */
     size_t cfg;                   /* index into set->configs */
     size_t group;                 /* index into set->groups */
-    pn_kernel_t k;                /* threads, counts, schedulers, l1, l2 (owned) */
+    pn_point_kernel_t k;          /* threads, warps, net, schedulers, l1, l2 */
+    double cost;                  /* roofline steps at the resolved latencies, times runs */
     double *params;               /* the config's params with the row's values (owned) */
     int fixed_l1, fixed_l2;       /* the config's model section sets the latency */
     uint32_t runs;
@@ -40,6 +51,7 @@ typedef struct pn_point_set {
     pn_point_t *points;
     size_t n_points;
     const volatile sig_atomic_t *stop; /* from pn_point_opts_t */
+    const pn_device_t *dev;       /* resolved against (borrowed) */
 } pn_point_set_t;
 
 typedef struct pn_point_opts {
@@ -68,6 +80,11 @@ pn_status_t pn_points_resolve(pn_point_set_t *s, const pn_measure_t *m, const pn
 
 /* Free what s owns; s may be NULL or zeroed. */
 void pn_points_destroy(pn_point_set_t *s);
+
+/* Resolve point i of s again into k (as pn_points_resolve did: the row's
+ * threads and params against s->dev); the caller destroys k
+ * (pn_kernel_destroy). Errors: pn_kernel_resolve's. O(warps). */
+pn_status_t pn_point_kernel(const pn_point_set_t *s, size_t i, pn_kernel_t *k, pn_error_t *err);
 
 /* Simulate every point with engine `kind` at global latency l1 and shared
  * latency l2 (0: keep the resolved value; a config that sets a latency in

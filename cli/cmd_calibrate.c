@@ -595,11 +595,14 @@ int pn_cmd_calibrate(int argc, char **argv)
     }
     for (size_t i = 0; i < n; i++) {
         const pn_point_t *p = &set.points[i];
+        pn_kernel_t k;                        /* the point's counts, resolved again */
+        if (pn_point_kernel(&set, i, &k, &err) != PN_OK)
+            goto fail;
         r.x[MODEL_PNSIM][i] = p->steps_mean;
-        r.x[MODEL_ROOF][i] = pn_baseline_roofline(p->k.sm.warps, p->k.sm.n_warps,
-                                                  p->k.sm.schedulers, p->l1, p->l2);
-        r.x[MODEL_BBV][i] = pn_baseline_bbv_weighted(p->k.sm.warps, p->k.sm.n_warps, p->l1,
-                                                     p->l2);
+        r.x[MODEL_ROOF][i] = pn_baseline_roofline(k.sm.warps, k.sm.n_warps, k.sm.schedulers,
+                                                  p->l1, p->l2);
+        r.x[MODEL_BBV][i] = pn_baseline_bbv_weighted(k.sm.warps, k.sm.n_warps, p->l1, p->l2);
+        pn_kernel_destroy(&k);
     }
     for (int k = 0; k < N_MODELS; k++)
         if (pn_calib_evaluate(r.x[k], r.y, r.w, r.group, n, set.n_groups, &r.ev[k], &err) !=

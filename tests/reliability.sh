@@ -73,7 +73,8 @@ expect duplicate-column 1 "$TMP/dupcol.csv:1:14: duplicate header column 'b1'" \
 # ---- memory flat in the number of runs and of sweep points ----------------------------
 maxrss() {  # the peak resident memory (KB) of a command
     python3 -c 'import os, sys
-pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ)
+null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_WRONLY, 0) for fd in (1, 2)]
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=null)
 print(os.wait4(pid, 0)[2].ru_maxrss)' "$@"
 }
 printf 'kernel: {name: tiny, threads: 32, counts: {arith: 2}}\n' >"$TMP/tiny.yaml"
@@ -95,6 +96,20 @@ if [ -z "${PN_VG:-}" ] && command -v python3 >/dev/null 2>&1; then
     b=$(maxrss $PNSIM sweep -q -f csv -o "$TMP/sw.csv" "$TMP/sw10000.yaml")
     if [ "$b" -lt $((2 * a)) ] && [ "$(wc -l <"$TMP/sw.csv")" -eq 10001 ]; then ok "memory-flat-sweep ($a KB -> $b KB)"
     else bad memory-flat-sweep "100 points: $a KB, 10000 points: $b KB"; fi
+fi
+
+# calibrate: memory per measurement row independent of the block size and of
+# the number of rows' nets (20x the rows: less than 4x the memory)
+if [ -z "${PN_VG:-}" ] && command -v python3 >/dev/null 2>&1; then
+    printf 'kernel: {name: tiny, threads: 32, counts: {arith: "threads / 16", global: 1}}\nsimulation: {runs: 2}\n' >"$TMP/cal.yaml"
+    for n in 500 10000; do
+        awk -v n=$n -v c="$TMP/cal.yaml" 'BEGIN { print "config,threads,params,median_us";
+            for (i = 0; i < n; i++) print c "," 32 * (1 + i % 32) ",," 10 + i % 50 }' >"$TMP/meas$n.csv"
+    done
+    a=$(maxrss $PNSIM calibrate -d h100 -j 2 -o "$TMP/cal-out.yaml" "$TMP/meas500.csv")
+    b=$(maxrss $PNSIM calibrate -d h100 -j 2 -o "$TMP/cal-out.yaml" "$TMP/meas10000.csv")
+    if [ "$b" -lt $((4 * a)) ]; then ok "memory-calibrate-rows ($a KB -> $b KB)"
+    else bad memory-calibrate-rows "500 rows: $a KB, 10000 rows: $b KB"; fi
 fi
 
 # ---- a signal while a large config loads -------------------------------------------

@@ -364,8 +364,13 @@ static void test_points(void **state)
     assert_int_equal(s.n_groups, 3);
     assert_string_equal(s.groups[1], "k_shared");
     assert_int_equal(s.points[1].k.threads, 32);      /* empty threads: the config's */
-    assert_int_equal(s.points[1].k.sm.warps[0].arith, 1000);
-    assert_int_equal(s.points[2].k.sm.warps[0].shared, 100);
+    pn_kernel_t k1, k2;                                /* counts resolved again */
+    assert_int_equal(pn_point_kernel(&s, 1, &k1, &err), PN_OK);
+    assert_int_equal(pn_point_kernel(&s, 2, &k2, &err), PN_OK);
+    assert_int_equal(k1.sm.warps[0].arith, 1000);
+    assert_int_equal(k2.sm.warps[0].shared, 100);
+    pn_kernel_destroy(&k1);
+    pn_kernel_destroy(&k2);
     assert_int_equal(s.points[2].runs, 3);
     assert_int_equal(s.points[2].seed, 1);
 
