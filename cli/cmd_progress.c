@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +68,7 @@ static void *ticker(void *arg)
             ts.tv_nsec -= 1000000000L;
         }
         int rc = pthread_cond_timedwait(&p->cond, &p->lock, &ts);
-        if (!p->stop && rc == ETIMEDOUT && now_s() - p->t0 >= SHOW_AFTER_S)
+        if (!p->stop && rc == ETIMEDOUT && now_s() - p->t0 >= p->after)
             show(p);
     }
     pthread_mutex_unlock(&p->lock);
@@ -82,6 +83,12 @@ void pn_cli_progress_begin(pn_cli_progress_t *p, const char *cmd, uint64_t total
     p->total = total;
     p->est_steps = est_steps;
     p->t0 = now_s();
+    /* PNSIM_PROGRESS_AFTER (seconds) moves the 2 s threshold (tests) */
+    const char *after = getenv("PNSIM_PROGRESS_AFTER");
+    char *end;
+    p->after = after ? strtod(after, &end) : SHOW_AFTER_S;
+    if (!after || end == after || !(p->after >= 0))
+        p->after = SHOW_AFTER_S;
     atomic_init(&p->at_step, 0);
     atomic_init(&p->done, 0);
     if (quiet || !isatty(STDERR_FILENO))

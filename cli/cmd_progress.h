@@ -18,7 +18,7 @@ typedef struct pn_cli_progress {
     _Atomic uint64_t at_step;     /* where a running run is (pn_run_opts_t.at_step) */
     _Atomic uint64_t done;        /* runs finished */
     uint64_t base;                /* runs finished in earlier batches */
-    double t0;
+    double t0, after;             /* start, and when the line may first show */
     int shown;                    /* a line was printed: clear it at the end */
     pthread_t tid;
     pthread_mutex_t lock;

@@ -268,13 +268,16 @@ else bad import-long-runs "$(cat "$G/imp.err")"; fi
 # progress: a line on a terminal from 2 s on (runs done, the step a run
 # reached, the time, an ETA), none with -q, none when stderr is not a terminal
 if command -v script >/dev/null 2>&1 && [ -z "${PN_VG:-}" ]; then
+    # a job of about 0.5 s, its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
+    PNSIM_PROGRESS_AFTER=0.1
+    export PNSIM_PROGRESS_AFTER
     cat >"$G/slow.yaml" <<'YAML'
 device: h100
 model: {net: pipelined}
 kernel:
   name: slow
   threads: 64
-  counts: {arith: 3000000, global_ld: 200000}
+  counts: {arith: 600000, global_ld: 40000}
   memory: {l2_hit: 0}
 simulation: {runs: 5}
 YAML
@@ -286,6 +289,7 @@ YAML
     if [ -z "$tty" ]; then ok progress-quiet; else bad progress-quiet "$tty"; fi
     err=$($RUN run -j 1 -o "$G/slow.out" "$G/slow.yaml" 2>&1 >/dev/null)
     if [ -z "$err" ]; then ok progress-not-piped; else bad progress-not-piped "$err"; fi
+    unset PNSIM_PROGRESS_AFTER
 else
     echo "SKIP progress-on-terminal (no script(1), or under valgrind)"
 fi
