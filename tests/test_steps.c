@@ -11,6 +11,8 @@
 #include "pn_engine.h"
 #include "pn_kernel_net.h"
 #include "pn_model.h"
+#include "pn_pipe_bounds.h"
+#include "pn_rng.h"
 #include "pn_test.h"
 
 /* Run `runs` runs of the config at path and check min <= steps <= max. */
@@ -35,6 +37,16 @@ static void check_config(const char *path, uint32_t runs)
     assert_int_equal(pn_kernel_net_engine(&prep, PN_ENGINE_AUTO, &m.cfg, &m.kernel, &m.net, &o,
                                           &err), PN_OK);
     assert_int_equal(pn_engine_run_batch(&prep, 1, runs, 1, res, &err), PN_OK);
+    /* the pipelined net's roofline bounds hold: no run beats the largest */
+    pn_pipe_bounds_t b;
+    if (m.kernel.net == PN_NET_PIPELINED) {
+        pn_pipe_bounds(&m.kernel.pipe, &b);
+        for (uint32_t i = 0; i < runs; i++)
+            if (res[i].steps < b.steps[b.binding])
+                fail_msg("%s: run of %llu steps below its %s bound %llu", path,
+                         (unsigned long long)res[i].steps, pn_pipe_bound_names[b.binding],
+                         (unsigned long long)b.steps[b.binding]);
+    }
     for (uint32_t i = 0; i < runs; i++) {
         if (res[i].steps < lo || res[i].steps > hi)
             fail_msg("%s: run of %llu steps outside [%llu, %llu]", path,
@@ -105,6 +117,35 @@ static void limit_follows_kernel(void **state)
     pn_model_destroy(&m);
 }
 
+/* Property: over random pipelined kernels (fixed seed), no run is below the
+ * largest roofline bound, nor above the upper estimate. */
+static void random_kernels_respect_bounds(void **state)
+{
+    (void)state;
+    pn_rng_t rng;
+    pn_rng_seed(&rng, 2026);
+    char path[64];
+    for (int t = 0; t < 40; t++) {
+        snprintf(path, sizeof path, "build/test_steps_rand%d.yaml", t);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "device: h100\nmodel: {net: pipelined}\nkernel:\n  name: r%d\n"
+                "  threads: %u\n  blocks: %u\n"
+                "  counts: {arith: %u, sfu: %u, shared_ld: %u, shared_st: %u, global_ld: %u, "
+                "global_st: %u}\n"
+                "  memory: {l1_hit: %.2f, l2_hit: %.2f, sectors_ld: %u, sectors_st: %u}\n"
+                "simulation: {runs: 2}\n", t, 32 * (1 + pn_rng_below(&rng, 16)),
+                1 + pn_rng_below(&rng, 600), pn_rng_below(&rng, 300), pn_rng_below(&rng, 30),
+                pn_rng_below(&rng, 40), pn_rng_below(&rng, 12), pn_rng_below(&rng, 40),
+                pn_rng_below(&rng, 12), pn_rng_below(&rng, 100) / 100.0,
+                pn_rng_below(&rng, 101) / 100.0, 1 + pn_rng_below(&rng, 32),
+                1 + pn_rng_below(&rng, 32));
+        fclose(f);
+        check_config(path, 2);
+        remove(path);
+    }
+}
+
 int main(void)
 {
     if (pn_test_chdir_root("configs/example.yaml") != 0)
@@ -113,6 +154,7 @@ int main(void)
         cmocka_unit_test(every_config_between_bounds),
         cmocka_unit_test(one_warp_exact),
         cmocka_unit_test(limit_follows_kernel),
+        cmocka_unit_test(random_kernels_respect_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

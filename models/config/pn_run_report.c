@@ -6,6 +6,13 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* The binding bound over the mean steps: how close the run is to the
+ * roofline (1: at the bound). */
+static double of_peak(const pn_run_report_t *r)
+{
+    return r->steps.mean > 0 ? (double)r->bounds.steps[r->bounds.binding] / r->steps.mean : 0;
+}
+
 /* The JSON report up to the runs' array, one run, and its end. */
 static void json_head(FILE *out, const pn_run_report_t *r)
 {
@@ -29,6 +36,15 @@ static void json_head(FILE *out, const pn_run_report_t *r)
     if (r->calibrated)
         fprintf(out, "  \"time_us\": {\"mean\": %.10g, \"sd\": %.10g},\n",
                 r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
+    if (r->has_bounds) {
+        fputs("  \"bounds\": {", out);
+        for (int i = 0; i < PN_BOUNDS; i++)
+            if (r->bounds.steps[i] || i < PN_BOUND_PIPE0)
+                fprintf(out, "\"%s\": %" PRIu64 ", ", pn_pipe_bound_names[i],
+                        r->bounds.steps[i]);
+        fprintf(out, "\"binding\": \"%s\", \"of_peak\": %.4g},\n",
+                pn_pipe_bound_names[r->bounds.binding], of_peak(r));
+    }
     fputs("  \"runs\": [", out);
 }
 
@@ -104,6 +120,18 @@ static void report_text(FILE *out, const void *data)
     if (r->calibrated)
         fprintf(out, "  %-12s %12.3f %10.3f\n", "time (us)",
                 r->us_per_step * r->steps.mean + r->us_offset, r->us_per_step * r->steps.sd);
+    if (r->has_bounds) {
+        fputs("\nbounds  ", out);
+        for (int i = 0, first = 1; i < PN_BOUNDS; i++) {
+            if (!r->bounds.steps[i] && i >= PN_BOUND_PIPE0)
+                continue;
+            fprintf(out, "%s%s %" PRIu64, first ? " " : ", ", pn_pipe_bound_names[i],
+                    r->bounds.steps[i]);
+            first = 0;
+        }
+        fprintf(out, " steps\n        %s-bound, at %.0f %% of its peak (the bound over the mean steps)\n",
+                pn_pipe_bound_names[r->bounds.binding], 100 * of_peak(r));
+    }
     else
         fprintf(out, "\n(device %s is not calibrated: no time prediction)\n", r->device);
 }
@@ -146,6 +174,9 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
                        r->model_json_buf, sizeof r->model_json_buf);
     r->model_text = r->model_text_buf;
     r->model_json = r->model_json_buf;
+    r->has_bounds = m->kernel.net == PN_NET_PIPELINED;
+    if (r->has_bounds)
+        pn_pipe_bounds(&m->kernel.pipe, &r->bounds);
     return results ? pn_summary_runs(results, runs, &r->steps, &r->idle, err) : PN_OK;
 }
 

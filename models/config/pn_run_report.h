@@ -8,6 +8,7 @@
 
 #include "pn_engine.h"
 #include "pn_model.h"
+#include "pn_pipe_bounds.h"
 #include "pn_report.h"
 #include "pn_stats.h"
 
@@ -36,6 +37,9 @@ typedef struct pn_run_report {
      * "": the fields above alone */
     const char *model_text, *model_json;
     char model_text_buf[512], model_json_buf[512];   /* pn_run_report_fill's */
+    /* the pipelined net's lower bounds (roofline): has_bounds 0 for the paper net */
+    int has_bounds;
+    pn_pipe_bounds_t bounds;
 } pn_run_report_t;
 
 /* Fill r from the model m that ran (its config, device, resolved kernel and
