@@ -7,17 +7,6 @@
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
 . tests/lib/pn_test.sh
 
-# name, exit status, exact stderr, command...: also nothing on stdout
-expect() {
-    name=$1; want_rc=$2; want=$3; shift 3
-    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
-    rc=$?
-    msg=$(cat "$TMP/stderr")
-    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $msg"
-    elif [ "$msg" != "$want" ]; then bad "$name" "stderr: '$msg', not '$want'"
-    elif [ -s "$TMP/stdout" ]; then bad "$name" "wrote on stdout"
-    else ok "$name"; fi
-}
 
 C=configs/example.yaml
 cp "$C" "$TMP/in.yaml"

@@ -6,16 +6,6 @@
 # other file, values the net cannot represent, seeds that would wrap).
 . tests/lib/pn_test.sh
 
-expect() {
-    name=$1; want_rc=$2; want=$3; shift 3
-    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
-    rc=$?
-    msg=$(cat "$TMP/stderr")
-    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $msg"
-    elif [ "$msg" != "$want" ]; then bad "$name" "stderr: '$msg', not '$want'"
-    else ok "$name"; fi
-}
-
 # best of three wall times of a command, in milliseconds
 best_ms() {
     best=""

@@ -5,6 +5,9 @@
 # fails (the count of failed cases); defines
 #   ok NAME                      print "ok NAME"
 #   bad NAME WHY                 print "not ok NAME: WHY" and count it
+#   expect NAME STATUS STDERR CMD...
+#                                run CMD: its exit status is STATUS, its stderr
+#                                exactly STDERR, nothing on stdout
 #   golden_formats CMD GOLDEN ARGS...
 #                                `pnsim CMD --format F ARGS` for F = text, json,
 #                                csv against tests/golden/GOLDEN.F
@@ -15,6 +18,16 @@ trap 'rm -rf "$TMP"' EXIT
 fails=0
 ok()  { echo "ok $1"; }
 bad() { echo "not ok $1: $2"; fails=$((fails + 1)); }
+expect() {
+    name=$1; want_rc=$2; want=$3; shift 3
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    msg=$(cat "$TMP/stderr")
+    if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit status $rc, not $want_rc: $msg"
+    elif [ "$msg" != "$want" ]; then bad "$name" "stderr: '$msg', not '$want'"
+    elif [ -s "$TMP/stdout" ]; then bad "$name" "wrote on stdout"
+    else ok "$name"; fi
+}
 
 golden_formats() {
     cmd=$1; gold=$2; shift 2
