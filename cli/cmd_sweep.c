@@ -103,8 +103,22 @@ int pn_cmd_sweep(int argc, char **argv)
     if (st == PN_OK)
         st = pn_sweep_init(&sw, &cfg, &dev, (uint32_t)o.runs, o.seed, o.max_steps, o.engine,
                            &err);
-    if (st == PN_OK && o.threads)
+    if (st == PN_OK && o.threads) {
+        /* -t sets the block size of every point; a threads axis would
+         * replace it at every point, so the two together are refused */
+        for (size_t a = 0; a < cfg.n_sweep; a++)
+            if (!strcmp(cfg.sweep[a].name, "threads")) {
+                int rc = pn_cli_usage_error("sweep", "--threads %llu: %s:%ld sweeps threads "
+                                            "already (drop -t, or the axis)",
+                                            (unsigned long long)o.threads, file,
+                                            cfg.sweep[a].pos.line);
+                pn_sweep_destroy(&sw);
+                pn_config_destroy(&cfg);
+                pn_device_destroy(&dev);
+                return rc;
+            }
         sw.threads = (uint32_t)o.threads;
+    }
     sw.max_steps_given = o.have_max;
     sw.stop = &pn_cli_stop;
     if (st == PN_OK)

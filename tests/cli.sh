@@ -229,5 +229,24 @@ $RUN --version | grep -Eq '^pnsim [0-9]+\.[0-9]+\.[0-9]+$' && ok version || bad 
 $RUN frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok unknown-command || bad unknown-command "exit not 2"
 $RUN run >/dev/null 2>&1; [ $? -eq 2 ] && ok run-no-file || bad run-no-file "exit not 2"
 $RUN devices | grep -q '^gtx960m ' && ok devices || bad devices "gtx960m not listed"
+# devices in every format: the h100's clock, nets and how each net's steps become time
+if $RUN devices -f csv | grep -qx 'h100,132,1975.87,paper;pipelined,calibrated,clock,4,400,4,"NVIDIA H100 SXM5 (Hopper GH100, compute capability 9.0)"'; then
+    ok devices-csv
+else bad devices-csv "$($RUN devices -f csv 2>&1 | tail -1)"; fi
+if $RUN devices -f json | python3 -c 'import json, sys
+d = {x["name"]: x for x in json.load(sys.stdin)}
+h = d["h100"]
+assert h["nets"] == ["paper", "pipelined"] and h["pipelined"]["time"] == "clock"
+assert h["paper"]["time"] == "calibrated" and h["clock_mhz"] == 1975.87 and h["sms"] == 132
+assert d["gtx960m"]["paper"]["time"] == "no"' 2>"$TMP/err"; then ok devices-json
+else bad devices-json "$(cat "$TMP/err")"; fi
+# -t with a threads axis: refused, not ignored
+$RUN sweep -t 128 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim sweep: --threads 128: configs/example.yaml:20 sweeps threads already (drop -t, or the axis)"; then
+    ok sweep-threads-and-axis
+else bad sweep-threads-and-axis "rc $rc: $(cat "$TMP/err")"; fi
+$RUN devices -f yaml >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -q "unknown format 'yaml'"; then ok devices-bad-format
+else bad devices-bad-format "rc $rc: $(cat "$TMP/err")"; fi
 
 [ "$fails" -eq 0 ]
