@@ -29,6 +29,7 @@ static const char usage[] =
     "  probe PROBE.csv       a device profile's pipelined section from probe results\n"
     "  import NCU.csv        pipelined configs from an Nsight Compute profile\n"
     "  regroup BBV.csv       would regrouping the threads by their BBVs pay (what-if)\n"
+    "  init                  write a commented config template to start from\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
     "options:\n"
@@ -57,6 +58,7 @@ static const command_t commands[] = {
     { "regroup", pn_cmd_regroup },
     { "probe", pn_cmd_probe },
     { "import", pn_cmd_import },
+    { "init", pn_cmd_init },
 };
 
 static const command_t *find_command(const char *name)

@@ -240,6 +240,18 @@ assert h["nets"] == ["paper", "pipelined"] and h["pipelined"]["time"] == "clock"
 assert h["paper"]["time"] == "calibrated" and h["clock_mhz"] == 1975.87 and h["sms"] == 132
 assert d["gtx960m"]["paper"]["time"] == "no"' 2>"$TMP/err"; then ok devices-json
 else bad devices-json "$(cat "$TMP/err")"; fi
+# init: templates that run as written, on both nets
+if $RUN init -o "$TMP/init.yaml" && $RUN run -r 2 -f csv "$TMP/init.yaml" >"$TMP/init.csv" 2>&1 &&
+   grep -q '^my-kernel,256,8,1,' "$TMP/init.csv" && grep -q 'net: pipelined' "$TMP/init.yaml"; then
+    ok init-pipelined-runs
+else bad init-pipelined-runs "$(cat "$TMP/init.csv")"; fi
+if $RUN init -n paper -k k1 >"$TMP/init2.yaml" && $RUN sweep -q -f csv "$TMP/init2.yaml" >"$TMP/init2.csv" 2>&1 &&
+   [ "$(wc -l <"$TMP/init2.csv")" -eq 6 ]; then ok init-paper-sweeps
+else bad init-paper-sweeps "$(cat "$TMP/init2.csv")"; fi
+$RUN init -n quantum >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim init: --net expects pipelined or paper, got 'quantum'"; then
+    ok init-bad-net
+else bad init-bad-net "rc $rc: $(cat "$TMP/err")"; fi
 # -t with a threads axis: refused, not ignored
 $RUN sweep -t 128 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim sweep: --threads 128: configs/example.yaml:20 sweeps threads already (drop -t, or the axis)"; then

@@ -73,7 +73,7 @@ grep -q "^\.TH PNSIM 1 .*\"pnsim $(cat VERSION)\"" "$M" && ok man-version || bad
 # the page's text with troff's \- as -
 sed 's/\\-/-/g' "$M" >"$TMP/man.txt"
 cmds=$($PNSIM --help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" && $1 != "help" { print $1 }')
-[ "$(echo "$cmds" | wc -l)" -eq 10 ] && ok usage-lists-10-commands || bad usage-lists-10-commands "$cmds"
+[ "$(echo "$cmds" | wc -l)" -eq 11 ] && ok usage-lists-11-commands || bad usage-lists-11-commands "$cmds"
 for c in run sweep reorder export devices calibrate bbv probe import; do
     echo "$cmds" | grep -qx "$c" || bad "usage-$c" "pnsim --help does not list $c"
     if grep -qx "\.B $c" "$TMP/man.txt"; then ok "man-command-$c"; else bad "man-command-$c" "no .B $c"; fi
