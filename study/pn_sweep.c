@@ -257,8 +257,12 @@ static void report_csv(FILE *out, const void *data)
     for (size_t a = 0; a < sw->cfg->n_sweep; a++)
         if (!is_threads(sw, a))
             fprintf(out, ",%s", sw->cfg->sweep[a].name);
-    fputs(",schedulers,l1,l2,runs,steps_mean,steps_sd,steps_min,steps_max,"
-          "idle_mean,idle_sd,idle_min,idle_max", out);
+    /* the paper net's schedulers and latencies; the pipelined net names itself
+     * (its parameters are the device's, the same at every point) */
+    int pipe = sw->cfg->net == PN_NET_PIPELINED;
+    fputs(pipe ? ",net" : ",schedulers,l1,l2", out);
+    fputs(",runs,steps_mean,steps_sd,steps_min,steps_max,idle_mean,idle_sd,idle_min,idle_max",
+          out);
     if (sw->dev->calibrated)
         fputs(",time_us_mean,time_us_sd", out);
     fputs(",best\n", out);
@@ -268,9 +272,13 @@ static void report_csv(FILE *out, const void *data)
         for (size_t a = 0; a < sw->cfg->n_sweep; a++)
             if (!is_threads(sw, a))
                 fprintf(out, ",%.10g", p->axis[a]);
-        fprintf(out, ",%u,%u,%u,%u,%.10g,%.10g,%" PRIu64 ",%" PRIu64 ",%.10g,%.10g,%" PRIu64
-                ",%" PRIu64, p->schedulers, p->l1, p->l2, sw->runs, p->steps.mean, p->steps.sd,
-                p->steps.min, p->steps.max, p->idle.mean, p->idle.sd, p->idle.min, p->idle.max);
+        if (pipe)
+            fputs(",pipelined", out);
+        else
+            fprintf(out, ",%u,%u,%u", p->schedulers, p->l1, p->l2);
+        fprintf(out, ",%u,%.10g,%.10g,%" PRIu64 ",%" PRIu64 ",%.10g,%.10g,%" PRIu64 ",%" PRIu64,
+                sw->runs, p->steps.mean, p->steps.sd, p->steps.min, p->steps.max, p->idle.mean,
+                p->idle.sd, p->idle.min, p->idle.max);
         if (sw->dev->calibrated)
             fprintf(out, ",%.6g,%.6g", time_us(sw, p->steps.mean),
                     sw->dev->us_per_step * p->steps.sd);
@@ -302,8 +310,12 @@ static void report_json(FILE *out, const void *data)
                 pn_json_string(out, sw->cfg->sweep[a].name);
                 fprintf(out, ": %.10g", p->axis[a]);
             }
-        fprintf(out, ", \"schedulers\": %u, \"latency\": {\"global\": %u, \"shared\": %u}, "
-                "\"engine\": \"%s\"", p->schedulers, p->l1, p->l2, p->engine);
+        if (sw->cfg->net == PN_NET_PIPELINED)
+            fprintf(out, ", \"net\": \"pipelined\", \"engine\": \"%s\"", p->engine);
+        else
+            fprintf(out, ", \"schedulers\": %u, \"latency\": {\"global\": %u, "
+                    "\"shared\": %u}, \"engine\": \"%s\"", p->schedulers, p->l1, p->l2,
+                    p->engine);
         fputs(", ", out);
         pn_json_summary(out, "steps", &p->steps);
         fputs(", ", out);

@@ -155,4 +155,16 @@ if $RUN run -f json "$TMP/prog.yaml" >"$TMP/prog.json" 2>"$TMP/err" &&
     ok run-pipelined-program
 else bad run-pipelined-program "$(head -c 300 "$TMP/prog.json") $(cat "$TMP/err")"; fi
 
+# ---- outputs that speak the pipelined net ---------------------------------------------
+head=$($RUN sweep -q -r 2 -f csv configs/pipelined-example.yaml 2>/dev/null | head -n 1)
+if [ "$head" = "threads,warps,net,runs,steps_mean,steps_sd,steps_min,steps_max,idle_mean,idle_sd,idle_min,idle_max,time_us_mean,time_us_sd,best" ]; then
+    ok sweep-csv-pipelined-columns
+else bad sweep-csv-pipelined-columns "$head"; fi
+if $RUN run -r 2 -f json configs/pipelined-example.yaml | python3 -c 'import json, sys
+m = json.load(sys.stdin)["model"]
+assert m["net"] == "pipelined" and "selection" not in m and "schedulers" not in m
+assert m["latency"]["dram"] == 678 and m["latency"]["arith"] == 5 and m["partitions"] == 4' 2>"$TMP/err"; then
+    ok run-json-pipelined-model
+else bad run-json-pipelined-model "$(cat "$TMP/err")"; fi
+
 [ "$fails" -eq 0 ]

@@ -301,11 +301,16 @@ void pn_kernel_describe(const pn_kernel_t *k, char *text, size_t tsize, char *js
                  (unsigned long long)k->blocks, k->blocks == 1 ? "" : "s", k->sm_blocks,
                  k->resident, lim, (unsigned long long)k->waves,
                  k->waves == 1 ? "" : "s", d->calibrated ? "calibrated" : "time = steps / clock + launch");
+        char lat[256] = "";
+        size_t o = 0;
+        for (int i = 0; i < PN_PD_LAT_KEYS && o < sizeof lat; i++)
+            o += (size_t)snprintf(lat + o, sizeof lat - o, "%s\"%s\": %u", i ? ", " : "",
+                                  pn_pipe_latency_keys[i], d->latency[i]);
         snprintf(json, jsize, "\"net\": \"pipelined\", \"partitions\": %u, \"clock_mhz\": %.10g, "
-                 "\"grid\": {\"blocks\": %llu, \"sm_blocks\": %u, \"resident\": %u, "
-                 "\"limiter\": \"%s\", \"waves\": %llu}", d->partitions, d->clock_mhz,
-                 (unsigned long long)k->blocks, k->sm_blocks, k->resident, lim,
-                 (unsigned long long)k->waves);
+                 "\"latency\": {%s}, \"grid\": {\"blocks\": %llu, \"sm_blocks\": %u, "
+                 "\"resident\": %u, \"limiter\": \"%s\", \"waves\": %llu}", d->partitions,
+                 d->clock_mhz, lat, (unsigned long long)k->blocks, k->sm_blocks, k->resident,
+                 lim, (unsigned long long)k->waves);
     } else if (k->blocks > 1 || k->sm_grid.barriers > 0) {
         snprintf(text, tsize, "%llu block%s: %u on this SM, %u resident (%s), %llu wave%s; "
                  "%llu barrier%s per warp", (unsigned long long)k->blocks,

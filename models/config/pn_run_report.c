@@ -21,10 +21,13 @@ static void json_head(FILE *out, const pn_run_report_t *r)
     fputs(",\n  \"device\": ", out);
     pn_json_string(out, r->device);
     fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n", r->threads, r->warps);
-    fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
-            "\"shared\": %u}, \"selection\": \"%s\"%s%s},\n", r->schedulers, r->l1, r->l2,
-            r->selection, r->model_json && *r->model_json ? ", " : "",
-            r->model_json ? r->model_json : "");
+    if (r->has_bounds)            /* the pipelined net: its own parameters only */
+        fprintf(out, "  \"model\": {%s},\n", r->model_json ? r->model_json : "");
+    else
+        fprintf(out, "  \"model\": {\"schedulers\": %u, \"latency\": {\"global\": %u, "
+                "\"shared\": %u}, \"selection\": \"%s\"%s%s},\n", r->schedulers, r->l1, r->l2,
+                r->selection, r->model_json && *r->model_json ? ", " : "",
+                r->model_json ? r->model_json : "");
     fprintf(out, "  \"net\": {\"places\": %u, \"transitions\": %u, \"arcs\": %zu},\n",
             r->places, r->transitions, r->arcs);
     fprintf(out, "  \"engine\": \"%s\",\n", r->engine);
