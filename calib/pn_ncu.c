@@ -209,7 +209,8 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
                            pn_yaml_strerror(errno));
     /* keep the CSV lines (they start with a quote) and blank out ncu's own
      * lines, so that line numbers stay those of the file */
-    long line = 1;
+    long line = 1, first_other = 0;
+    int any_quoted = 0;
     for (size_t i = 0; i < len;) {
         size_t e = i;
         while (e < len && text[e] != '\n')
@@ -220,11 +221,24 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
             free(text);
             return pn_error_at(err, PN_EINVAL, path, line, 1, "ncu reported an error: %s", snip);
         }
+        if (text[i] == '"')
+            any_quoted = 1;
+        else if (!first_other && e > i && strncmp(text + i, "==", 2))
+            first_other = line;
         if (text[i] != '"')
             for (size_t k = i; k < e; k++)
                 text[k] = ' ';
         i = e + 1;
         line++;
+    }
+    if (!any_quoted) {
+        /* no line of ncu's CSV (every field quoted): say what was expected */
+        free(text);
+        return pn_error_at(err, PN_EINVAL, path, first_other ? first_other : 1, 1,
+                           "not an Nsight Compute CSV: expected a header row of quoted fields "
+                           "\"ID\",\"Process ID\",...,\"Metric Name\",\"Metric Unit\","
+                           "\"Metric Value\" (ncu --csv --print-metric-instances details; "
+                           "see pnsim import --help)");
     }
     pn_csv_t csv;
     pn_status_t st = pn_csv_parse(&csv, text, len, path, err);

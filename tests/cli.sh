@@ -252,6 +252,17 @@ $RUN init -n quantum >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim init: --net expects pipelined or paper, got 'quantum'"; then
     ok init-bad-net
 else bad init-bad-net "rc $rc: $(cat "$TMP/err")"; fi
+# a command-line value is blamed on the command line, not on the config
+$RUN run -t 2048 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && [ "$(cat "$TMP/err")" = "pnsim run: threads must be between 1 and 1024 for device gtx960m, got 2048 (-t/--threads on the command line)" ]; then
+    ok threads-option-blamed
+else bad threads-option-blamed "rc $rc: $(cat "$TMP/err")"; fi
+# a CSV that is not ncu's says what was expected
+printf 'a,b\n1,2\n' >"$TMP/notncu.csv"
+$RUN import "$TMP/notncu.csv" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "^$TMP/notncu.csv:1:1: not an Nsight Compute CSV: expected a header row of quoted fields \"ID\",\"Process ID\"" "$TMP/err"; then
+    ok import-not-ncu
+else bad import-not-ncu "rc $rc: $(cat "$TMP/err")"; fi
 # -t with a threads axis: refused, not ignored
 $RUN sweep -t 128 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim sweep: --threads 128: configs/example.yaml:20 sweeps threads already (drop -t, or the axis)"; then

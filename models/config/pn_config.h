@@ -96,6 +96,8 @@ typedef struct pn_config {
 
     char *kernel_name;            /* default: the file's base name without .yaml */
     uint32_t threads;             /* threads per block */
+    uint32_t threads_override;    /* a caller's -t (0: none): errors about it blame the
+                                   * command line (pn_model_load sets it) */
     pn_pos_t threads_pos;
     pn_pos_t kernel_pos;
     pn_expr_t count[PN_CK_COUNT];

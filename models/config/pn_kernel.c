@@ -10,13 +10,30 @@
 #include "pn_occupancy.h"
 
 /* Position to blame for a threads value: the sweep axis when it came from there. */
+/* Where a block size came from: the caller's override (cfg->threads_override:
+ * the command line, line -1), kernel.threads, or the sweep's threads axis when
+ * it lists the value; else kernel.threads (a measurement row's threads). */
 static pn_pos_t threads_pos(const pn_config_t *cfg, uint32_t threads)
 {
-    if (threads != cfg->threads)
-        for (size_t i = 0; i < cfg->n_sweep; i++)
-            if (cfg->sweep[i].name && !strcmp(cfg->sweep[i].name, "threads"))
-                return cfg->sweep[i].pos;
+    if (cfg->threads_override && threads == cfg->threads_override)
+        return (pn_pos_t){ -1, -1 };
+    if (threads == cfg->threads)
+        return cfg->threads_pos;
+    for (size_t i = 0; i < cfg->n_sweep; i++)
+        if (cfg->sweep[i].name && !strcmp(cfg->sweep[i].name, "threads"))
+            for (size_t v = 0; v < cfg->sweep[i].n_values; v++)
+                if (cfg->sweep[i].values[v] == (double)threads)
+                    return cfg->sweep[i].pos;
     return cfg->threads_pos;
+}
+
+/* An error about the block size, blamed where it came from (threads_pos). */
+static pn_status_t threads_error(pn_error_t *err, pn_status_t code, const pn_config_t *cfg,
+                                 pn_pos_t tp, const char *msg)
+{
+    if (tp.line < 0)
+        return pn_error_set(err, code, "%s (-t/--threads on the command line)", msg);
+    return pn_error_at(err, code, cfg->path, tp.line, tp.col, "%s", msg);
 }
 
 static pn_status_t pick(const pn_config_t *cfg, const pn_device_t *dev, int has, uint32_t mine,
@@ -69,9 +86,9 @@ static pn_status_t resolve_grid(const pn_config_t *cfg, const pn_device_t *dev, 
                           : t->occ.by_registers == 0 && cfg->registers.text ? cfg->registers.pos
                           : threads_pos(cfg, threads);
             char msg[PN_ERROR_MSG_MAX];
-            memcpy(msg, err->msg, sizeof msg);
-            return pn_error_at(err, st, cfg->path, at.line, at.col, "%s (device %s)", msg,
-                               dev->name ? dev->name : "?");
+            snprintf(msg, sizeof msg, "%.900s (device %s)", err->msg,
+                     dev->name ? dev->name : "?");
+            return threads_error(err, st, cfg, at, msg);
         }
         t->has_occupancy = 1;
         t->resident = t->occ.resident;
@@ -183,15 +200,18 @@ pn_status_t pn_kernel_resolve_with(const pn_config_t *cfg, const pn_device_t *de
     const char *dname = dev->name ? dev->name : "?";
     uint32_t tmax = dev->max_threads_per_block < PN_SM_MAX_THREADS ? dev->max_threads_per_block
                                                              : PN_SM_MAX_THREADS;
-    if (threads < 1 || threads > tmax)
-        return pn_error_at(err, PN_ELIMIT, cfg->path, tp.line, tp.col,
-                           "threads must be between 1 and %u for device %s, got %u", tmax,
-                           dname, threads);
+    char msg[256];
+    if (threads < 1 || threads > tmax) {
+        snprintf(msg, sizeof msg, "threads must be between 1 and %u for device %s, got %u",
+                 tmax, dname, threads);
+        return threads_error(err, PN_ELIMIT, cfg, tp, msg);
+    }
     uint32_t warps = pn_sm_warps_of(threads);
-    if (warps > dev->max_warps)
-        return pn_error_at(err, PN_ELIMIT, cfg->path, tp.line, tp.col,
-                           "threads %u make %u warps, more than the %u resident warps per SM "
-                           "of device %s", threads, warps, dev->max_warps, dname);
+    if (warps > dev->max_warps) {
+        snprintf(msg, sizeof msg, "threads %u make %u warps, more than the %u resident warps "
+                 "per SM of device %s", threads, warps, dev->max_warps, dname);
+        return threads_error(err, PN_ELIMIT, cfg, tp, msg);
+    }
 
     pn_kernel_t t;
     memset(&t, 0, sizeof t);

@@ -27,6 +27,7 @@ pn_status_t pn_model_load(pn_model_t *m, const char *path, const char *device_ov
     memset(m, 0, sizeof *m);
     pn_net_init(&m->net);
     pn_status_t st = pn_config_load(&m->cfg, path, err);
+    m->cfg.threads_override = threads;
     if (st == PN_OK)
         st = pn_model_load_device(&m->dev, &m->cfg, device_override, err);
     if (st == PN_OK)
