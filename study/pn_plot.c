@@ -36,13 +36,18 @@ static void write_script(FILE *f, const pn_sweep_t *sw, const char *term, const 
     gp_string(f, out);
     fputs("\nset title ", f);
     char title[512];
-    snprintf(title, sizeof title, "%s on %s: steps of the Petri-net model (%u runs per point)",
-             cfg->kernel_name, sw->dev->name, sw->runs);
+    /* microseconds wherever the device maps steps to time, steps otherwise */
+    int us = sw->dev->calibrated;
+    double scale = us ? sw->dev->us_per_step : 1, b0 = us ? sw->dev->us_offset : 0;
+    snprintf(title, sizeof title, "%s on %s: %s of the Petri-net model (%u runs per point)",
+             cfg->kernel_name, sw->dev->name, us ? "predicted time" : "steps", sw->runs);
     gp_string(f, title);
     fputs(" noenhanced\nset xlabel ", f);
     gp_string(f, strcmp(xname, "threads") == 0 ? "threads per block" : xname);
-    fputs(" noenhanced\nset ylabel 'steps (mean +/- sd)'\nset grid\nset key outside right top\n"
-          "set format y '%.1s%c'\nset yrange [0:*]\nset offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", f);
+    fprintf(f, " noenhanced\nset ylabel '%s'\nset grid\nset key outside right top\n"
+            "set format y '%%.1s%%c'\nset yrange [0:*]\n"
+            "set offsets graph 0.05, graph 0.05, graph 0.1, 0\n",
+            us ? "time in microseconds (mean +/- sd)" : "steps (mean +/- sd)");
     if (strcmp(xname, "threads") == 0)
         fputs("set logscale x 2\n", f);
     double lo = sw->points[0].steps.mean, hi = lo;
@@ -60,14 +65,14 @@ static void write_script(FILE *f, const pn_sweep_t *sw, const char *term, const 
     const pn_sweep_point_t *b = &sw->points[sw->best];
     fprintf(f, "set label 1 'best' at %.10g, %.10g point pointtype 7 pointsize 2.5 "
             "linecolor rgb '#d62728' offset 1.2, 1.2\n",
-            has_axis ? b->axis[0] : (double)b->threads, b->steps.mean);
+            has_axis ? b->axis[0] : (double)b->threads, scale * b->steps.mean + b0);
     for (size_t c = 0; c < curves; c++) {
         fprintf(f, "$d%zu << EOD\n", c);
         for (size_t i = 0; i < sw->n_points; i++)
             if (curve_of(sw, i) == c)
                 fprintf(f, "%.10g %.10g %.10g\n",
                         has_axis ? sw->points[i].axis[0] : (double)sw->points[i].threads,
-                        sw->points[i].steps.mean, sw->points[i].steps.sd);
+                        scale * sw->points[i].steps.mean + b0, scale * sw->points[i].steps.sd);
         fputs("EOD\n", f);
     }
     fputs("plot ", f);
@@ -80,7 +85,7 @@ static void write_script(FILE *f, const pn_sweep_t *sw, const char *term, const 
                                   cfg->sweep[a].name, p->axis[a]);
         fprintf(f, "%s$d%zu using 1:2:3 with yerrorlines linewidth 2 pointtype 7 title ",
                 c ? ", " : "", c);
-        gp_string(f, n ? name : "mean steps");
+        gp_string(f, n ? name : us ? "mean time" : "mean steps");
         fputs(" noenhanced", f);
     }
     fputc('\n', f);

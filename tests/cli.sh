@@ -263,6 +263,17 @@ $RUN import "$TMP/notncu.csv" >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q "^$TMP/notncu.csv:1:1: not an Nsight Compute CSV: expected a header row of quoted fields \"ID\",\"Process ID\"" "$TMP/err"; then
     ok import-not-ncu
 else bad import-not-ncu "rc $rc: $(cat "$TMP/err")"; fi
+# plots in microseconds where the device maps steps to time, from 0
+if command -v gnuplot >/dev/null 2>&1; then
+    if $RUN sweep -q -r 2 --plot "$TMP/pt.svg" -o /dev/null configs/pipelined-example.yaml &&
+       grep -q 'time in microseconds' "$TMP/pt.svg" &&
+       $RUN sweep -q -r 2 --plot "$TMP/ps.svg" -o /dev/null configs/example.yaml &&
+       grep -q 'steps (mean +/- sd)' "$TMP/ps.svg" && ! grep -q 'microseconds' "$TMP/ps.svg"; then
+        ok plot-units
+    else bad plot-units "labels: $(grep -o 'time in microseconds\|steps (mean' "$TMP/pt.svg" "$TMP/ps.svg" 2>&1 | head -3)"; fi
+else
+    echo "SKIP plot-units (no gnuplot)"
+fi
 # -t with a threads axis: refused, not ignored
 $RUN sweep -t 128 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim sweep: --threads 128: configs/example.yaml:20 sweeps threads already (drop -t, or the axis)"; then
