@@ -244,7 +244,10 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
     pn_status_t st = pn_csv_parse(&csv, text, len, path, err);
     free(text);
     PN_CHECK(st);
-    long c_id, c_kern, c_block, c_grid, c_name, c_value;
+    long c_id, c_kern, c_block, c_grid, c_name, c_value, c_cc = -1;
+    for (size_t i = 0; i < csv.header.n; i++)   /* optional: the compute capability */
+        if (!strcmp(csv.header.f[i].text, "CC"))
+            c_cc = (long)i;
     const char *expect = "ID, Kernel Name, Block Size, Grid Size, Metric Name, Metric Value "
                          "(ncu --csv)";
     if ((st = pn_csv_require(&csv, "ID", expect, &c_id, err)) != PN_OK ||
@@ -307,6 +310,8 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
             }
             for (int m = 0; m < M_COUNT; m++)
                 l->value[m] = NAN;
+            if (c_cc >= 0)
+                snprintf(l->cc, sizeof l->cc, "%.7s", row->f[c_cc].text);
             if (dims(row->f[c_block].text, &l->threads) || dims(row->f[c_grid].text, &l->blocks))
                 st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_block].col,
                                  "launch %ld: block or grid size '%s' / '%s' is not (x, y, z)",

@@ -24,6 +24,7 @@ typedef struct pn_ncu_launch {
     double *value;                /* per pn_ncu_metric_list entry; NaN: absent */
     /* per-opcode counts of sass__inst_executed_per_opcode */
     double mufu, conv, bar, atoms, atomg, redg;
+    char cc[8];                   /* the CC column ("9.0"); "" when absent */
 } pn_ncu_launch_t;
 
 typedef struct pn_ncu {

@@ -135,6 +135,19 @@ int pn_cmd_import(int argc, char **argv)
         pn_device_destroy(&dev);
         return pn_cli_fail("import", &err);
     }
+    /* a profile of another compute capability than the device's: say so once
+     * (the configs predict the device named, not the GPU that was profiled) */
+    const char *cap = dev.description ? strstr(dev.description, "compute capability ") : NULL;
+    for (size_t i = 0; cap && i < ncu.n_launches; i++) {
+        const char *have = cap + strlen("compute capability ");
+        const char *cc = ncu.launches[i].cc;
+        if (cc[0] && strncmp(have, cc, strlen(cc))) {
+            fprintf(stderr, "pnsim import: warning: %s was profiled on a GPU of compute "
+                    "capability %s, device %s is %.*s: the configs predict %s\n", argv[optind],
+                    cc, device, (int)strspn(have, "0123456789."), have, device);
+            break;
+        }
+    }
     if (outdir && mkdir(outdir, 0777) != 0 && errno != EEXIST) {
         pn_error_set(&err, PN_EIO, "%s: cannot create the directory", outdir);
         goto fail;

@@ -274,6 +274,12 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
     echo "SKIP plot-units (no gnuplot)"
 fi
+# import onto a device of another compute capability: one warning line, configs still written
+$RUN import -d gtx960m tests/ncu/good.csv >"$TMP/imp.yaml" 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$TMP/err")" = "pnsim import: warning: tests/ncu/good.csv was profiled on a GPU of compute capability 9.0, device gtx960m is 5.0: the configs predict gtx960m" ] &&
+   grep -q '^device: gtx960m' "$TMP/imp.yaml" && [ -z "$($RUN import tests/ncu/good.csv 2>&1 >/dev/null)" ]; then
+    ok import-cc-mismatch-warning
+else bad import-cc-mismatch-warning "rc $rc: $(cat "$TMP/err")"; fi
 # -t with a threads axis: refused, not ignored
 $RUN sweep -t 128 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim sweep: --threads 128: configs/example.yaml:20 sweeps threads already (drop -t, or the axis)"; then
