@@ -111,6 +111,12 @@ void pn_cli_progress_run_done(void *ctx, size_t job, size_t done, size_t total)
     atomic_store_explicit(&p->done, p->base + done, memory_order_relaxed);
 }
 
+void pn_cli_progress_one_more(void *ctx)
+{
+    pn_cli_progress_t *p = ctx;
+    atomic_fetch_add_explicit(&p->done, 1, memory_order_relaxed);
+}
+
 void pn_cli_progress_end(pn_cli_progress_t *p)
 {
     if (!p->on)

@@ -35,6 +35,10 @@ void pn_cli_progress_begin(pn_cli_progress_t *p, const char *cmd, uint64_t total
 /* A pn_progress_fn: one more run done (ctx is the pn_cli_progress_t). */
 void pn_cli_progress_run_done(void *ctx, size_t job, size_t done, size_t total);
 
+/* One more run done (ctx is the pn_cli_progress_t): for callers that count
+ * runs themselves across several batches. */
+void pn_cli_progress_one_more(void *ctx);
+
 /* Stop the ticker and clear its line; p may be zeroed (never begun). */
 void pn_cli_progress_end(pn_cli_progress_t *p);
 

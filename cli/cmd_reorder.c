@@ -4,6 +4,7 @@
  * memory-last, memory-spread) with the same seeds; each order's steps and
  * idle steps, the best/worst band and the best order's gain are reported. */
 #include "cmd_common.h"
+#include "cmd_progress.h"
 #include "pn_commands.h"
 #include "pn_reorder.h"
 
@@ -43,7 +44,17 @@ int pn_cmd_reorder(int argc, char **argv)
     pn_error_clear(&err);
     int rc = 0;
     pn_cli_out_t out = { 0 };
-    if (pn_reorder_run(&r, &err) != PN_OK || pn_cli_out_open(&out, o.output, &err) != PN_OK ||
+    /* progress over every order's runs (the program when written, random, three orders) */
+    pn_cli_progress_t prog;
+    uint64_t orders = 1 + PN_ORDER_COUNT + (m.cfg.has_program != 0);
+    pn_cli_progress_begin(&prog, "reorder", (uint64_t)o.runs * orders,
+                          pn_kernel_net_min_steps(&m.kernel), o.quiet);
+    r.on_run = pn_cli_progress_one_more;
+    r.ctx = &prog;
+    r.at_step = &prog.at_step;
+    pn_status_t st = pn_reorder_run(&r, &err);
+    pn_cli_progress_end(&prog);
+    if (st != PN_OK || pn_cli_out_open(&out, o.output, &err) != PN_OK ||
         pn_reorder_report(out.f, o.format, &r, &err) != PN_OK ||
         pn_cli_out_commit(&out, &err) != PN_OK) {
         pn_cli_out_abort(&out);

@@ -12,6 +12,16 @@
 #include "pn_program_net.h"
 #include "pn_program_order.h"
 
+/* The pool's progress callback: one more run of an order done. */
+static void run_done(void *ctx, size_t job, size_t done, size_t total)
+{
+    const pn_reorder_t *r = ctx;
+    (void)job;
+    (void)done;
+    (void)total;
+    r->on_run(r->ctx);
+}
+
 /* Which net a row simulates, and so which engine runs it. */
 enum { NET_SM, NET_PROGRAM, NET_PIPE, NET_PIPE_PROGRAM };
 
@@ -25,6 +35,7 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
         .idle_trans = t0,
         .net_name = r->m->cfg.kernel_name,
         .stop = r->stop,
+        .at_step = r->at_step,
     };
     pn_reorder_row_t *row = &r->rows[r->n_rows];
     pn_prepared_t prep;
@@ -40,7 +51,8 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
         st = pn_model_engine_prepare(&prep, r->engine, &pn_pipe_program_engine, &k->pipe, net,
                                      &opts, err);
     if (st == PN_OK)
-        st = pn_engine_run_batch(&prep, r->seed, r->runs, r->jobs, results, err);
+        st = pn_engine_run_batch_progress(&prep, r->seed, r->runs, r->jobs,
+                                          r->on_run ? run_done : NULL, r, results, err);
     row->engine = pn_engine_prepared_name(&prep);
     pn_engine_release(&prep);
     if (st != PN_OK) {

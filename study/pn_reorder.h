@@ -34,6 +34,11 @@ typedef struct pn_reorder {
     int max_steps_given;          /* max_steps came from the command line */
     const volatile sig_atomic_t *stop; /* pn_run_opts_t.stop of every run; may be NULL */
     pn_engine_kind_t engine;      /* as chosen; auto picks per order's net */
+    /* optional progress: on_run(ctx) after each run that ends well, and
+     * at_step as pn_run_opts_t's; NULL: none */
+    void (*on_run)(void *ctx);
+    void *ctx;
+    _Atomic uint64_t *at_step;
     pn_reorder_row_t rows[PN_REORDER_MAX_ROWS];
     size_t n_rows;
     size_t best, worst, baseline; /* row indices */

@@ -278,6 +278,11 @@ YAML
     if [ -z "$tty" ]; then ok progress-quiet; else bad progress-quiet "$tty"; fi
     err=$($RUN run -j 1 -o "$G/slow.out" "$G/slow.yaml" 2>&1 >/dev/null)
     if [ -z "$err" ]; then ok progress-not-piped; else bad progress-not-piped "$err"; fi
+    # reorder counts the runs of every order: 200 x 5 orders of reorder-example
+    tty=$(script -qc "$RUN reorder -j 1 -r 200 -o $G/ro.out configs/reorder-example.yaml" /dev/null | tr '\r' '\n')
+    if echo "$tty" | grep -aq "pnsim reorder: [0-9]*/1000 runs done"; then ok progress-reorder
+    elif [ -z "$tty" ]; then echo "SKIP progress-reorder (the run ended before its first line)"
+    else bad progress-reorder "$tty"; fi
     unset PNSIM_PROGRESS_AFTER
 else
     echo "SKIP progress-on-terminal (no script(1), or under valgrind)"
