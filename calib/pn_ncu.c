@@ -199,6 +199,110 @@ static pn_status_t check_launch(const char *path, pn_ncu_launch_t *l, pn_error_t
     return PN_OK;
 }
 
+/* Columns of the CSV that name a launch, and of the one-row-per-metric layout. */
+typedef struct cols {
+    long id, kern, block, grid, name, value, cc;
+} cols_t;
+
+/* Factor from a unit of the raw page's units row to the unit pnsim keeps
+ * (nanoseconds, bytes); 1 for counts and unknown units. */
+static double unit_scale(const char *u)
+{
+    static const struct { const char *u; double f; } t[] = {
+        { "s", 1e9 }, { "second", 1e9 }, { "ms", 1e6 }, { "msecond", 1e6 }, { "us", 1e3 },
+        { "usecond", 1e3 }, { "Kbyte", 1e3 }, { "Mbyte", 1e6 }, { "KB", 1e3 }, { "MB", 1e6 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(u, t[i].u))
+            return t[i].f;
+    return 1;
+}
+
+/* The launch a row belongs to: found by ID among those read, or added (a
+ * second row of a launch in the one-row-per-launch layout is an error). */
+static pn_status_t launch_of(pn_ncu_t *ncu, long **seen, const pn_csv_t *csv,
+                             const pn_csv_row_t *row, const cols_t *c, int wide,
+                             pn_ncu_launch_t **out, pn_error_t *err)
+{
+    const char *path = csv->path;
+    long id = strtol(row->f[c->id].text, NULL, 10);
+    for (size_t i = ncu->n_launches; i-- > 0;)
+        if (ncu->launches[i].id == id) {
+            if (wide)
+                return pn_error_at(err, PN_EINVAL, path, row->line, row->f[c->id].col,
+                                   "launch %ld appears twice (first at line %ld)", id,
+                                   ncu->launches[i].line);
+            *out = &ncu->launches[i];
+            return PN_OK;
+        }
+    pn_ncu_launch_t *nl = realloc(ncu->launches, (ncu->n_launches + 1) * sizeof *nl);
+    if (!nl)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    ncu->launches = nl;
+    long *ns = realloc(*seen, (ncu->n_launches + 1) * M_COUNT * sizeof *ns);
+    if (!ns)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    *seen = ns;
+    memset(ns + ncu->n_launches * M_COUNT, 0, M_COUNT * sizeof *ns);
+    pn_ncu_launch_t *l = &nl[ncu->n_launches++];
+    memset(l, 0, sizeof *l);
+    *out = l;
+    l->id = id;
+    l->line = row->line;
+    const char *k = row->f[c->kern].text;
+    size_t kl = strcspn(k, "(<");
+    l->kernel = malloc(kl + 1);
+    l->value = malloc(M_COUNT * sizeof *l->value);
+    if (!l->kernel || !l->value)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    while (kl > 0 && k[kl - 1] == ' ')
+        kl--;
+    memcpy(l->kernel, k, kl);
+    l->kernel[kl] = '\0';
+    if (!kernel_name_ok(l->kernel)) {
+        char snip[64];
+        pn_yaml_snippet(snip, sizeof snip, k, strlen(k));
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[c->kern].col,
+                           "launch %ld: kernel name '%s' is not a C++ name (letters, "
+                           "digits, '_', ':', spaces) before its arguments", id, snip);
+    }
+    for (int m = 0; m < M_COUNT; m++)
+        l->value[m] = NAN;
+    if (c->cc >= 0)
+        snprintf(l->cc, sizeof l->cc, "%.7s", row->f[c->cc].text);
+    if (dims(row->f[c->block].text, &l->threads) || dims(row->f[c->grid].text, &l->blocks))
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[c->block].col,
+                           "launch %ld: block or grid size '%s' / '%s' is not (x, y, z)", id,
+                           row->f[c->block].text, row->f[c->grid].text);
+    return PN_OK;
+}
+
+/* Metric m of launch l from field `vcol` of row (times scale); a metric twice
+ * in one launch is an error (a repeated or conflicting row, never summed). */
+static pn_status_t set_metric(pn_ncu_t *ncu, pn_ncu_launch_t *l, long *seen, int m,
+                              const pn_csv_row_t *row, long ncol, long vcol, double scale,
+                              pn_error_t *err)
+{
+    const char *path = ncu->path, *val = row->f[vcol].text, *name = metric_names[m];
+    long *at = &seen[(size_t)(l - ncu->launches) * M_COUNT + m];
+    double again;
+    if (*at)
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[ncol].col,
+                           "launch %ld: metric %s appears twice (first at line %ld)%s", l->id,
+                           name, *at,
+                           number(val, &again) == 0 && again * scale == l->value[m]
+                               ? "" : " with a different value");
+    *at = row->line;
+    if (number(val, &l->value[m]) != 0 || l->value[m] < 0)
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[vcol].col,
+                           "launch %ld: metric %s: expected a number >= 0, got '%s'", l->id,
+                           name, val);
+    l->value[m] *= scale;
+    if (m == M_OPCODES)
+        opcodes(val, l);
+    return PN_OK;
+}
+
 pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
 {
     memset(ncu, 0, sizeof *ncu);
@@ -244,100 +348,53 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
     pn_status_t st = pn_csv_parse(&csv, text, len, path, err);
     free(text);
     PN_CHECK(st);
-    long c_id, c_kern, c_block, c_grid, c_name, c_value, c_cc = -1;
+    cols_t c = { .cc = -1, .name = -1, .value = -1 };
     for (size_t i = 0; i < csv.header.n; i++)   /* optional: the compute capability */
         if (!strcmp(csv.header.f[i].text, "CC"))
-            c_cc = (long)i;
+            c.cc = (long)i;
+    /* two layouts: one row per metric (ncu --csv --print-metric-instances
+     * details) or one row per launch (ncu -i REPORT --csv --page raw) */
+    int wide = pn_csv_column(&csv, "Metric Name") < 0 && pn_csv_column(&csv, "ID") >= 0 &&
+               pn_csv_column(&csv, metric_names[M_INST]) >= 0;
     const char *expect = "ID, Kernel Name, Block Size, Grid Size, Metric Name, Metric Value "
-                         "(ncu --csv)";
-    if ((st = pn_csv_require(&csv, "ID", expect, &c_id, err)) != PN_OK ||
-        (st = pn_csv_require(&csv, "Kernel Name", expect, &c_kern, err)) != PN_OK ||
-        (st = pn_csv_require(&csv, "Block Size", expect, &c_block, err)) != PN_OK ||
-        (st = pn_csv_require(&csv, "Grid Size", expect, &c_grid, err)) != PN_OK ||
-        (st = pn_csv_require(&csv, "Metric Name", expect, &c_name, err)) != PN_OK ||
-        (st = pn_csv_require(&csv, "Metric Value", expect, &c_value, err)) != PN_OK) {
+                         "(ncu --csv), or one column per metric (ncu -i REPORT --csv --page raw)";
+    if ((st = pn_csv_require(&csv, "ID", expect, &c.id, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Kernel Name", expect, &c.kern, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Block Size", expect, &c.block, err)) != PN_OK ||
+        (st = pn_csv_require(&csv, "Grid Size", expect, &c.grid, err)) != PN_OK ||
+        (!wide && (st = pn_csv_require(&csv, "Metric Name", expect, &c.name, err)) != PN_OK) ||
+        (!wide && (st = pn_csv_require(&csv, "Metric Value", expect, &c.value, err)) != PN_OK)) {
         pn_csv_destroy(&csv);
         return st;
     }
     ncu->path = pn_yaml_strdup(path);
     long *seen = NULL; /* per launch and metric: the line of its row, 0 if none yet */
+    long mcol[M_COUNT];
+    for (int m = 0; m < M_COUNT; m++)
+        mcol[m] = wide ? pn_csv_column(&csv, metric_names[m]) : -1;
+    const pn_csv_row_t *units = NULL;
     for (size_t r = 0; r < csv.n_rows && st == PN_OK; r++) {
         const pn_csv_row_t *row = &csv.rows[r];
-        long id = strtol(row->f[c_id].text, NULL, 10);
+        if (wide && !*row->f[c.id].text) { /* the units row under the header */
+            units = row;
+            continue;
+        }
         pn_ncu_launch_t *l = NULL;
-        for (size_t i = ncu->n_launches; i-- > 0;)
-            if (ncu->launches[i].id == id) {
-                l = &ncu->launches[i];
-                break;
-            }
-        if (!l) {
-            pn_ncu_launch_t *nl = realloc(ncu->launches, (ncu->n_launches + 1) * sizeof *nl);
-            if (!nl) {
-                st = pn_error_set(err, PN_ENOMEM, "out of memory");
-                break;
-            }
-            ncu->launches = nl;
-            long *ns = realloc(seen, (ncu->n_launches + 1) * M_COUNT * sizeof *ns);
-            if (!ns) {
-                st = pn_error_set(err, PN_ENOMEM, "out of memory");
-                break;
-            }
-            seen = ns;
-            memset(seen + ncu->n_launches * M_COUNT, 0, M_COUNT * sizeof *seen);
-            l = &nl[ncu->n_launches++];
-            memset(l, 0, sizeof *l);
-            l->id = id;
-            l->line = row->line;
-            const char *k = row->f[c_kern].text;
-            size_t kl = strcspn(k, "(<");
-            l->kernel = malloc(kl + 1);
-            l->value = malloc(M_COUNT * sizeof *l->value);
-            if (!l->kernel || !l->value) {
-                st = pn_error_set(err, PN_ENOMEM, "out of memory");
-                break;
-            }
-            while (kl > 0 && k[kl - 1] == ' ')
-                kl--;
-            memcpy(l->kernel, k, kl);
-            l->kernel[kl] = '\0';
-            if (!kernel_name_ok(l->kernel)) {
-                char snip[64];
-                pn_yaml_snippet(snip, sizeof snip, k, strlen(k));
-                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_kern].col,
-                                 "launch %ld: kernel name '%s' is not a C++ name (letters, "
-                                 "digits, '_', ':', spaces) before its arguments", id, snip);
-                break;
-            }
-            for (int m = 0; m < M_COUNT; m++)
-                l->value[m] = NAN;
-            if (c_cc >= 0)
-                snprintf(l->cc, sizeof l->cc, "%.7s", row->f[c_cc].text);
-            if (dims(row->f[c_block].text, &l->threads) || dims(row->f[c_grid].text, &l->blocks))
-                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_block].col,
-                                 "launch %ld: block or grid size '%s' / '%s' is not (x, y, z)",
-                                 id, row->f[c_block].text, row->f[c_grid].text);
-        }
-        const char *name = row->f[c_name].text, *val = row->f[c_value].text;
-        for (int m = 0; m < M_COUNT && st == PN_OK; m++) {
-            if (strcmp(name, metric_names[m]))
-                continue;
-            /* a metric twice in one launch: a repeated or conflicting row, never summed */
-            long *at = &seen[(size_t)(l - ncu->launches) * M_COUNT + m];
-            double again;
-            if (*at)
-                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_name].col,
-                                 "launch %ld: metric %s appears twice (first at line %ld)%s", id,
-                                 name, *at,
-                                 number(val, &again) == 0 && again == l->value[m]
-                                     ? "" : " with a different value");
-            else if ((*at = row->line), number(val, &l->value[m]) != 0 || l->value[m] < 0)
-                st = pn_error_at(err, PN_EINVAL, path, row->line, row->f[c_value].col,
-                                 "launch %ld: metric %s: expected a number >= 0, got '%s'", id,
-                                 name, val);
-            else if (m == M_OPCODES)
-                opcodes(val, l);
+        if ((st = launch_of(ncu, &seen, &csv, row, &c, wide, &l, err)) != PN_OK)
             break;
+        if (!wide) {
+            const char *name = row->f[c.name].text;
+            for (int m = 0; m < M_COUNT && st == PN_OK; m++)
+                if (!strcmp(name, metric_names[m])) {
+                    st = set_metric(ncu, l, seen, m, row, c.name, c.value, 1, err);
+                    break;
+                }
+            continue;
         }
+        for (int m = 0; m < M_COUNT && st == PN_OK; m++)
+            if (mcol[m] >= 0 && strcmp(row->f[mcol[m]].text, "n/a") && *row->f[mcol[m]].text)
+                st = set_metric(ncu, l, seen, m, row, mcol[m], mcol[m],
+                                units ? unit_scale(units->f[mcol[m]].text) : 1, err);
     }
     for (size_t i = 0; i < ncu->n_launches && st == PN_OK; i++) {
         pn_ncu_launch_t *l = &ncu->launches[i];
