@@ -427,6 +427,11 @@ void pn_ncu_occupancy(const pn_ncu_launch_t *l, double out[4])
     out[3] = l->value[M_OCC_WARPS];
 }
 
+double pn_ncu_inst_executed(const pn_ncu_launch_t *l)
+{
+    return l->value[M_INST];
+}
+
 static double v0(const pn_ncu_launch_t *l, int m)
 {
     return isnan(l->value[m]) ? 0 : l->value[m];
@@ -493,7 +498,7 @@ static void write_memory(FILE *out, const double m[MEM_N])
 
 pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_launch_t *l,
                                 const char *device, const pn_occ_rules_t *rules,
-                                pn_error_t *err)
+                                const char *sass, pn_error_t *err)
 {
     const uint32_t W = (l->threads + 31) / 32, B = l->blocks;
     double tot[K_N];
@@ -531,6 +536,8 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
             "  blocks: %u\n", device, l->kernel, l->threads, B);
     if (l->registers)
         fprintf(out, "  registers: %u\n", l->registers);
+    if (sass)
+        fprintf(out, "  sass: %s\n", sass);
     fprintf(out, "  shared_bytes: %u\n  counts: {", l->shared_bytes);
     for (int k = 0; k < K_N; k++)
         fprintf(out, "%s%s: %llu", k ? ", " : "", kind_keys[k], (unsigned long long)base[k]);

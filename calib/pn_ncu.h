@@ -60,10 +60,11 @@ void pn_ncu_destroy(pn_ncu_t *ncu);
  * conversions, barriers from BAR, arith the rest), spread over the warps of
  * a block so that a block's totals are exact, and kernel.memory from the
  * sector, request, hit-rate and wavefront metrics; ncu's occupancy limits and
- * rules' (when rules is non-NULL) in comments. */
+ * rules' (when rules is non-NULL) in comments; with sass non-NULL,
+ * kernel.sass names that program file (warps then run its SASS). */
 pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_launch_t *l,
                                 const char *device, const pn_occ_rules_t *rules,
-                                pn_error_t *err);
+                                const char *sass, pn_error_t *err);
 
 /* Write one config for the launches idx[0..n) of one kernel at n block sizes
  * (sorted by threads, the same threads * blocks): counts per warp, registers
@@ -72,6 +73,9 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
  * kernel.memory the mean of the launches', and a sweep over the sizes. */
 pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *idx, size_t n,
                                 const char *device, pn_error_t *err);
+
+/* The launch's warp-level instructions executed (smsp__inst_executed.sum). */
+double pn_ncu_inst_executed(const pn_ncu_launch_t *l);
 
 /* ncu's resident-block limits of l: blocks, registers, shared, warps (NaN if absent). */
 void pn_ncu_occupancy(const pn_ncu_launch_t *l, double out[4]);

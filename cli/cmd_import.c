@@ -9,9 +9,12 @@
 #include "cmd_common.h"
 #include "pn_commands.h"
 #include "pn_ncu.h"
+#include "pn_ncu_source.h"
+#include "pn_sass_prog.h"
 
 static const char import_usage[] =
     "usage: pnsim import [options] PROF.csv\n"
+    "       pnsim import -o DIR --source SOURCE.csv RAW.csv\n"
     "       pnsim import --metrics\n"
     "\n"
     "Read the CSV of Nsight Compute,\n"
@@ -29,11 +32,22 @@ static const char import_usage[] =
     "shared bytes and kernel.memory as expressions of threads through the profiled\n"
     "sizes (exact there), blocks = n / threads, and a sweep over the sizes.\n"
     "\n"
+    "With --source (and -o), each launch's warps run its SASS: take one report,\n"
+    "  ncu --section SourceCounters --metrics $(pnsim import --metrics) \\\n"
+    "      --cache-control none -o REPORT ./app\n"
+    "  ncu -i REPORT.ncu-rep --csv --page raw --print-metric-instances details \\\n"
+    "      --metrics $(pnsim import --metrics) > RAW.csv\n"
+    "  ncu -i REPORT.ncu-rep --csv --page source --print-source sass > SOURCE.csv\n"
+    "and each config gets kernel.sass, DIR/<kernel>-<threads>x<blocks>-<id>.sass:\n"
+    "the launch's instructions with their executions and memory traffic\n"
+    "(doc/import.md, doc/dependencies.md).\n"
+    "\n"
     "options:\n"
     "      --metrics         print the metric list for ncu --metrics and exit\n"
     "  -d, --device NAME     the configs' device (default h100)\n"
     "  -o, --output DIR      write DIR/<kernel>-<threads>x<blocks>-<id>.yaml (default:\n"
     "                        the configs one after another on standard output)\n"
+    "  -s, --source FILE     the report's source page: warps run the SASS (needs -o)\n"
     "  -h, --help            this help\n";
 
 static int by_threads(const void *a, const void *b, void *ctx)
@@ -96,24 +110,69 @@ static pn_status_t write_fitted(const pn_ncu_t *ncu, const char *outdir, const c
     return st;
 }
 
+/* The SASS program of launch l from its source table t, written to a
+ * temporary of DIR/name (committed by the caller); opcodes pnsim does not
+ * know are added to unknown. */
+static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char *name,
+                                 const pn_ncu_source_t *src, const pn_ncu_sass_table_t *t,
+                                 const pn_ncu_t *ncu, const pn_ncu_launch_t *l, char *unknown,
+                                 size_t size, pn_error_t *err)
+{
+    pn_sass_prog_t p; /* named after the source page: errors point into it */
+    double warps = (double)l->blocks * ((l->threads + 31) / 32);
+    PN_CHECK(pn_sass_prog_init(&p, src->path, l->kernel, warps, err));
+    pn_status_t st = PN_OK;
+    for (size_t r = 0; r < t->n_rows && st == PN_OK; r++) {
+        const pn_ncu_sass_row_t *row = &t->rows[r];
+        st = pn_sass_prog_add(&p, row->source, row->address, t->rows[0].address, row->executed,
+                              row->sectors, row->lines, row->wavefronts, row->line,
+                              row->source_col, err);
+    }
+    if (st == PN_OK)
+        st = pn_sass_prog_finish(&p, err);
+    char path[8192], comment[1024];
+    snprintf(path, sizeof path, "%s/%s", outdir, name);
+    snprintf(comment, sizeof comment,
+             "pnsim import: the SASS of launch %ld of %s (%s, line %ld of %s),\n"
+             "grid %u x block %u threads; executed, sectors, lines and wavefronts are\n"
+             "totals over the launch (doc/dependencies.md)", l->id, ncu->path, t->kernel,
+             t->line, src->path, l->blocks, l->threads);
+    if (st == PN_OK && (st = pn_cli_out_open(o, path, err)) == PN_OK)
+        st = pn_sass_prog_write(o->f, &p, comment, err);
+    if (st == PN_OK && *p.unknown) {
+        char have[300];
+        for (char *tok = strtok(p.unknown, " "); tok; tok = strtok(NULL, " ")) {
+            snprintf(have, sizeof have, " %s ", unknown);
+            char pad[24];
+            snprintf(pad, sizeof pad, " %s ", tok);
+            if (!strstr(have, pad) && strlen(unknown) + strlen(tok) + 2 < size)
+                strcat(strcat(unknown, *unknown ? " " : ""), tok);
+        }
+    }
+    pn_sass_prog_destroy(&p);
+    return st;
+}
+
 int pn_cmd_import(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "metrics", no_argument, NULL, 'm' },
         { "device", required_argument, NULL, 'd' },
         { "output", required_argument, NULL, 'o' },
+        { "source", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *device = "h100", *outdir = NULL;
+    const char *device = "h100", *outdir = NULL, *source = NULL;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:o:s:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': printf("%s\n", pn_ncu_metric_list); return 0;
         case 'd': device = optarg; break;
         case 'o': outdir = optarg; break;
+        case 's': source = optarg; break;
         case 'h': fputs(import_usage, stdout); return 0;
         default:
             return pn_cli_option_error("import", c, argv);
@@ -122,9 +181,14 @@ int pn_cmd_import(int argc, char **argv)
     if (optind != argc - 1)
         return pn_cli_usage_error("import", "expected exactly one PROF.csv, got %d",
                                   argc - optind);
+    if (source && !outdir)
+        return pn_cli_usage_error("import", "--source writes program files: give -o DIR");
     pn_error_t err;
     pn_error_clear(&err);
     pn_ncu_t ncu;
+    pn_ncu_source_t src = { 0 };
+    size_t *table_of = NULL;
+    pn_cli_out_t *progs = NULL;
     pn_device_t dev = { 0 };
     int rc = 0;
     pn_cli_out_t *outs = NULL, *fitted = NULL;
@@ -148,6 +212,17 @@ int pn_cmd_import(int argc, char **argv)
             break;
         }
     }
+    if (source) {
+        table_of = calloc(ncu.n_launches, sizeof *table_of);
+        progs = calloc(ncu.n_launches, sizeof *progs);
+        if (!table_of || !progs) {
+            pn_error_set(&err, PN_ENOMEM, "out of memory");
+            goto fail;
+        }
+        if (pn_ncu_source_read(&src, source, &err) != PN_OK ||
+            pn_ncu_source_pair(&src, &ncu, table_of, &err) != PN_OK)
+            goto fail;
+    }
     if (outdir && mkdir(outdir, 0777) != 0 && errno != EEXIST) {
         pn_error_set(&err, PN_EIO, "%s: cannot create the directory", outdir);
         goto fail;
@@ -157,16 +232,23 @@ int pn_cmd_import(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory");
         goto fail;
     }
+    char unknown[256] = "";
     /* all files written to temporaries first: all or nothing */
     for (size_t i = 0; i < ncu.n_launches; i++) {
         const pn_ncu_launch_t *l = &ncu.launches[i];
-        char path[4096];
+        char path[4096], sass[4096];
         if (outdir)
             snprintf(path, sizeof path, "%s/%s-%ux%u-%ld.yaml", outdir, l->kernel, l->threads,
                      l->blocks, l->id);
+        snprintf(sass, sizeof sass, "%s-%ux%u-%ld.sass", l->kernel, l->threads, l->blocks,
+                 l->id);
+        if (source && write_program(&progs[i], outdir, sass, &src, &src.tables[table_of[i]], &ncu, l,
+                                    unknown, sizeof unknown, &err) != PN_OK)
+            goto fail;
         if (pn_cli_out_open(&outs[i], outdir ? path : NULL, &err) != PN_OK ||
             pn_ncu_write_config(outs[i].f, &ncu, l, device,
-                                dev.has_occupancy ? &dev.occ : NULL, &err) != PN_OK)
+                                dev.has_occupancy ? &dev.occ : NULL, source ? sass : NULL,
+                                &err) != PN_OK)
             goto fail;
         if (!outdir && pn_cli_out_commit(&outs[i], &err) != PN_OK)
             goto fail;
@@ -176,24 +258,33 @@ int pn_cmd_import(int argc, char **argv)
     if (outdir && write_fitted(&ncu, outdir, device, &fitted, &n_fitted, &err) != PN_OK)
         goto fail;
     for (size_t i = 0; outdir && i < ncu.n_launches; i++)
-        if (pn_cli_out_commit(&outs[i], &err) != PN_OK)
+        if (pn_cli_out_commit(&outs[i], &err) != PN_OK ||
+            (source && pn_cli_out_commit(&progs[i], &err) != PN_OK))
             goto fail;
     for (size_t i = 0; i < n_fitted; i++)
         if (pn_cli_out_commit(&fitted[i], &err) != PN_OK)
             goto fail;
+    if (*unknown)
+        fprintf(stderr, "pnsim import: warning: opcodes pnsim does not know, simulated as "
+                "arithmetic (doc/dependencies.md): %s\n", unknown);
     if (outdir)
-        fprintf(stderr, "pnsim import: %zu configs in %s, and %zu fitted across block sizes\n",
-                ncu.n_launches, outdir, n_fitted);
+        fprintf(stderr, "pnsim import: %zu configs%s in %s, and %zu fitted across block sizes\n",
+                ncu.n_launches, source ? " with their SASS programs" : "", outdir, n_fitted);
     goto done;
 fail:
     for (size_t i = 0; outs && i < ncu.n_launches; i++)
         pn_cli_out_abort(&outs[i]);
+    for (size_t i = 0; progs && i < ncu.n_launches; i++)
+        pn_cli_out_abort(&progs[i]);
     for (size_t i = 0; i < n_fitted; i++)
         pn_cli_out_abort(&fitted[i]);
     rc = pn_cli_fail("import", &err);
 done:
     free(outs);
     free(fitted);
+    free(progs);
+    free(table_of);
+    pn_ncu_source_destroy(&src);
     pn_ncu_destroy(&ncu);
     pn_device_destroy(&dev);
     return rc;

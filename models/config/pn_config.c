@@ -33,7 +33,7 @@ static const char *const paper_model_keys[] = {"schedulers", "selection", "net",
 static const char *const latency_keys[] = {"global", "shared", NULL};
 static const char *const kernel_keys[] = {"name", "threads", "counts", "program", "warps",
                                           "memory", "blocks", "registers", "shared_bytes",
-                                          NULL};
+                                          "sass", NULL};
 static const char *const override_keys[] = {"warp", "arith", "shared", "global", "sfu",
                                             "shared_ld", "shared_st", "global_ld", "global_st",
                                             "barriers", "program", NULL};
@@ -429,6 +429,8 @@ static pn_status_t check_modes(reader_t *r, yaml_node_t *kernel, yaml_node_t *wa
                        first->what, first->pos.line, first->pos.col);
 }
 
+static pn_status_t read_sass(reader_t *r, yaml_node_t *v);
+
 static pn_status_t read_kernel(reader_t *r, yaml_node_t *m, yaml_node_t *key)
 {
     pn_config_t *c = r->c;
@@ -479,7 +481,38 @@ static pn_status_t read_kernel(reader_t *r, yaml_node_t *m, yaml_node_t *key)
     yaml_node_t *warps = section(r, m, "warps", NULL);
     if (warps)
         PN_CHECK(read_overrides(r, warps));
+    if ((v = pn_yaml_get(r->y, m, "sass", NULL)) != NULL)
+        PN_CHECK(read_sass(r, v));
     return check_modes(r, m, warps);
+}
+
+/* kernel.sass: a program file, relative to the config's folder, read now
+ * (its errors name its own lines). */
+static pn_status_t read_sass(reader_t *r, yaml_node_t *v)
+{
+    pn_config_t *c = r->c;
+    char *name = NULL;
+    PN_CHECK(pn_yaml_string(r->y, v, "kernel.sass", &name, r->err));
+    c->sass_pos = pos_of(v);
+    const char *slash = strrchr(c->path, '/');
+    size_t dl = name[0] != '/' && slash ? (size_t)(slash - c->path) + 1 : 0;
+    char *path = malloc(dl + strlen(name) + 1);
+    if (!path) {
+        free(name);
+        return pn_error_set(r->err, PN_ENOMEM, "out of memory");
+    }
+    memcpy(path, c->path, dl);
+    strcpy(path + dl, name);
+    free(name);
+    c->sass = calloc(1, sizeof *c->sass);
+    pn_status_t st = c->sass ? pn_sass_prog_read(c->sass, path, r->err)
+                             : pn_error_set(r->err, PN_ENOMEM, "out of memory");
+    free(path);
+    if (st != PN_OK) {
+        free(c->sass);
+        c->sass = NULL;
+    }
+    return st;
 }
 
 static pn_status_t read_simulation(reader_t *r, yaml_node_t *m)
@@ -632,6 +665,10 @@ static pn_status_t read_config(reader_t *r)
                            "missing key 'kernel' (expected kernel: {threads: N, counts: "
                            "{arith: ..., shared: ..., global: ...}})");
     PN_CHECK(read_kernel(r, v, k));
+    if (c->sass && (c->net != PN_NET_PIPELINED || c->has_program))
+        return pn_error_at(r->err, PN_EINVAL, c->path, c->sass_pos.line, c->sass_pos.col,
+                           "kernel.sass runs on the pipelined net (model: {net: pipelined}) "
+                           "and replaces kernel.program: give one of them");
     if ((v = section(r, root, "simulation", NULL)) != NULL)
         PN_CHECK(read_simulation(r, v));
     if ((v = section(r, root, "sweep", NULL)) != NULL) {
@@ -705,6 +742,11 @@ void pn_config_destroy(pn_config_t *cfg)
 {
     if (!cfg)
         return;
+    if (cfg->sass) {
+        pn_sass_prog_destroy(cfg->sass);
+        free(cfg->sass);
+        cfg->sass = NULL;
+    }
     free(cfg->path);
     free(cfg->device);
     free(cfg->selection);

@@ -13,6 +13,7 @@
 #include "pn_error.h"
 #include "pn_pipe_profile.h"
 #include "pn_program.h"
+#include "pn_sass_prog.h"
 #include "pn_sm.h"
 
 /* One warp's counts by count key. */
@@ -109,6 +110,8 @@ typedef struct pn_config {
     pn_expr_t shared_bytes;       /* kernel.shared_bytes per block; text NULL: 0 */
     pn_prog_src_t program;        /* kernel.program; exclusive with count */
     int has_program;              /* kernel.program or a warp's program is given */
+    pn_sass_prog_t *sass;         /* kernel.sass: the program its warps run; NULL: none */
+    pn_pos_t sass_pos;
     pn_warp_override_t *overrides;
     size_t n_overrides;
 

@@ -141,6 +141,7 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
         t->pdev.calibrated = 0;      /* a calibration holds for the profile's own values */
     pn_memory_t mem;
     PN_CHECK(pn_config_memory(cfg, t->threads, t->blocks, param_values, &mem, err));
+    t->mem = mem;
     const uint32_t warps = t->sm.n_warps;
     pn_pipe_counts_t *pc = calloc(warps, sizeof *pc);
     if (!pc)

@@ -30,6 +30,7 @@ typedef struct pn_kernel {
     /* model.net: pipelined */
     pn_pipe_params_t pipe;        /* pipe.warps is owned */
     pn_pipe_device_t pdev;        /* the device's section with the config's overrides */
+    pn_memory_t mem;              /* kernel.memory at this point */
 } pn_kernel_t;
 
 /* How steps of point k become microseconds, time_us = *a * steps + *b, and

@@ -9,6 +9,7 @@
 #include "pn_sm_engine.h"
 #include "pn_pipe_engine.h"
 #include "pn_program_net.h"
+#include "pn_sass_sim.h"
 
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
@@ -72,6 +73,16 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      const pn_net_t *net, const pn_run_opts_t *o,
                                      pn_error_t *err)
 {
+    if (k->net == PN_NET_PIPELINED && cfg->sass) {
+        if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
+            return pn_error_set(err, PN_EINVAL, "%s: kernel.sass runs on the sass engine only "
+                                "(--engine auto); the literal and fast engines run the "
+                                "count-based net", cfg->path);
+        pn_sass_sim_t *sim;
+        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass };
+        PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
+        return pn_engine_prepare_compiled(p, &pn_sass_engine, sim, o, err);
+    }
     if (k->net == PN_NET_PIPELINED && cfg->has_program)
         return pn_model_engine_prepare(p, kind, &pn_pipe_program_engine, &k->pipe, net, o, err);
     if (k->net == PN_NET_PIPELINED)

@@ -39,7 +39,7 @@ static void write_one(const pn_ncu_t *ncu, const size_t *idx, size_t n)
         abort();
     pn_error_clear(&err);
     pn_status_t st = n ? pn_ncu_write_fitted(out, ncu, idx, n, "h100", &err)
-                       : pn_ncu_write_config(out, ncu, &ncu->launches[idx[0]], "h100", NULL, &err);
+                       : pn_ncu_write_config(out, ncu, &ncu->launches[idx[0]], "h100", NULL, NULL, &err);
     if (fclose(out) != 0)
         abort();
     check_written(st, &err, buf, len);

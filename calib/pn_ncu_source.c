@@ -1,0 +1,376 @@
+/* pn_ncu_source.c - Nsight Compute's source page into tables of SASS rows. */
+#include "pn_ncu_source.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_yaml.h"
+
+/* Columns a table needs, and those it may have. */
+enum { C_ADDR, C_SRC, C_EXEC, C_TEXEC, C_SECT, C_LINES, C_WAVES, C_N };
+static const char *const col_names[C_N] = {
+    "Address", "Source", "Instructions Executed", "Thread Instructions Executed",
+    "L2 Theoretical Sectors Global", "L1 Tag Requests Global", "L1 Wavefronts Shared"
+};
+#define C_REQUIRED 3
+
+/* A line cut into fields in place: each field unquoted ("" -> "), its column. */
+typedef struct fields {
+    char **f;
+    long *col;
+    size_t n, cap;
+} fields_t;
+
+static int fields_push(fields_t *fs, char *f, long col)
+{
+    if (fs->n == fs->cap) {
+        size_t cap = fs->cap ? 2 * fs->cap : 64;
+        char **nf = realloc(fs->f, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        fs->f = nf;
+        long *nc = realloc(fs->col, cap * sizeof *nc);
+        if (!nc)
+            return -1;
+        fs->col = nc;
+        fs->cap = cap;
+    }
+    fs->f[fs->n] = f;
+    fs->col[fs->n++] = col;
+    return 0;
+}
+
+/* Split line [p, e) (every field quoted, separated by ','; a trailing ','
+ * ends the line) into fs. Returns 0, or the 1-based column of a syntax error
+ * (*what says which), or -1 when out of memory. */
+static long split(char *p, char *e, fields_t *fs, const char **what)
+{
+    char *line = p;
+    fs->n = 0;
+    while (p < e) {
+        if (*p != '"') {
+            *what = "expected a quoted field";
+            return p - line + 1;
+        }
+        char *start = ++p, *w = p;
+        for (;;) {
+            if (p >= e) {
+                *what = "unterminated quoted field";
+                return start - line;
+            }
+            if (*p == '"') {
+                if (p + 1 < e && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                    continue;
+                }
+                break;
+            }
+            *w++ = *p++;
+        }
+        *w = '\0';
+        if (fields_push(fs, start, start - line) != 0)
+            return -1;
+        p++;                      /* the closing quote */
+        if (p < e && *p != ',') {
+            *what = "unexpected character after a quoted field";
+            return p - line + 1;
+        }
+        if (p < e)
+            p++;
+    }
+    return 0;
+}
+
+/* A count: digits with optional thousands separators and a fraction; "-" and
+ * "" read 0 when dash_ok. 0 on success. */
+static int count(const char *s, int dash_ok, double *out)
+{
+    if (dash_ok && (!*s || !strcmp(s, "-") || !strcmp(s, "n/a"))) {
+        *out = 0;
+        return 0;
+    }
+    char buf[64];
+    size_t n = 0;
+    for (; *s; s++)
+        if (*s != ',') {
+            if (n + 1 >= sizeof buf)
+                return -1;
+            buf[n++] = *s;
+        }
+    buf[n] = '\0';
+    if (n == 0 || buf[0] == '-' || buf[0] == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    *out = strtod(buf, &end);
+    return *end || errno || !isfinite(*out) || *out < 0 ? -1 : 0;
+}
+
+void pn_ncu_source_destroy(pn_ncu_source_t *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_tables; i++)
+        free(s->tables[i].rows);
+    free(s->tables);
+    free(s->buf);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}
+
+static pn_status_t add_table(pn_ncu_source_t *s, const char *kernel, long line, pn_error_t *err)
+{
+    pn_ncu_sass_table_t *nt = realloc(s->tables, (s->n_tables + 1) * sizeof *nt);
+    if (!nt)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    s->tables = nt;
+    memset(&nt[s->n_tables], 0, sizeof *nt);
+    nt[s->n_tables].kernel = kernel;
+    nt[s->n_tables++].line = line;
+    return PN_OK;
+}
+
+static pn_status_t add_row(pn_ncu_sass_table_t *t, size_t *cap, const pn_ncu_sass_row_t *r,
+                           pn_error_t *err)
+{
+    if (t->n_rows == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        pn_ncu_sass_row_t *nr = realloc(t->rows, nc * sizeof *nr);
+        if (!nr)
+            return pn_error_set(err, PN_ENOMEM, "out of memory");
+        t->rows = nr;
+        *cap = nc;
+    }
+    t->rows[t->n_rows++] = *r;
+    t->executed += r->executed;
+    return PN_OK;
+}
+
+/* One data row of table t under header columns col[]. */
+static pn_status_t parse_row(const pn_ncu_source_t *s, pn_ncu_sass_table_t *t, size_t *cap,
+                             const fields_t *fs, const long col[C_N], size_t width, long line,
+                             pn_error_t *err)
+{
+    if (fs->n != width)
+        return pn_error_at(err, PN_EINVAL, s->path, line, 1,
+                           "row has %zu fields, the header of this table has %zu", fs->n,
+                           width);
+    pn_ncu_sass_row_t r = { .line = line };
+    const char *a = fs->f[col[C_ADDR]];
+    char *end;
+    errno = 0;
+    r.address = strtoull(a, &end, 16);
+    if (strncmp(a, "0x", 2) || end == a + 2 || *end || errno)
+        return pn_error_at(err, PN_EINVAL, s->path, line, fs->col[col[C_ADDR]],
+                           "Address: expected a hexadecimal address 0x..., got '%.40s'", a);
+    if (t->n_rows > 0 && r.address <= t->rows[t->n_rows - 1].address)
+        return pn_error_at(err, PN_EINVAL, s->path, line, fs->col[col[C_ADDR]],
+                           "Address %s is not above the row before it (line %ld): the rows "
+                           "of a table must be in address order", a,
+                           t->rows[t->n_rows - 1].line);
+    char *src = fs->f[col[C_SRC]];
+    while (*src == ' ' || *src == '\t')
+        src++;
+    size_t sl = strlen(src);
+    while (sl > 0 && (src[sl - 1] == ' ' || src[sl - 1] == '\t'))
+        src[--sl] = '\0';
+    r.source = src;
+    r.source_col = fs->col[col[C_SRC]] + (src - fs->f[col[C_SRC]]);
+    double *dst[C_N] = { NULL, NULL, &r.executed, &r.thread_executed, &r.sectors, &r.lines,
+                         &r.wavefronts };
+    for (int c = C_EXEC; c < C_N; c++)
+        if (col[c] >= 0 && count(fs->f[col[c]], c != C_EXEC, dst[c]) != 0)
+            return pn_error_at(err, PN_EINVAL, s->path, line, fs->col[col[c]],
+                               "%s: expected a count >= 0, got '%.40s'", col_names[c],
+                               fs->f[col[c]]);
+    return add_row(t, cap, &r, err);
+}
+
+pn_status_t pn_ncu_source_parse(pn_ncu_source_t *s, const char *text, size_t len,
+                                const char *name, pn_error_t *err)
+{
+    memset(s, 0, sizeof *s);
+    s->path = pn_yaml_strdup(name);
+    s->buf = malloc(len + 1);
+    if (!s->path || !s->buf) {
+        pn_ncu_source_destroy(s);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    memcpy(s->buf, text, len);
+    s->buf[len] = '\0';
+    fields_t fs = { 0 };
+    long col[C_N], line = 0;
+    size_t width = 0, cap = 0;
+    int want_header = 0;
+    pn_status_t st = PN_OK;
+    for (char *p = s->buf, *end = s->buf + len; p < end && st == PN_OK;) {
+        char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        line++;
+        char *le = e > p && e[-1] == '\r' ? e - 1 : e;
+        char *next = e < end ? e + 1 : end;
+        if (!strncmp(p, "==ERROR==", 9) || !strncmp(p, "==ERR==", 7)) {
+            char snip[120];
+            pn_yaml_snippet(snip, sizeof snip, p, (size_t)(le - p));
+            st = pn_error_at(err, PN_EINVAL, s->path, line, 1, "ncu reported an error: %s",
+                             snip);
+            break;
+        }
+        if (le == p || *p != '"') { /* blank, or ncu's own ==PROF== / ==WARNING== lines */
+            if (le != p && strncmp(p, "==", 2) && s->n_tables == 0 && !want_header) {
+                st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
+                                 "not an Nsight Compute source page: expected a line "
+                                 "\"Kernel Name\",\"...\" (ncu -i REPORT --csv --page source "
+                                 "--print-source sass)");
+                break;
+            }
+            p = next;
+            continue;
+        }
+        const char *what = "";
+        long bad = split(p, le, &fs, &what);
+        if (bad < 0) {
+            st = pn_error_set(err, PN_ENOMEM, "out of memory");
+            break;
+        }
+        if (bad > 0) {
+            st = pn_error_at(err, PN_EINVAL, s->path, line, bad, "%s", what);
+            break;
+        }
+        if (fs.n >= 1 && !strcmp(fs.f[0], "Kernel Name")) {
+            if (want_header || (s->n_tables > 0 && s->tables[s->n_tables - 1].n_rows == 0)) {
+                st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
+                                 "a new table starts before the table of line %ld has rows",
+                                 s->tables[s->n_tables - 1].line);
+                break;
+            }
+            if (fs.n < 2 || !*fs.f[1]) {
+                st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
+                                 "\"Kernel Name\" without a name");
+                break;
+            }
+            st = add_table(s, fs.f[1], line, err);
+            want_header = 1;
+            cap = 0;
+        } else if (want_header) {
+            for (int c = 0; c < C_N; c++)
+                col[c] = -1;
+            for (size_t i = 0; i < fs.n; i++)
+                for (int c = 0; c < C_N; c++)
+                    if (col[c] < 0 && !strcmp(fs.f[i], col_names[c]))
+                        col[c] = (long)i;
+            for (int c = 0; c < C_REQUIRED && st == PN_OK; c++)
+                if (col[c] < 0)
+                    st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
+                                     "missing column '%s' in the header of the table of "
+                                     "line %ld (expected Address, Source, Instructions "
+                                     "Executed)", col_names[c],
+                                     s->tables[s->n_tables - 1].line);
+            width = fs.n;
+            want_header = 0;
+        } else if (s->n_tables == 0) {
+            st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
+                             "not an Nsight Compute source page: a row before any "
+                             "\"Kernel Name\" line (ncu -i REPORT --csv --page source "
+                             "--print-source sass)");
+        } else {
+            st = parse_row(s, &s->tables[s->n_tables - 1], &cap, &fs, col, width, line, err);
+        }
+        p = next;
+    }
+    free(fs.f);
+    free(fs.col);
+    if (st == PN_OK && s->n_tables == 0)
+        st = pn_error_at(err, PN_EINVAL, s->path, line > 0 ? line : 1, 1,
+                         "no \"Kernel Name\" table: not a source page of ncu -i REPORT --csv "
+                         "--page source --print-source sass");
+    if (st == PN_OK && (want_header || s->tables[s->n_tables - 1].n_rows == 0))
+        st = pn_error_at(err, PN_EINVAL, s->path, s->tables[s->n_tables - 1].line, 1,
+                         "the table of kernel '%.60s' has no rows",
+                         s->tables[s->n_tables - 1].kernel);
+    if (st != PN_OK)
+        pn_ncu_source_destroy(s);
+    return st;
+}
+
+pn_status_t pn_ncu_source_read(pn_ncu_source_t *s, const char *path, pn_error_t *err)
+{
+    memset(s, 0, sizeof *s);
+    char *text;
+    size_t len;
+    if (pn_yaml_read_file(path, &text, &len) != PN_OK)
+        return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the source page: %s",
+                           pn_yaml_strerror(errno));
+    pn_status_t st = pn_ncu_source_parse(s, text, len, path, err);
+    free(text);
+    return st;
+}
+
+/* Tables a and b hold the same kernel and rows. */
+static int same_table(const pn_ncu_sass_table_t *a, const pn_ncu_sass_table_t *b)
+{
+    if (strcmp(a->kernel, b->kernel) || a->n_rows != b->n_rows)
+        return 0;
+    for (size_t i = 0; i < a->n_rows; i++) {
+        const pn_ncu_sass_row_t *x = &a->rows[i], *y = &b->rows[i];
+        if (x->address != y->address || x->executed != y->executed ||
+            x->sectors != y->sectors || x->wavefronts != y->wavefronts ||
+            strcmp(x->source, y->source))
+            return 0;
+    }
+    return 1;
+}
+
+/* The name up to its argument list, as pn_ncu keeps it. */
+static size_t name_len(const char *k)
+{
+    size_t n = strcspn(k, "(<");
+    while (n > 0 && k[n - 1] == ' ')
+        n--;
+    return n;
+}
+
+pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
+                               size_t *table_of, pn_error_t *err)
+{
+    size_t n = ncu->n_launches, step;
+    if (s->n_tables == n)
+        step = 1;
+    else if (s->n_tables == 2 * n) {
+        step = 2;
+        for (size_t i = 0; i < n; i++)
+            if (!same_table(&s->tables[2 * i], &s->tables[2 * i + 1]))
+                return pn_error_at(err, PN_EINVAL, s->path, s->tables[2 * i + 1].line, 1,
+                                   "%zu tables for %zu launches of %s, but this one differs "
+                                   "from the one before it (line %ld): cannot pair tables "
+                                   "with launches", s->n_tables, n, ncu->path,
+                                   s->tables[2 * i].line);
+    } else
+        return pn_error_at(err, PN_EINVAL, s->path, s->tables[0].line, 1,
+                           "%zu source tables for the %zu launches of %s (expected %zu, or "
+                           "%zu when ncu prints each twice): not the same report?",
+                           s->n_tables, n, ncu->path, n, 2 * n);
+    for (size_t i = 0; i < n; i++) {
+        const pn_ncu_sass_table_t *t = &s->tables[step * i];
+        const pn_ncu_launch_t *l = &ncu->launches[i];
+        size_t kl = name_len(t->kernel);
+        double inst = pn_ncu_inst_executed(l);
+        if (kl != strlen(l->kernel) || strncmp(t->kernel, l->kernel, kl))
+            return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
+                               "the source table of kernel '%.*s' is not launch %ld (%s) of %s: "
+                               "not the same report, or launches in another order", (int)kl,
+                               t->kernel, l->id, l->kernel, ncu->path);
+        if (fabs(t->executed - inst) > 0.5)
+            return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
+                               "the source table of %.*s executed %.0f warp instructions, "
+                               "launch %ld of %s %.0f (smsp__inst_executed.sum): not the same "
+                               "launch", (int)kl, t->kernel, t->executed, l->id, ncu->path,
+                               inst);
+        table_of[i] = step * i;
+    }
+    return PN_OK;
+}

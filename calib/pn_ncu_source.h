@@ -1,0 +1,70 @@
+/* pn_ncu_source.h - Nsight Compute's source page (`ncu -i REPORT --csv --page
+ * source --print-source sass`): per profiled launch, one table of the kernel's
+ * SASS instructions with their execution counts and memory traffic. */
+#ifndef PN_NCU_SOURCE_H
+#define PN_NCU_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_ncu.h"
+
+/* One instruction row of a table. */
+typedef struct pn_ncu_sass_row {
+    long line, source_col;        /* where it is in the file, and its Source field */
+    uint64_t address;             /* run-time address (Address) */
+    const char *source;           /* the instruction text, blanks trimmed (Source) */
+    double executed;              /* warp-level executions (Instructions Executed) */
+    double thread_executed;       /* Thread Instructions Executed; 0 when absent */
+    double sectors;               /* L2 Theoretical Sectors Global; 0 when absent or '-' */
+    double lines;                 /* L1 Tag Requests Global: cache lines looked up */
+    double wavefronts;            /* L1 Wavefronts Shared */
+} pn_ncu_sass_row_t;
+
+/* One table: a launch's kernel and its instructions in address order. */
+typedef struct pn_ncu_sass_table {
+    const char *kernel;           /* as printed: the demangled name with its arguments */
+    long line;                    /* the "Kernel Name" line */
+    pn_ncu_sass_row_t *rows;
+    size_t n_rows;
+    double executed;              /* the sum of the rows' executions */
+} pn_ncu_sass_table_t;
+
+typedef struct pn_ncu_source {
+    char *path;
+    char *buf;                    /* the text; fields point into it */
+    pn_ncu_sass_table_t *tables;  /* in file order */
+    size_t n_tables;
+} pn_ncu_source_t;
+
+/* Read a source page: lines '"Kernel Name","<name>",' each start a table,
+ * whose next line is its header (columns Address, Source and Instructions
+ * Executed required, the memory columns optional: absent or "-" reads 0) and
+ * whose rows follow; every field quoted. ncu's "==PROF==" / "==WARNING=="
+ * lines and blank lines are skipped; "==ERROR==" is an error at its line.
+ * Errors, one line each, "path:L:C: ...": an unterminated quote, a row of
+ * another width than its header, a missing column, an address that is not
+ * hexadecimal or not above the one before, a count that is not a number >= 0,
+ * a table without rows, no table. On error s is left zeroed. O(file size). */
+pn_status_t pn_ncu_source_read(pn_ncu_source_t *s, const char *path, pn_error_t *err);
+
+/* As pn_ncu_source_read from len bytes of text (copied); `name` names the
+ * file in messages. */
+pn_status_t pn_ncu_source_parse(pn_ncu_source_t *s, const char *text, size_t len,
+                                const char *name, pn_error_t *err);
+
+void pn_ncu_source_destroy(pn_ncu_source_t *s);
+
+/* Pair the tables of s with the launches of ncu (the raw or metric page of
+ * the same report): table_of[i] = the table of launch i. ncu prints the
+ * tables in profiling order, one per launch, and (ncu 2025.3) each one twice
+ * in a row: 2n tables for n launches whose tables 2i and 2i+1 are equal are
+ * taken as launch i's. Each pair must agree: the kernel name up to its
+ * arguments, and the sum of Instructions Executed equal to the launch's
+ * smsp__inst_executed.sum; otherwise PN_EINVAL "path:L: the source table of
+ * ... is not launch ID (...)". O(tables + rows). */
+pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
+                               size_t *table_of, pn_error_t *err);
+
+#endif

@@ -1,0 +1,201 @@
+/* pn_sass_plan.c - branch totals and per-warp paths of a SASS program. */
+#include "pn_sass_plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pn_sass_plan_destroy(pn_sass_plan_t *pl)
+{
+    if (!pl)
+        return;
+    free(pl->branches);
+    free(pl->branch_of);
+    free(pl->visits);
+    free(pl->heavy);
+    free(pl->loads);
+    free(pl->insts);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* An edge of the control-flow graph between basic blocks. */
+typedef struct edge {
+    int32_t from, to;             /* blocks; to -1: leaves the kernel */
+    double value;                 /* NAN: unknown */
+} edge_t;
+
+static int is_cond(const pn_sass_op_t *op)
+{
+    return op->in.guarded && (pn_sass_op_is_branch(op) || pn_sass_op_is_exit(op));
+}
+
+/* Solve unknown edges by flow conservation: a block's executions equal its
+ * inflow (plus the warps for block 0) and its outflow. */
+static void solve(const pn_sass_prog_t *p, const double *count, edge_t *e, size_t ne)
+{
+    uint32_t nb = p->n_blocks;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int dir = 0; dir < 2; dir++)
+            for (uint32_t b = 0; b < nb; b++) {
+                double known = dir == 0 && b == 0 ? p->warps : 0;
+                long unknown = -1, n_unknown = 0, any = 0;
+                for (size_t i = 0; i < ne; i++) {
+                    if ((dir == 0 ? e[i].to : e[i].from) != (int32_t)b)
+                        continue;
+                    any = 1;
+                    if (isnan(e[i].value)) {
+                        n_unknown++;
+                        unknown = (long)i;
+                    } else
+                        known += e[i].value;
+                }
+                if (any && n_unknown == 1) {
+                    double v = count[b] - known;
+                    e[unknown].value = v < 0 ? 0 : v;
+                    changed = 1;
+                }
+            }
+    }
+}
+
+pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
+                               uint32_t warps_per_block, uint32_t blocks, pn_error_t *err)
+{
+    memset(pl, 0, sizeof *pl);
+    uint32_t nb = p->n_blocks;
+    size_t n = p->n;
+    double *count = calloc(nb, sizeof *count);
+    uint32_t *first = calloc(nb, sizeof *first), *last = calloc(nb, sizeof *last);
+    edge_t *e = calloc(2 * nb + 1, sizeof *e);
+    pl->branch_of = malloc(n * sizeof *pl->branch_of);
+    pl->branches = calloc(nb, sizeof *pl->branches);
+    if (!count || !first || !last || !e || !pl->branch_of || !pl->branches) {
+        free(count), free(first), free(last), free(e);
+        pn_sass_plan_destroy(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    for (size_t i = n; i-- > 0;) {
+        first[p->ops[i].block] = (uint32_t)i;
+        pl->branch_of[i] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        last[p->ops[i].block] = (uint32_t)i;
+        count[p->ops[i].block] = p->ops[i].executed;
+    }
+    /* edges: per block, its successors; a conditional block two (taken first) */
+    size_t ne = 0;
+    int32_t *taken_edge = malloc(nb * sizeof *taken_edge), *fall_edge = malloc(nb * sizeof *fall_edge);
+    if (!taken_edge || !fall_edge) {
+        free(count), free(first), free(last), free(e), free(taken_edge), free(fall_edge);
+        pn_sass_plan_destroy(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        const pn_sass_op_t *op = &p->ops[last[b]];
+        int32_t next = last[b] + 1 < n ? p->ops[last[b] + 1].block : -1;
+        taken_edge[b] = fall_edge[b] = -1;
+        int cond = is_cond(op);
+        if (pn_sass_op_is_exit(op)) {
+            if (cond) {
+                taken_edge[b] = (int32_t)ne;
+                e[ne++] = (edge_t){ (int32_t)b, -1, NAN };
+                fall_edge[b] = (int32_t)ne;
+                e[ne++] = (edge_t){ (int32_t)b, next, NAN };
+            }
+        } else if (pn_sass_op_is_branch(op) && op->target >= 0) {
+            taken_edge[b] = (int32_t)ne;
+            e[ne++] = (edge_t){ (int32_t)b, p->ops[op->target].block, cond ? NAN : count[b] };
+            if (cond) {
+                fall_edge[b] = (int32_t)ne;
+                e[ne++] = (edge_t){ (int32_t)b, next, NAN };
+            }
+        } else if (next >= 0) {
+            fall_edge[b] = (int32_t)ne;
+            e[ne++] = (edge_t){ (int32_t)b, next, count[b] };
+        }
+    }
+    solve(p, count, e, ne);
+    for (uint32_t b = 0; b < nb; b++) {
+        const pn_sass_op_t *op = &p->ops[last[b]];
+        if (!is_cond(op) || taken_edge[b] < 0 || fall_edge[b] < 0)
+            continue;
+        pn_sass_branch_t *br = &pl->branches[pl->n_branches];
+        br->op = last[b];
+        br->visits = op->executed;
+        double t = e[taken_edge[b]].value, f = e[fall_edge[b]].value;
+        if (isnan(t) && !isnan(f))
+            t = br->visits - f;
+        if (isnan(t)) {
+            t = br->visits / 2;
+            pl->unsolved++;
+        }
+        br->taken = t < 0 ? 0 : t > br->visits ? br->visits : round(t);
+        /* the busier side: staying in a loop (a backward branch taken), else
+         * going on (a forward branch or an exit not taken) */
+        br->heavy_taken = pn_sass_op_is_branch(op) && op->in.target <= op->offset;
+        pl->branch_of[last[b]] = (int32_t)pl->n_branches++;
+    }
+    free(count), free(first), free(last), free(e), free(taken_edge), free(fall_edge);
+
+    /* walk every warp */
+    uint64_t nw = (uint64_t)warps_per_block * blocks;
+    pl->n_warps = (uint32_t)nw;
+    size_t nbr = pl->n_branches ? pl->n_branches : 1;
+    pl->visits = calloc(nw * nbr, sizeof *pl->visits);
+    pl->heavy = calloc(nw * nbr, sizeof *pl->heavy);
+    pl->loads = calloc(nw, sizeof *pl->loads);
+    pl->insts = calloc(nw, sizeof *pl->insts);
+    uint64_t *k = calloc(nbr, sizeof *k);
+    if (!pl->visits || !pl->heavy || !pl->loads || !pl->insts || !k) {
+        free(k);
+        pn_sass_plan_destroy(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += p->ops[i].executed;
+    uint64_t cap = (uint64_t)fmin(4e12, 2 * total + 16 * (double)n + 1000);
+    for (uint64_t w = 0; w < nw; w++) {
+        size_t pc = 0;
+        uint64_t steps = 0;
+        while (pc < n) {
+            const pn_sass_op_t *op = &p->ops[pc];
+            if (++steps > cap) {
+                free(k);
+                pn_sass_plan_destroy(pl);
+                return pn_error_at(err, PN_EINVAL, p->path, op->line, 1,
+                                   "warp %llu of the plan does not reach EXIT within %llu "
+                                   "instructions (the launch ran %.0f)",
+                                   (unsigned long long)w, (unsigned long long)cap, total);
+            }
+            pl->insts[w]++;
+            if (op->in.kind == PN_SASS_GLOBAL_LD || op->in.kind == PN_SASS_ATOM_GLOBAL)
+                pl->loads[w]++;
+            int32_t bi = pl->branch_of[pc];
+            if (bi >= 0) {
+                pn_sass_branch_t *br = &pl->branches[bi];
+                uint64_t v = (uint64_t)br->visits;
+                uint64_t h = (uint64_t)(br->heavy_taken ? br->taken : br->visits - br->taken);
+                int heavy = pn_sass_heavy(k[bi]++, h, v);
+                pl->visits[w * nbr + bi]++;
+                pl->heavy[w * nbr + bi] += (uint64_t)heavy;
+                int taken = heavy == br->heavy_taken;
+                if (taken)
+                    pc = pn_sass_op_is_exit(op) ? n : (size_t)op->target;
+                else
+                    pc++;
+                continue;
+            }
+            if (pn_sass_op_is_exit(op) && !op->in.guarded)
+                break;
+            if (pn_sass_op_is_branch(op) && op->target >= 0 && !op->in.guarded) {
+                pc = (size_t)op->target;
+                continue;
+            }
+            pc++;
+        }
+    }
+    free(k);
+    return PN_OK;
+}

@@ -1,0 +1,52 @@
+/* pn_sass_plan.h - what each warp of the simulated SM runs of a SASS
+ * program: the program's branches with their taken totals (solved from the
+ * basic blocks' executions), and per warp how often it reaches each branch
+ * and takes its busier side, so that one warp's serial work stays on one warp
+ * (doc/dependencies.md, "Per-warp shape"). */
+#ifndef PN_SASS_PLAN_H
+#define PN_SASS_PLAN_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_sass_prog.h"
+
+typedef struct pn_sass_branch {
+    uint32_t op;                  /* the guarded BRA or EXIT */
+    double visits, taken;         /* over the launch */
+    int heavy_taken;              /* the busier side is the taken one (a loop's back edge) */
+} pn_sass_branch_t;
+
+typedef struct pn_sass_plan {
+    uint32_t n_branches;
+    pn_sass_branch_t *branches;
+    int32_t *branch_of;           /* per op: its branch index, -1 */
+    uint32_t n_warps;             /* blocks x warps per block of the SM */
+    /* per warp w and branch b, at [w * n_branches + b]: decisions and busier ones */
+    uint64_t *visits, *heavy;
+    uint64_t *loads;              /* per warp: global loads on its path */
+    uint64_t *insts;              /* per warp: instructions on its path */
+    uint32_t unsolved;            /* branches whose taken share could not be solved (halved) */
+} pn_sass_plan_t;
+
+/* Plan prog (finished) for `blocks` blocks of `warps_per_block` warps, the
+ * first of the launch in order: branch totals from flow conservation over the
+ * basic blocks; then each warp walks the control flow, and the k-th decision
+ * of a branch among all the SM's warps (in warp order) takes the busier side
+ * iff ceil((k+1) h / V) > ceil(k h / V) (h busier decisions of V): busier
+ * first, spread evenly. A walk longer than the launch's instructions is
+ * PN_EINVAL ("does not reach EXIT"). O(n_ops + the warps' paths). */
+pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *prog,
+                               uint32_t warps_per_block, uint32_t blocks, pn_error_t *err);
+void pn_sass_plan_destroy(pn_sass_plan_t *pl);
+
+/* Is the k-th of v decisions, h of them busier, a busier one? */
+static inline int pn_sass_heavy(uint64_t k, uint64_t h, uint64_t v)
+{
+    if (v == 0)
+        return h > 0;
+    k %= v;
+    return ((k + 1) * h + v - 1) / v > (k * h + v - 1) / v;
+}
+
+#endif

@@ -1,0 +1,579 @@
+/* pn_sass_sim.c - the dependency rule on the pipelined SM, simulated step by
+ * step over the steps in which some warp can act (doc/dependencies.md). */
+#include "pn_sass_sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_rng.h"
+
+#define N_REGS 336              /* R0-255, UR0-63, P0-7, UP0-7 */
+#define MAX_OP_REGS 24
+
+/* What issuing an op does. */
+enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR, K_BRA,
+       K_EXIT, K_CTRL, K_UNIFORM };
+/* Pipes: per partition alu and sfu; per SM lsu, shared, dram. */
+enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_N };
+
+typedef struct sop {
+    uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
+    uint8_t n_reads, n_regs;
+    uint8_t kind, guarded;
+    uint32_t lat;               /* fixed latency; loads take their level's */
+    uint32_t cost[P_N];         /* units; cost[P_DRAM] only for DRAM-level loads */
+    int32_t target, branch;
+} sop_t;
+
+struct pn_sass_sim {
+    sop_t *ops;
+    uint32_t n_ops;
+    pn_sass_plan_t plan;
+    pn_sass_branch_t *br;       /* plan.branches */
+    uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
+    uint32_t lat_l1, lat_l2, lat_dram;
+    uint32_t rate[P_N], cap[P_N];
+    double l1_hit, l2_hit;
+};
+
+typedef struct bucket {
+    uint64_t level, at;         /* level at the start of step `at` */
+} bucket_t;
+
+typedef struct warp {
+    uint32_t gw, pc, slot;
+    int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
+    uint64_t next_ok, drain, wake;
+    uint64_t lv[3];             /* loads left per level */
+    uint64_t *k;                /* per branch: decisions taken */
+    uint64_t ready[N_REGS];
+} warp_t;
+
+typedef struct slot {
+    uint32_t block, alive, arrived;
+    uint64_t done_at;
+    int busy;
+} slot_t;
+
+static uint16_t reg_id(pn_sass_reg_t r, int k)
+{
+    unsigned i = r.index + (unsigned)k;
+    switch (r.file) {
+    case PN_SASS_R: return (uint16_t)(i < 256 ? i : 255);
+    case PN_SASS_UR: return (uint16_t)(256 + (i < 64 ? i : 63));
+    case PN_SASS_P: return (uint16_t)(320 + (i < 8 ? i : 7));
+    default: return (uint16_t)(328 + (i < 8 ? i : 7));
+    }
+}
+
+static void add_reg(sop_t *o, pn_sass_reg_t r)
+{
+    for (int k = 0; k < r.width && o->n_regs < MAX_OP_REGS; k++)
+        o->reg[o->n_regs++] = reg_id(r, k);
+}
+
+static uint32_t units(double x)
+{
+    double u = round(x * PN_PIPE_UNIT);
+    return u < 1 ? 1 : u > 4e9 ? 4000000000u : (uint32_t)u;
+}
+
+void pn_sass_sim_free(pn_sass_sim_t *s)
+{
+    if (!s)
+        return;
+    free(s->ops);
+    pn_sass_plan_destroy(&s->plan);
+    free(s);
+}
+
+uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s)
+{
+    return s->plan.unsolved;
+}
+
+pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, pn_error_t *err)
+{
+    const pn_pipe_params_t *pp = p->pipe;
+    const pn_sass_prog_t *prog = p->prog;
+    *out = NULL;
+    pn_sass_sim_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->ops = calloc(prog->n, sizeof *s->ops))) {
+        free(s);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    s->n_ops = (uint32_t)prog->n;
+    s->partitions = pp->partitions;
+    s->issue = pp->issue;
+    s->W = pp->n_warps;
+    s->blocks = pp->blocks ? pp->blocks : 1;
+    s->resident = pp->resident ? pp->resident : 1;
+    if (s->resident > s->blocks)
+        s->resident = s->blocks;
+    s->launch = pp->block_launch ? pp->block_launch : 1;
+    s->inflight = pp->inflight;
+    s->lat_bar = pp->barrier_latency ? pp->barrier_latency : PN_PIPE_MIN_BARRIER_LATENCY;
+    s->lat_l1 = pp->latency[PN_PIPE_LD_L1];
+    s->lat_l2 = pp->latency[PN_PIPE_LD_L2];
+    s->lat_dram = pp->latency[PN_PIPE_LD_DRAM];
+    s->rate[P_ALU] = pp->rate[PN_PIPE_ALUP];
+    s->rate[P_SFU] = pp->rate[PN_PIPE_SFUP];
+    s->rate[P_LSU] = pp->rate[PN_PIPE_LSU];
+    s->rate[P_SHARED] = pp->rate[PN_PIPE_SHMEM];
+    s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
+    s->l1_hit = p->mem->l1_hit;
+    s->l2_hit = p->mem->l2_hit;
+    double D = p->pdev->dram_line_sectors;
+    pn_status_t st = pn_sass_plan_build(&s->plan, prog, s->W, s->blocks, err);
+    if (st != PN_OK) {
+        pn_sass_sim_free(s);
+        return st;
+    }
+    s->br = s->plan.branches;
+    const uint32_t *L = pp->latency;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        sop_t *o = &s->ops[i];
+        if (op->in.guarded)
+            add_reg(o, op->in.guard);
+        for (int r = 0; r < op->in.n_reads; r++)
+            add_reg(o, op->in.reads[r]);
+        o->n_reads = o->n_regs;
+        for (int r = 0; r < op->in.n_writes; r++)
+            add_reg(o, op->in.writes[r]);
+        o->guarded = op->in.guarded;
+        o->target = op->target;
+        o->branch = s->plan.branch_of[i];
+        double ex = op->executed > 0 ? op->executed : 0;
+        double sec = ex > 0 && op->sectors > 0 ? op->sectors / ex : 4;
+        double lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(sec / 4);
+        double wf = ex > 0 && op->wavefronts > 0 ? op->wavefronts / ex : 1;
+        o->lat = L[PN_PIPE_ARITH];
+        switch (op->in.kind) {
+        case PN_SASS_ARITH: case PN_SASS_FP64:
+            o->kind = K_ALU;
+            o->cost[P_ALU] = units(op->in.kind == PN_SASS_FP64 ? 2 : 1);
+            break;
+        case PN_SASS_UNIFORM: o->kind = K_UNIFORM; break;
+        case PN_SASS_SFU: case PN_SASS_CONV: case PN_SASS_TENSOR:
+            o->kind = K_SFU;
+            o->lat = L[PN_PIPE_SFU];
+            o->cost[P_SFU] = units(1);
+            break;
+        case PN_SASS_S2R: o->kind = K_SFU; o->lat = L[PN_PIPE_SFU]; break;
+        case PN_SASS_SHUFFLE:
+            o->kind = K_SHFL;
+            o->lat = L[PN_PIPE_SHARED_LD];
+            o->cost[P_SHARED] = units(1);
+            break;
+        case PN_SASS_GLOBAL_LD: case PN_SASS_ATOM_GLOBAL:
+            o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
+            o->cost[P_LSU] = units(fmax(sec, 4 * lines));
+            o->cost[P_DRAM] = units(fmax(sec, D * lines));
+            break;
+        case PN_SASS_GLOBAL_ST:
+            o->kind = K_GST;
+            o->lat = L[PN_PIPE_GLOBAL_ST];
+            o->cost[P_LSU] = units(fmax(sec, 4 * lines));
+            break;
+        case PN_SASS_SHARED_LD: case PN_SASS_ATOM_SHARED:
+            o->kind = K_SLD;
+            o->lat = L[PN_PIPE_SHARED_LD];
+            o->cost[P_SHARED] = units(wf);
+            break;
+        case PN_SASS_SHARED_ST:
+            o->kind = K_SST;
+            o->lat = L[PN_PIPE_SHARED_ST];
+            o->cost[P_SHARED] = units(wf);
+            break;
+        case PN_SASS_CONST_LD:
+            o->kind = K_CONST;
+            o->lat = op->in.opcode[0] == 'U' ? L[PN_PIPE_ARITH] : s->lat_l1;
+            break;
+        case PN_SASS_BARRIER:
+            o->kind = !strncmp(op->in.modifiers, ".ARV", 4) ? K_CTRL : K_BAR;
+            break;
+        default:
+            o->kind = pn_sass_op_is_exit(op) ? K_EXIT : pn_sass_op_is_branch(op) ? K_BRA : K_CTRL;
+            break;
+        }
+    }
+    for (int q = 0; q < P_N; q++) {
+        uint32_t mx = 0;
+        for (uint32_t i = 0; i < s->n_ops; i++)
+            if (s->ops[i].cost[q] > mx)
+                mx = s->ops[i].cost[q];
+        if (s->rate[q] == 0)
+            for (uint32_t i = 0; i < s->n_ops; i++)
+                s->ops[i].cost[q] = 0;
+        s->cap[q] = s->rate[q] ? mx + 2 * s->rate[q] : 0;
+    }
+    *out = s;
+    return PN_OK;
+}
+
+/* The bucket's level at the start of step t: one refill of R per step in
+ * which its room (cap - level) holds at least R. */
+static uint64_t level_at(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
+{
+    if (t > b->at && rate) {
+        uint64_t room = cap > b->level ? cap - b->level : 0;
+        uint64_t k = room / rate, d = t - b->at;
+        b->level += (uint64_t)rate * (k < d ? k : d);
+        b->at = t;
+    }
+    return b->level;
+}
+
+typedef struct run {
+    const pn_sass_sim_t *s;
+    pn_rng_t rng;
+    warp_t *w;                  /* resident * W */
+    slot_t *slot;
+    bucket_t *bk;               /* per partition alu, sfu; then lsu, shared, dram */
+    uint64_t *inflight;         /* completion steps of outstanding loads (a heap) */
+    uint32_t n_inflight;
+    uint32_t next_block, blocks_done;
+    uint64_t last_start, issued;
+} run_t;
+
+static void heap_push(uint64_t *h, uint32_t *n, uint64_t v)
+{
+    uint32_t i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2] > v) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = v;
+}
+
+static void heap_pop(uint64_t *h, uint32_t *n)
+{
+    uint64_t v = h[--*n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= v)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
+}
+
+/* The earliest step warp w's next op may issue, registers alone. */
+static void rewake(const pn_sass_sim_t *s, warp_t *w)
+{
+    const sop_t *o = &s->ops[w->pc];
+    uint64_t t = w->next_ok;
+    for (int i = 0; i < o->n_regs; i++)
+        if (w->ready[o->reg[i]] > t)
+            t = w->ready[o->reg[i]];
+    w->wake = t;
+}
+
+static void start_block(run_t *r, uint32_t sl, uint64_t t)
+{
+    const pn_sass_sim_t *s = r->s;
+    slot_t *b = &r->slot[sl];
+    b->block = r->next_block++;
+    b->alive = s->W;
+    b->arrived = 0;
+    b->busy = 1;
+    r->last_start = t;
+    size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
+    for (uint32_t i = 0; i < s->W; i++) {
+        warp_t *w = &r->w[sl * s->W + i];
+        uint64_t *k = w->k;
+        memset(w, 0, sizeof *w);
+        w->k = k;
+        memset(k, 0, nbr * sizeof *k);
+        w->gw = b->block * s->W + i;
+        w->slot = sl;
+        w->next_ok = t;
+        for (int q = 0; q < N_REGS; q++)
+            w->ready[q] = t;
+        uint64_t g = s->plan.loads[w->gw];
+        w->lv[0] = (uint64_t)llround((double)g * s->l1_hit);
+        w->lv[1] = (uint64_t)llround((double)(g - w->lv[0]) * s->l2_hit);
+        w->lv[2] = g - w->lv[0] - w->lv[1];
+        rewake(s, w);
+    }
+}
+
+/* A warp of slot sl is done at t: free the slot when it was the last, and
+ * release a barrier that only waited for it. */
+static void warp_done(run_t *r, warp_t *w, uint64_t t)
+{
+    const pn_sass_sim_t *s = r->s;
+    slot_t *b = &r->slot[w->slot];
+    w->state = 2;
+    if (t > b->done_at)
+        b->done_at = t;
+    if (--b->alive == 0) {
+        b->busy = 0;
+        r->blocks_done++;
+        return;
+    }
+    if (b->arrived > 0 && b->arrived == b->alive) {
+        for (uint32_t i = 0; i < s->W; i++) {
+            warp_t *x = &r->w[w->slot * s->W + i];
+            if (x->state == 1) {
+                x->state = 0;
+                x->next_ok = t + s->lat_bar;
+                rewake(s, x);
+            }
+        }
+        b->arrived = 0;
+    }
+}
+
+/* Decide warp w's branch op o: does it take the branch (or exit)? */
+static int decide(run_t *r, warp_t *w, const sop_t *o)
+{
+    const pn_sass_sim_t *s = r->s;
+    const pn_sass_branch_t *br = &s->br[o->branch];
+    size_t nbr = s->plan.n_branches;
+    uint64_t v = s->plan.visits[(size_t)w->gw * nbr + o->branch];
+    uint64_t h = s->plan.heavy[(size_t)w->gw * nbr + o->branch];
+    uint64_t k = w->k[o->branch]++;
+    int heavy;
+    if (v > 0)
+        heavy = pn_sass_heavy(k, h, v);
+    else {
+        uint64_t V = (uint64_t)br->visits, H = (uint64_t)(br->heavy_taken ? br->taken
+                                                                         : br->visits - br->taken);
+        heavy = pn_sass_heavy(k, H, V ? V : 1);
+    }
+    return heavy == br->heavy_taken;
+}
+
+/* Try to issue warp w's op at step t; 1 if it issued. */
+static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
+{
+    const pn_sass_sim_t *s = r->s;
+    const sop_t *o = &s->ops[w->pc];
+    uint32_t part = (w->gw % s->W) % s->partitions;
+    if (slots_left[part] == 0)
+        return 0;
+    int load = o->kind == K_GLD || o->kind == K_ATOMG;
+    int lvl = 0;
+    if (load) {
+        while (r->n_inflight > 0 && r->inflight[0] <= t)
+            heap_pop(r->inflight, &r->n_inflight);
+        if (s->inflight && r->n_inflight >= s->inflight)
+            return 0;
+        if (o->kind == K_ATOMG)
+            lvl = 1;
+        else {
+            uint64_t left = w->lv[0] + w->lv[1] + w->lv[2];
+            if (left > 0) {
+                uint64_t u = left <= UINT32_MAX ? pn_rng_below(&r->rng, (uint32_t)left)
+                                                : (uint64_t)((double)pn_rng_next(&r->rng) / 4294967296.0 * (double)left);
+                lvl = u < w->lv[0] ? 0 : u < w->lv[0] + w->lv[1] ? 1 : 2;
+            } else {
+                double x = pn_rng_next(&r->rng) / 4294967296.0;
+                lvl = x < s->l1_hit ? 0 : x < s->l1_hit + (1 - s->l1_hit) * s->l2_hit ? 1 : 2;
+            }
+        }
+    }
+    bucket_t *bk[P_N];
+    bk[P_ALU] = &r->bk[2 * part];
+    bk[P_SFU] = &r->bk[2 * part + 1];
+    bk[P_LSU] = &r->bk[2 * s->partitions];
+    bk[P_SHARED] = &r->bk[2 * s->partitions + 1];
+    bk[P_DRAM] = &r->bk[2 * s->partitions + 2];
+    for (int q = 0; q < P_N; q++) {
+        uint32_t c = q == P_DRAM && lvl != 2 ? 0 : o->cost[q];
+        if (c && level_at(bk[q], t, s->rate[q], s->cap[q]) < c)
+            return 0;
+    }
+    for (int q = 0; q < P_N; q++) {
+        uint32_t c = q == P_DRAM && lvl != 2 ? 0 : o->cost[q];
+        bk[q]->level -= c;
+    }
+    slots_left[part]--;
+    r->issued++;
+    uint64_t lat = o->lat;
+    if (load) {
+        if (o->kind == K_GLD && w->lv[lvl] > 0)
+            w->lv[lvl]--;
+        lat = lvl == 0 ? s->lat_l1 : lvl == 1 ? s->lat_l2 : s->lat_dram;
+        if (s->inflight)
+            heap_push(r->inflight, &r->n_inflight, t + lat);
+    }
+    for (int i = o->n_reads; i < o->n_regs; i++)
+        w->ready[o->reg[i]] = t + lat;
+    if (t + lat > w->drain)
+        w->drain = t + lat;
+    w->next_ok = t + 1;
+    uint32_t pc = w->pc;
+    if (o->branch >= 0) {
+        int taken = decide(r, w, o);
+        if (taken && o->kind == K_EXIT) {
+            warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
+            return 1;
+        }
+        pc = taken ? (uint32_t)o->target : pc + 1;
+        w->next_ok = t + s->ops[pc < s->n_ops ? pc : 0].lat * 0 + (taken ? o->lat : 1);
+    } else if (o->kind == K_EXIT) {
+        warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
+        return 1;
+    } else if (o->kind == K_BRA && o->target >= 0) {
+        pc = (uint32_t)o->target;
+        w->next_ok = t + o->lat;
+    } else
+        pc++;
+    if (pc >= s->n_ops) {
+        warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
+        return 1;
+    }
+    w->pc = pc;
+    if (o->kind == K_BAR) {
+        slot_t *b = &r->slot[w->slot];
+        w->state = 1;
+        if (++b->arrived == b->alive) {
+            for (uint32_t i = 0; i < s->W; i++) {
+                warp_t *x = &r->w[w->slot * s->W + i];
+                if (x->state == 1) {
+                    x->state = 0;
+                    x->next_ok = t + s->lat_bar;
+                    rewake(s, x);
+                }
+            }
+            b->arrived = 0;
+        }
+        return 1;
+    }
+    rewake(s, w);
+    return 1;
+}
+
+pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
+                            pn_run_result_t *res, pn_error_t *err)
+{
+    memset(res, 0, sizeof *res);
+    res->seed = seed;
+    run_t r = { .s = s };
+    pn_rng_seed(&r.rng, seed);
+    uint32_t nw = s->resident * s->W, nbk = 2 * s->partitions + 3;
+    size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
+    r.w = calloc(nw, sizeof *r.w);
+    r.slot = calloc(s->resident, sizeof *r.slot);
+    r.bk = calloc(nbk, sizeof *r.bk);
+    r.inflight = calloc(s->inflight ? s->inflight : 1, sizeof *r.inflight);
+    uint64_t *kbuf = calloc((size_t)nw * nbr, sizeof *kbuf);
+    uint32_t *cand = malloc(nw * sizeof *cand);
+    uint32_t *slots_left = malloc(s->partitions * sizeof *slots_left);
+    pn_status_t st = PN_OK;
+    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !cand || !slots_left) {
+        st = pn_error_set(err, PN_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (uint32_t i = 0; i < nw; i++)
+        r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].state = 3;
+    for (uint32_t p = 0; p < s->partitions; p++) {
+        r.bk[2 * p].level = s->cap[P_ALU];
+        r.bk[2 * p + 1].level = s->cap[P_SFU];
+    }
+    r.bk[2 * s->partitions].level = s->cap[P_LSU];
+    r.bk[2 * s->partitions + 1].level = s->cap[P_SHARED];
+    r.bk[2 * s->partitions + 2].level = s->cap[P_DRAM];
+    for (uint32_t b = 0; b < s->resident; b++)
+        start_block(&r, b, 0);
+    uint64_t t = 0, busy_steps = 0, end = 0;
+    unsigned poll = 0;
+    while (r.blocks_done < s->blocks) {
+        if (++poll % PN_ENGINE_STOP_EVERY == 0 && pn_engine_poll(o, t)) {
+            st = pn_engine_stop_error(err);
+            goto out;
+        }
+        if (t > o->max_steps) {
+            st = pn_engine_limit_error(o, seed, err);
+            goto out;
+        }
+        /* free slots take the next blocks, one every `launch` steps */
+        for (uint32_t b = 0; b < s->resident && r.next_block < s->blocks; b++)
+            if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t &&
+                t >= r.last_start + s->launch) {
+                start_block(&r, b, t);
+                break;
+            }
+        uint32_t nc = 0;
+        for (uint32_t i = 0; i < nw; i++)
+            if (r.w[i].state == 0 && r.w[i].wake <= t)
+                cand[nc++] = i;
+        int issued = 0;
+        if (nc > 0) {
+            pn_rng_shuffle_u32(&r.rng, cand, nc);
+            for (uint32_t p = 0; p < s->partitions; p++)
+                slots_left[p] = s->issue;
+            for (uint32_t c = 0; c < nc; c++)
+                issued += try_issue(&r, &r.w[cand[c]], t, slots_left);
+        }
+        if (issued) {
+            busy_steps++;
+            if (t + 1 > end)
+                end = t + 1;
+        }
+        for (uint32_t b = 0; b < s->resident; b++)
+            if (r.slot[b].done_at > end)
+                end = r.slot[b].done_at;
+        /* the next step at which anything can happen */
+        uint64_t next = UINT64_MAX;
+        int stuck = 0;
+        for (uint32_t i = 0; i < nw; i++)
+            if (r.w[i].state == 0) {
+                if (r.w[i].wake <= t)
+                    stuck = 1;
+                else if (r.w[i].wake < next)
+                    next = r.w[i].wake;
+            }
+        if (r.next_block < s->blocks)
+            for (uint32_t b = 0; b < s->resident; b++)
+                if (!r.slot[b].busy) {
+                    uint64_t at = r.slot[b].done_at + 2;
+                    if (at < r.last_start + s->launch)
+                        at = r.last_start + s->launch;
+                    if (at < next)
+                        next = at;
+                }
+        if (stuck || next <= t)
+            next = t + 1;
+        if (next == UINT64_MAX)
+            break;
+        t = next;
+    }
+    if (end < t)
+        end = end > 0 ? end : t;
+    res->steps = end + 1;
+    res->idle_steps = res->steps > busy_steps ? res->steps - busy_steps : 0;
+    res->firings = r.issued + res->idle_steps; /* issues, and t0 in the idle steps */
+out:
+    free(r.w);
+    free(r.slot);
+    free(r.bk);
+    free(r.inflight);
+    free(kbuf);
+    free(cand);
+    free(slots_left);
+    return st;
+}
+
+static pn_status_t engine_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
+                              pn_run_result_t *res, pn_error_t *err)
+{
+    return pn_sass_sim_run(plan, seed, o, res, err);
+}
+
+static void engine_free(void *plan)
+{
+    pn_sass_sim_free(plan);
+}
+
+const pn_engine_impl_t pn_sass_engine = { "sass", engine_run, engine_free };

@@ -1,0 +1,49 @@
+/* pn_sass_sim.h - warps that run their SASS on the pipelined SM: in-order
+ * issue, a warp waiting only for the registers and predicates its next
+ * instruction reads or writes (a scoreboard per register), each instruction
+ * charged its own memory cost; the pipes, schedulers, in-flight limit, blocks
+ * and barriers of the pipelined net (doc/dependencies.md). */
+#ifndef PN_SASS_SIM_H
+#define PN_SASS_SIM_H
+
+#include "pn_engine.h"
+#include "pn_error.h"
+#include "pn_model_engine.h"
+#include "pn_pipe.h"
+#include "pn_pipe_profile.h"
+#include "pn_sass_plan.h"
+#include "pn_sass_prog.h"
+
+/* What a run needs: the pipelined parameters of the point (partitions,
+ * issue, latencies, rates, in-flight limit, warps per block, blocks on the
+ * SM, resident blocks, block launch, barrier latency), the device section
+ * (dram_line_sectors), the kernel's memory (l1_hit, l2_hit) and the program. */
+typedef struct pn_sass_sim_params {
+    const pn_pipe_params_t *pipe;
+    const pn_pipe_device_t *pdev;
+    const pn_memory_t *mem;
+    const pn_sass_prog_t *prog;
+} pn_sass_sim_params_t;
+
+typedef struct pn_sass_sim pn_sass_sim_t;
+
+/* Plan a run: per-op latencies and costs, the per-warp plan
+ * (pn_sass_plan_build for pipe->blocks blocks of pipe->n_warps warps).
+ * Everything is copied. Errors as pn_sass_plan_build, PN_ENOMEM. */
+pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out,
+                            pn_error_t *err);
+void pn_sass_sim_free(pn_sass_sim_t *s);
+
+/* One run with seed: steps until the last warp of the last block is done,
+ * idle steps (no warp issues), firings = instructions issued. Thread-safe for
+ * a shared plan. PN_ELIMIT through pn_engine_limit_error past o->max_steps. */
+pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
+                            pn_run_result_t *res, pn_error_t *err);
+
+/* The plan's branches it could not solve (a note for reports). */
+uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s);
+
+/* The engine as sim/ sees it ("sass"). */
+extern const pn_engine_impl_t pn_sass_engine;
+
+#endif
