@@ -71,7 +71,7 @@ static long split(char *p, char *e, fields_t *fs, const char **what)
             *w++ = *p++;
         }
         *w = '\0';
-        if (fields_push(fs, start, start - line) != 0)
+        if (fields_push(fs, start, start - line + 1) != 0)
             return -1;
         p++;                      /* the closing quote */
         if (p < e && *p != ',') {

@@ -310,7 +310,7 @@ static void test_config_errors(void **state)
     /* unknown keys: program is among the expected ones */
     config_fails("kernel: {threads: 32, programme: []}\n", 32, "1:23: ",
                  "unknown key 'programme' in kernel (expected one of: name, threads, counts, "
-                 "program, warps, memory, blocks, registers, shared_bytes)");
+                 "program, warps, memory, blocks, registers, shared_bytes, sass)");
     config_fails("kernel: {threads: 32, warps: [{warp: 0, prog: []}]}\n", 32, "1:41: ",
                  "unknown key 'prog' in kernel.warps[0] (expected one of: warp, arith, shared, "
                  "global, sfu, shared_ld, shared_st, global_ld, global_st, barriers, program)");

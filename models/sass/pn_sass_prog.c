@@ -36,30 +36,31 @@ void pn_sass_prog_destroy(pn_sass_prog_t *p)
     memset(p, 0, sizeof *p);
 }
 
-/* text with the hexadecimal literal of `from` replaced by `to`'s. */
+/* text with every hexadecimal literal equal to `from` replaced by `to`'s
+ * (every one: the parser may have taken any of them as the target). */
 static char *retarget(const char *text, uint64_t from, uint64_t to)
 {
     char hex[24], rep[24];
     snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)from);
     snprintf(rep, sizeof rep, "0x%llx", (unsigned long long)to);
-    size_t hl = strlen(hex), tl = strlen(text);
-    char *out = malloc(tl + sizeof rep + 1);
+    size_t hl = strlen(hex), rl = strlen(rep), tl = strlen(text);
+    char *out = malloc(tl * (rl > hl ? rl : hl) + 1), *w = out;
     if (!out)
         return NULL;
-    const char *at = NULL;
-    for (const char *s = text; *s && !at; s++)
-        if (!strncasecmp(s, hex, hl) && !((s[hl] >= '0' && s[hl] <= '9') ||
-                                          (s[hl] >= 'a' && s[hl] <= 'f') ||
-                                          (s[hl] >= 'A' && s[hl] <= 'F')))
-            at = s;
-    if (!at) {
-        memcpy(out, text, tl + 1);
-        return out;
+    for (const char *s = text; *s;) {
+        int hexdigit_after = (s[hl] >= '0' && s[hl] <= '9') || (s[hl] >= 'a' && s[hl] <= 'f') ||
+                             (s[hl] >= 'A' && s[hl] <= 'F');
+        int word_before = s > text && ((s[-1] >= '0' && s[-1] <= '9') ||
+                                       (s[-1] >= 'a' && s[-1] <= 'z') ||
+                                       (s[-1] >= 'A' && s[-1] <= 'Z') || s[-1] == '_');
+        if (!strncasecmp(s, hex, hl) && !hexdigit_after && !word_before) {
+            memcpy(w, rep, rl);
+            w += rl;
+            s += hl;
+        } else
+            *w++ = *s++;
     }
-    size_t pre = (size_t)(at - text);
-    memcpy(out, text, pre);
-    strcpy(out + pre, rep);
-    strcat(out, at + hl);
+    *w = '\0';
     return out;
 }
 

@@ -73,6 +73,17 @@ static void add_reg(sop_t *o, pn_sass_reg_t r)
         o->reg[o->n_regs++] = reg_id(r, k);
 }
 
+/* Opcodes of the FMA pipe, one cycle quicker than the other arithmetic. */
+static int fma_pipe(const char *op)
+{
+    static const char *const f[] = { "FFMA", "FADD", "FMUL", "IMAD", "HFMA2", "HADD2", "HMUL2",
+                                     "I2FP", NULL };
+    for (int i = 0; f[i]; i++)
+        if (!strcmp(op, f[i]))
+            return 1;
+    return 0;
+}
+
 static uint32_t units(double x)
 {
     double u = round(x * PN_PIPE_UNIT);
@@ -154,6 +165,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_ARITH: case PN_SASS_FP64:
             o->kind = K_ALU;
             o->cost[P_ALU] = units(op->in.kind == PN_SASS_FP64 ? 2 : 1);
+            if (fma_pipe(op->in.opcode) && o->lat > 2)
+                o->lat--; /* dependent FFMA/IMAD: 4.1 cycles, VIADD/LOP3 5.1 (H100 probes) */
             break;
         case PN_SASS_UNIFORM: o->kind = K_UNIFORM; break;
         case PN_SASS_SFU: case PN_SASS_CONV: case PN_SASS_TENSOR:
@@ -176,6 +189,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
+            /* written back to DRAM as the reads miss L2 */
+            if (p->mem->l2_hit < 1)
+                o->cost[P_DRAM] = units(fmax(sec, D * lines) * (1 - p->mem->l2_hit));
             break;
         case PN_SASS_SHARED_LD: case PN_SASS_ATOM_SHARED:
             o->kind = K_SLD;
@@ -389,12 +405,12 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     bk[P_SHARED] = &r->bk[2 * s->partitions + 1];
     bk[P_DRAM] = &r->bk[2 * s->partitions + 2];
     for (int q = 0; q < P_N; q++) {
-        uint32_t c = q == P_DRAM && lvl != 2 ? 0 : o->cost[q];
+        uint32_t c = q == P_DRAM && load && lvl != 2 ? 0 : o->cost[q];
         if (c && level_at(bk[q], t, s->rate[q], s->cap[q]) < c)
             return 0;
     }
     for (int q = 0; q < P_N; q++) {
-        uint32_t c = q == P_DRAM && lvl != 2 ? 0 : o->cost[q];
+        uint32_t c = q == P_DRAM && load && lvl != 2 ? 0 : o->cost[q];
         bk[q]->level -= c;
     }
     slots_left[part]--;
@@ -409,7 +425,9 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     }
     for (int i = o->n_reads; i < o->n_regs; i++)
         w->ready[o->reg[i]] = t + lat;
-    if (t + lat > w->drain)
+    /* the warp is done once its results and stores are */
+    if ((o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG) &&
+        t + lat > w->drain)
         w->drain = t + lat;
     w->next_ok = t + 1;
     uint32_t pc = w->pc;

@@ -1,0 +1,234 @@
+/* test_sass_sim.c - warps that run their SASS: the source-page reader and its
+ * pairing with launches, program files, per-warp plans, and the dependency
+ * rule's exact step counts on one warp (doc/dependencies.md). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pn_ncu_source.h"
+#include "pn_sass_plan.h"
+#include "pn_sass_prog.h"
+#include "pn_sass_sim.h"
+
+/* ---- the source page ---------------------------------------------------- */
+
+#define HDR "\"Address\",\"Source\",\"Instructions Executed\",\"L2 Theoretical Sectors Global\"\n"
+static const char page[] =
+    "==PROF== Connected to process\n"
+    "\"Kernel Name\",\"k(int)\",\n" HDR
+    "\"0x7f00\",\"      LDG.E R2, desc[UR4][R2.64]\",\"8\",\"32\"\n"
+    "\"0x7f10\",\"@P0   EXIT\",\"8\",\"-\"\n"
+    "\"0x7f20\",\"      BRA 0x7f20\",\"0\",\"-\"\n"
+    "\"Kernel Name\",\"k(int)\",\n" HDR
+    "\"0x7f00\",\"      LDG.E R2, desc[UR4][R2.64]\",\"8\",\"32\"\n"
+    "\"0x7f10\",\"@P0   EXIT\",\"8\",\"-\"\n"
+    "\"0x7f20\",\"      BRA 0x7f20\",\"0\",\"-\"\n";
+
+static void test_source_read(void **state)
+{
+    (void)state;
+    pn_ncu_source_t s;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_ncu_source_parse(&s, page, strlen(page), "p.csv", &err), PN_OK);
+    assert_int_equal(s.n_tables, 2);
+    assert_string_equal(s.tables[0].kernel, "k(int)");
+    assert_int_equal(s.tables[0].n_rows, 3);
+    assert_int_equal(s.tables[1].line, 7);
+    const pn_ncu_sass_row_t *r = &s.tables[0].rows[0];
+    assert_int_equal(r->address, 0x7f00);
+    assert_string_equal(r->source, "LDG.E R2, desc[UR4][R2.64]");
+    assert_true(r->executed == 8 && r->sectors == 32 && s.tables[0].rows[1].sectors == 0);
+    assert_true(s.tables[0].executed == 16);
+    assert_int_equal(r->line, 4);
+    assert_int_equal(r->source_col, 17);
+    pn_ncu_source_destroy(&s);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+    pn_ncu_source_t s;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_ncu_source_parse(&s, text, strlen(text), "p.csv", &err), PN_EINVAL);
+    if (!strstr(err.msg, msg))
+        fail_msg("got '%s', want '%s'", err.msg, msg);
+    assert_int_equal(s.n_tables, 0);
+}
+
+static void test_source_errors(void **state)
+{
+    (void)state;
+    expect_error("\"Kernel Name\",\"k\",\n" HDR "\"0x10\",\"NOP\",\"x\",\"0\"\n",
+                 "p.csv:3:15: Instructions Executed: expected a count >= 0, got 'x'");
+    expect_error("\"Kernel Name\",\"k\",\n" HDR "\"0x10\",\"NOP\",\"1\",\"0\"\n\"0x10\",\"NOP\",\"1\",\"0\"\n",
+                 "p.csv:4:2: Address 0x10 is not above the row before it (line 3)");
+    expect_error("\"Kernel Name\",\"k\",\n" HDR "\"0x10\",\"NOP,\"1\",\"0\"\n",
+                 "p.csv:3:");
+    expect_error("\"Kernel Name\",\"k\",\n\"Address\",\"Source\"\n\"0x10\",\"NOP\"\n",
+                 "p.csv:2:1: missing column 'Instructions Executed'");
+    expect_error("\"Kernel Name\",\"k\",\n" HDR "\"10\",\"NOP\",\"1\",\"0\"\n",
+                 "p.csv:3:2: Address: expected a hexadecimal address");
+    expect_error("\"Kernel Name\",\"k\",\n" HDR "\"0x10\",\"NOP\",\"1\"\n",
+                 "p.csv:3:1: row has 3 fields, the header of this table has 4");
+    expect_error("ID,Kernel\n", "p.csv:1:1: not an Nsight Compute source page");
+    expect_error("\"Kernel Name\",\"k\",\n" HDR, "p.csv:1:1: the table of kernel 'k' has no rows");
+    expect_error("==ERROR== no report\n", "p.csv:1:1: ncu reported an error: ==ERROR== no report");
+}
+
+/* ---- programs ------------------------------------------------------------ */
+
+static void add(pn_sass_prog_t *p, uint32_t off, double ex, const char *text)
+{
+    pn_error_t err = { 0 };
+    pn_status_t st = pn_sass_prog_add(p, text, off, 0, ex, 4 * ex, ex, 0, (long)off, 1, &err);
+    if (st != PN_OK)
+        fail_msg("%s", err.msg);
+}
+
+static void test_program_file(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p, q;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "x.sass", "loop", 2, &err), PN_OK);
+    add(&p, 0x00, 2, "S2R R0, SR_TID.X");
+    add(&p, 0x10, 256, "LDG.E R2, desc[UR4][R4.64]");
+    add(&p, 0x20, 256, "FADD R3, R3, R2");
+    add(&p, 0x30, 256, "ISETP.NE.AND P0, PT, R3, RZ, PT");
+    add(&p, 0x40, 256, "@P0 BRA 0x10");
+    add(&p, 0x50, 2, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    assert_int_equal(p.n_blocks, 3);
+    assert_int_equal(p.ops[4].target, 1);
+    char path[] = "/tmp/pn_test_sass_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_int_equal(pn_sass_prog_write(f, &p, "a comment\nof two lines", &err), PN_OK);
+    fclose(f);
+    assert_int_equal(pn_sass_prog_read(&q, path, &err), PN_OK);
+    assert_string_equal(q.kernel, "loop");
+    assert_true(q.warps == 2);
+    assert_int_equal(q.n, p.n);
+    for (size_t i = 0; i < p.n; i++) {
+        assert_int_equal(q.ops[i].offset, p.ops[i].offset);
+        assert_true(q.ops[i].executed == p.ops[i].executed);
+        assert_true(q.ops[i].sectors == p.ops[i].sectors);
+        assert_string_equal(q.ops[i].text, p.ops[i].text);
+        assert_int_equal(q.ops[i].target, p.ops[i].target);
+    }
+    /* the plan: 2 warps, 128 trips each (255 taken of 256 visits, busier first) */
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &q, 2, 1, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 1);
+    assert_true(pl.branches[0].visits == 256 && pl.branches[0].taken == 254);
+    assert_int_equal(pl.visits[0], 128);
+    assert_int_equal(pl.visits[1], 128);
+    assert_int_equal(pl.heavy[0], 127);
+    assert_int_equal(pl.loads[0], 128);
+    assert_int_equal(pl.insts[1], 1 + 4 * 128 + 1);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&q);
+    /* a count that disagrees inside a basic block, a target outside */
+    p.ops[2].executed = 255;
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "x.sass:32:1: FADD at 0x20 executed 255 times, the "
+                                    "instruction before it 256 times"));
+    p.ops[2].executed = 256;
+    p.ops[4].in.target = 0x90;
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "x.sass:64:1: branch target 0x90 is outside the kernel"));
+    pn_sass_prog_destroy(&p);
+    unlink(path);
+}
+
+/* ---- the dependency rule, one warp -------------------------------------- */
+
+enum { LA = 5, LD = 30 };
+
+/* Steps of one warp (1 block) running prog with wide pipes: arith latency LA,
+ * every load served at L1 with latency LD. */
+static uint64_t one_warp(const pn_sass_prog_t *prog)
+{
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.latency[PN_PIPE_LD_L1] = pp.latency[PN_PIPE_LD_L2] = pp.latency[PN_PIPE_LD_DRAM] = LD;
+    pp.n_warps = 1;
+    pp.blocks = 1;
+    pp.resident = 1;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 1;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r, r2;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    assert_int_equal(pn_sass_sim_run(sim, 99, &o, &r2, &err), PN_OK);
+    assert_int_equal(r.steps, r2.steps); /* one warp: no random choice matters */
+    pn_sass_sim_free(sim);
+    return r.steps;
+}
+
+static void prog_of(pn_sass_prog_t *p, const char *const *lines, int n)
+{
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        add(p, (uint32_t)(16 * i), 1, lines[i]);
+    assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
+}
+
+static void test_dependencies(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    /* independent loads issue one a step: a load and two dependent adds take
+     * LD + 2 LA (+1: the step the warp is done); four loads at steps 0..3, the
+     * first add reads the loads of steps 0..2 (issues at 2 + LD), the second
+     * its result and the fourth load: 2 + LD + 2 LA + 1, not 4 LD */
+    static const char *loads[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64]",
+                                   "LDG.E R12, desc[UR4][R2.64]", "LDG.E R13, desc[UR4][R2.64]",
+                                   "IADD3 R1, R10, R11, R12", "IADD3 R1, R1, R13, RZ", "EXIT" };
+    static const char *one[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R10, RZ, RZ",
+                                 "IADD3 R1, R1, RZ, RZ", "EXIT" };
+    prog_of(&p, one, 4);
+    assert_int_equal(one_warp(&p), 0 + LD + 2 * LA + 1);
+    pn_sass_prog_destroy(&p);
+    prog_of(&p, loads, 7);
+    assert_int_equal(one_warp(&p), 2 + LD + 2 * LA + 1);
+    pn_sass_prog_destroy(&p);
+    /* a chain of k dependent adds: k * LA */
+    static const char *chain[] = { "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ",
+                                   "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ",
+                                   "IADD3 R1, R1, 1, RZ", "EXIT" };
+    prog_of(&p, chain, 6);
+    assert_int_equal(one_warp(&p), 5 * LA + 1);
+    pn_sass_prog_destroy(&p);
+    /* an add that does not read the pending load issues under it: the run
+     * is the load's alone */
+    static const char *under[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R5, 1, RZ",
+                                   "IADD3 R1, R1, 1, RZ", "EXIT" };
+    prog_of(&p, under, 4);
+    assert_int_equal(one_warp(&p), LD + 1);
+    pn_sass_prog_destroy(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_source_read), cmocka_unit_test(test_source_errors),
+        cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
