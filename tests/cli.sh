@@ -289,4 +289,37 @@ $RUN devices -f yaml >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -q "unknown format 'yaml'"; then ok devices-bad-format
 else bad devices-bad-format "rc $rc: $(cat "$TMP/err")"; fi
 
+# ---- import --source: warps that run their SASS (doc/dependencies.md) ------
+rm -rf "$TMP/sass"
+$RUN import -o "$TMP/sass" -s tests/ncu/sass-source.csv tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+cfg="$TMP/sass/dp_serial-256x16384-91.yaml"
+if [ $rc -eq 0 ] && grep -q '^  sass: dp_serial-256x16384-91.sass$' "$cfg" &&
+   grep -q '^warps: 131072$' "$TMP/sass/dp_serial-256x16384-91.sass" &&
+   [ "$(grep -c '^ *0x' "$TMP/sass/dp_serial-256x16384-91.sass")" -eq 112 ]; then ok import-source
+else bad import-source "rc $rc: $(cat "$TMP/err")"; fi
+# the run puts the serial loop (100000 trips, thread 0) on one warp of the busiest SM:
+# about 4.4 M steps (counts alone spread it over every warp: 2.7 k steps)
+steps=$($RUN run -q -r 2 -f csv "$cfg" 2>"$TMP/err" | awk -F, 'NR == 2 { print $6 }')
+if [ -n "$steps" ] && [ "$steps" -gt 4000000 ] && [ "$steps" -lt 5000000 ]; then ok run-sass-serial-tail
+else bad run-sass-serial-tail "steps '$steps': $(cat "$TMP/err")"; fi
+$RUN run -q -e literal "$cfg" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -ne 0 ] && grep -q 'kernel.sass runs on the sass engine only' "$TMP/err"; then ok run-sass-literal-refused
+else bad run-sass-literal-refused "rc $rc: $(cat "$TMP/err")"; fi
+# a source page of another launch: one line naming both, nothing written
+sed 's/"dp_serial(/"dp_other(/' tests/ncu/sass-source.csv >"$TMP/other.csv"
+rm -rf "$TMP/sass2"
+$RUN import -o "$TMP/sass2" -s "$TMP/other.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+   grep -q "other.csv:1:1: the source table of kernel 'dp_other' is not launch 91 (dp_serial)" "$TMP/err" &&
+   [ -z "$(ls "$TMP/sass2" 2>/dev/null)" ]; then ok import-source-other-kernel
+else bad import-source-other-kernel "rc $rc: $(cat "$TMP/err")"; fi
+sed '$ s/NOP/YIELD/' tests/ncu/sass-source.csv >"$TMP/count.csv"
+$RUN import -o "$TMP/sass2" -s "$TMP/count.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "count.csv:115:1: 2 tables for 1 launches of tests/ncu/sass-raw.csv, but this one differs" "$TMP/err"; then
+    ok import-source-tables-differ
+else bad import-source-tables-differ "rc $rc: $(cat "$TMP/err")"; fi
+$RUN import -s tests/ncu/sass-source.csv tests/ncu/sass-raw.csv >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -q -- "--source writes program files: give -o DIR"; then ok import-source-needs-dir
+else bad import-source-needs-dir "rc $rc: $(cat "$TMP/err")"; fi
+
 [ "$fails" -eq 0 ]
