@@ -139,16 +139,9 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
              t->line, src->path, l->blocks, l->threads);
     if (st == PN_OK && (st = pn_cli_out_open(o, path, err)) == PN_OK)
         st = pn_sass_prog_write(o->f, &p, comment, err);
-    if (st == PN_OK && *p.unknown) {
-        char have[300];
-        for (char *tok = strtok(p.unknown, " "); tok; tok = strtok(NULL, " ")) {
-            snprintf(have, sizeof have, " %s ", unknown);
-            char pad[24];
-            snprintf(pad, sizeof pad, " %s ", tok);
-            if (!strstr(have, pad) && strlen(unknown) + strlen(tok) + 2 < size)
-                strcat(strcat(unknown, *unknown ? " " : ""), tok);
-        }
-    }
+    if (st == PN_OK)
+        for (char *tok = strtok(p.unknown, " "); tok; tok = strtok(NULL, " "))
+            pn_sass_word_add(unknown, size, tok);
     pn_sass_prog_destroy(&p);
     return st;
 }

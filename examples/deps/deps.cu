@@ -25,6 +25,8 @@
  * pass over its buffers, then ONE checked launch, logged as "kernel,size,threads,blocks".
  * Otherwise prints "kernel,size,threads,blocks,registers,shared_bytes,median_us,p10_us,
  * p90_us,launches" per configuration. Exit 1 if a check failed, 2 on a CUDA error.
+ * The untimed warm-up kernel is pn_warm_l2 (../common/pn_bench.cuh); the reports in
+ * examples/data/h100/deps/ were taken when it was this file's own copy, named dp_warm.
  */
 #include "../common/pn_bench.cuh"
 
@@ -150,37 +152,7 @@ template <int K> __global__ void dp_ilp(float y, float *__restrict__ out)
 
 static unsigned *g_sink = nullptr;
 
-__global__ void dp_warm(const unsigned *p, size_t words, unsigned *sink)
-{
-    unsigned acc = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
-         i += (size_t)gridDim.x * blockDim.x)
-        acc ^= p[i];
-    if (acc == 0x9e3779b9u) *sink = acc;
-}
-
-static void dp_warm_buf(const void *p, size_t bytes)
-{
-    dp_warm<<<1056, 256>>>((const unsigned *)p, bytes / 4, g_sink);
-    PN_CK_LAUNCH();
-}
-
-template <class T> static T *dp_dev(const std::vector<T> &h)
-{
-    T *d;
-    PN_CK(cudaMalloc(&d, h.size() * sizeof(T)));
-    PN_CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return d;
-}
-
-template <class T> static std::vector<T> dp_host(const T *d, size_t n)
-{
-    std::vector<T> h(n);
-    PN_CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return h;
-}
-
-static float dp_randf(uint64_t *s) { return (float)((double)(pn_rand64(s) >> 40) / 8388608.0 - 1.0); }
+static void dp_warm_buf(const void *p, size_t bytes) { pn_warm_buf(p, bytes, g_sink); }
 
 /* |g - r| <= tol (1 + |r|) for every element; err names the first that is not. */
 static bool dp_close(const std::vector<float> &g, const std::vector<float> &r, float tol, std::string *err)
@@ -226,9 +198,9 @@ struct dp_stream_case : dp_case { /* stride2, unroll, mixed, serial: float in/ou
         size = n;
         a.resize(n);
         b.resize(n);
-        for (long i = 0; i < n; i++) a[i] = dp_randf(&seed), b[i] = dp_randf(&seed);
-        da = dp_dev(a);
-        db = dp_dev(b);
+        for (long i = 0; i < n; i++) a[i] = pn_randf(&seed), b[i] = pn_randf(&seed);
+        da = pn_dev_copy(a);
+        db = pn_dev_copy(b);
         PN_CK(cudaMalloc(&dout, n * sizeof(float)));
         PN_CK(cudaMalloc(&dres, sizeof(float)));
     }
@@ -274,12 +246,12 @@ struct dp_stream_case : dp_case { /* stride2, unroll, mixed, serial: float in/ou
                 ref[i] = y;
             } else ref[i] = 2.0f * a[i];
         }
-        if (!dp_close(dp_host(dout, m), ref, 1e-5f, &err)) return false;
+        if (!dp_close(pn_host_copy(dout, m), ref, 1e-5f, &err)) return false;
         if (kind == 3) {
             double s = 0;
             for (int k = 0; k < DP_SERIAL_M; k++) s += a[k];
             std::vector<float> r1 = {(float)s};
-            if (!dp_close(dp_host(dres, 1), r1, 1e-3f, &err)) return false;
+            if (!dp_close(pn_host_copy(dres, 1), r1, 1e-3f, &err)) return false;
         }
         return true;
     }
@@ -293,8 +265,8 @@ struct dp_dist_case : dp_case {
     {
         size = n;
         p.resize(n);
-        for (long i = 0; i < n; i++) p[i] = make_float4(dp_randf(&seed), dp_randf(&seed), dp_randf(&seed), 0.f);
-        dp = dp_dev(p);
+        for (long i = 0; i < n; i++) p[i] = make_float4(pn_randf(&seed), pn_randf(&seed), pn_randf(&seed), 0.f);
+        dp = pn_dev_copy(p);
         PN_CK(cudaMalloc(&dout, n * sizeof(float)));
     }
     ~dp_dist_case() { cudaFree(dp); cudaFree(dout); }
@@ -314,7 +286,7 @@ struct dp_dist_case : dp_case {
             }
             ref[g] = best;
         }
-        return dp_close(dp_host(dout, size), ref, 1e-4f, &err);
+        return dp_close(pn_host_copy(dout, size), ref, 1e-4f, &err);
     }
 };
 
@@ -325,7 +297,7 @@ struct dp_chase_case : dp_case {
     {
         size = n;
         next = dp_cycle((size_t)n, &seed);
-        dn = dp_dev(next);
+        dn = pn_dev_copy(next);
         PN_CK(cudaMalloc(&dout, n * sizeof(unsigned)));
     }
     ~dp_chase_case() { cudaFree(dn); cudaFree(dout); }
@@ -335,7 +307,7 @@ struct dp_chase_case : dp_case {
     void launch(int T) override { dp_chase<<<(unsigned)blocks(T), T>>>(dn, dout, (int)(size / 16)); }
     bool check(int) override
     {
-        std::vector<unsigned> g = dp_host(dout, size / 16);
+        std::vector<unsigned> g = pn_host_copy(dout, size / 16);
         for (long i = 0; i < size / 16; i++) {
             unsigned p = (unsigned)i;
             for (int s = 0; s < DP_CHASE_STEPS; s++) p = next[p];
@@ -352,8 +324,8 @@ struct dp_tile_case : dp_case {
     {
         size = DP_TILE_STEPS * 16;
         in.resize(size);
-        for (long i = 0; i < size; i++) in[i] = dp_randf(&seed);
-        din = dp_dev(in);
+        for (long i = 0; i < size; i++) in[i] = pn_randf(&seed);
+        din = pn_dev_copy(in);
         PN_CK(cudaMalloc(&dout, 16 * sizeof(float)));
     }
     ~dp_tile_case() { cudaFree(din); cudaFree(dout); }
@@ -367,7 +339,7 @@ struct dp_tile_case : dp_case {
         std::vector<float> ref(16, 0.f);
         for (int t = 0; t < 16; t++)
             for (int s = 0; s < DP_TILE_STEPS; s++) ref[t] += in[s * 16 + ((t + 1) & 15)] * in[s * 16 + t];
-        return dp_close(dp_host(dout, 16), ref, 1e-3f, &err);
+        return dp_close(pn_host_copy(dout, 16), ref, 1e-3f, &err);
     }
 };
 
@@ -381,7 +353,7 @@ struct dp_probe_case : dp_case { /* mlp (chains of next[]) or ilp (FMA chains); 
         size = k;
         if (mlp) {
             next = dp_cycle((size_t)1 << 22, &seed); /* 16 MiB: stays in L2 */
-            dn = dp_dev(next);
+            dn = pn_dev_copy(next);
         }
         PN_CK(cudaMalloc(&dout, 32 * sizeof(unsigned)));
         PN_CK(cudaMalloc(&dfo, 32 * sizeof(float)));
@@ -420,7 +392,7 @@ struct dp_probe_case : dp_case { /* mlp (chains of next[]) or ilp (FMA chains); 
     bool check(int) override
     {
         if (mlp) {
-            std::vector<unsigned> g = dp_host(dout, 32);
+            std::vector<unsigned> g = pn_host_copy(dout, 32);
             for (int t = 0; t < 32; t++) {
                 unsigned x = 0;
                 for (int j = 0; j < size; j++) {
@@ -442,7 +414,7 @@ struct dp_probe_case : dp_case { /* mlp (chains of next[]) or ilp (FMA chains); 
             }
             ref[t] = x;
         }
-        return dp_close(dp_host(dfo, 32), ref, 1e-5f, &err);
+        return dp_close(pn_host_copy(dfo, 32), ref, 1e-5f, &err);
     }
 };
 

@@ -107,16 +107,23 @@ pn_status_t pn_sass_prog_add(pn_sass_prog_t *p, const char *text, uint64_t addre
     op->wavefronts = wavefronts;
     op->line = line;
     op->target = -1;
-    if (!op->in.known && strlen(p->unknown) + strlen(op->in.opcode) + 2 < sizeof p->unknown) {
-        char pad[20];
-        snprintf(pad, sizeof pad, " %s ", op->in.opcode);
-        char have[sizeof p->unknown + 2];
-        snprintf(have, sizeof have, " %s ", p->unknown);
-        if (!strstr(have, pad))
-            strcat(strcat(p->unknown, *p->unknown ? " " : ""), op->in.opcode);
-    }
+    if (!op->in.known)
+        pn_sass_word_add(p->unknown, sizeof p->unknown, op->in.opcode);
     p->n++;
     return PN_OK;
+}
+
+void pn_sass_word_add(char *list, size_t size, const char *word)
+{
+    size_t ll = strlen(list), wl = strlen(word);
+    for (const char *at = list; (at = strstr(at, word)) != NULL; at += wl)
+        if ((at == list || at[-1] == ' ') && (at[wl] == ' ' || at[wl] == '\0'))
+            return;
+    if (ll + wl + 2 >= size)
+        return;
+    if (ll)
+        list[ll++] = ' ';
+    memcpy(list + ll, word, wl + 1);
 }
 
 int pn_sass_op_is_exit(const pn_sass_op_t *op)

@@ -69,6 +69,10 @@ pn_status_t pn_sass_prog_write(FILE *out, const pn_sass_prog_t *p, const char *c
 /* Read a program file into p and finish it; errors "path:L:C: ...". */
 pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *err);
 
+/* Add word to the space-separated list (size bytes with its NUL) unless it
+ * is there already or would not fit. O(length of list). */
+void pn_sass_word_add(char *list, size_t size, const char *word);
+
 /* Is op a global load / an instruction that leaves the warp's straight line? */
 int pn_sass_op_is_exit(const pn_sass_op_t *op);
 int pn_sass_op_is_branch(const pn_sass_op_t *op);

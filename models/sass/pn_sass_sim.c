@@ -322,11 +322,26 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t)
     }
 }
 
+/* Every warp of slot sl waiting at its barrier goes on at t + the barrier
+ * latency. */
+static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
+{
+    const pn_sass_sim_t *s = r->s;
+    for (uint32_t i = 0; i < s->W; i++) {
+        warp_t *x = &r->w[sl * s->W + i];
+        if (x->state == 1) {
+            x->state = 0;
+            x->next_ok = t + s->lat_bar;
+            rewake(s, x);
+        }
+    }
+    r->slot[sl].arrived = 0;
+}
+
 /* A warp of slot sl is done at t: free the slot when it was the last, and
  * release a barrier that only waited for it. */
 static void warp_done(run_t *r, warp_t *w, uint64_t t)
 {
-    const pn_sass_sim_t *s = r->s;
     slot_t *b = &r->slot[w->slot];
     w->state = 2;
     if (t > b->done_at)
@@ -336,17 +351,8 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
         r->blocks_done++;
         return;
     }
-    if (b->arrived > 0 && b->arrived == b->alive) {
-        for (uint32_t i = 0; i < s->W; i++) {
-            warp_t *x = &r->w[w->slot * s->W + i];
-            if (x->state == 1) {
-                x->state = 0;
-                x->next_ok = t + s->lat_bar;
-                rewake(s, x);
-            }
-        }
-        b->arrived = 0;
-    }
+    if (b->arrived > 0 && b->arrived == b->alive)
+        release_barrier(r, w->slot, t);
 }
 
 /* Decide warp w's branch op o: does it take the branch (or exit)? */
@@ -438,7 +444,7 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
             return 1;
         }
         pc = taken ? (uint32_t)o->target : pc + 1;
-        w->next_ok = t + s->ops[pc < s->n_ops ? pc : 0].lat * 0 + (taken ? o->lat : 1);
+        w->next_ok = t + (taken ? o->lat : 1);
     } else if (o->kind == K_EXIT) {
         warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
         return 1;
@@ -455,17 +461,8 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     if (o->kind == K_BAR) {
         slot_t *b = &r->slot[w->slot];
         w->state = 1;
-        if (++b->arrived == b->alive) {
-            for (uint32_t i = 0; i < s->W; i++) {
-                warp_t *x = &r->w[w->slot * s->W + i];
-                if (x->state == 1) {
-                    x->state = 0;
-                    x->next_ok = t + s->lat_bar;
-                    rewake(s, x);
-                }
-            }
-            b->arrived = 0;
-        }
+        if (++b->arrived == b->alive)
+            release_barrier(r, w->slot, t);
         return 1;
     }
     rewake(s, w);
