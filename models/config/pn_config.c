@@ -507,10 +507,10 @@ static pn_status_t read_sass(reader_t *r, yaml_node_t *v)
     c->sass = calloc(1, sizeof *c->sass);
     pn_status_t st = c->sass ? pn_sass_prog_read(c->sass, path, r->err)
                              : pn_error_set(r->err, PN_ENOMEM, "out of memory");
-    if (st == PN_EIO) { /* an unreadable program: blame the key that names it */
+    if (st != PN_OK && st != PN_ENOMEM) { /* the key that names it, then the program's place */
         char msg[PN_ERROR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", r->err->msg);
-        pn_error_at(r->err, PN_EIO, c->path, c->sass_pos.line, c->sass_pos.col,
+        pn_error_at(r->err, st, c->path, c->sass_pos.line, c->sass_pos.col,
                     "kernel.sass: %s", msg);
     }
     free(path);
