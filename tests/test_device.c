@@ -178,7 +178,7 @@ static void test_unknown(void **state)
     pn_error_t err;
     assert_int_equal(pn_device_load(&d, "gtx9999", "cfg.yaml", 2, 9, &err), PN_EINVAL);
     assert_string_equal(err.msg, "cfg.yaml:2:9: unknown device 'gtx9999' (expected a built-in "
-                                 "name: gtx480, gtx960m, h100; or a path to a .yaml profile)");
+                                 "name: gtx480, gtx960m, h100, h200; or a path to a .yaml profile)");
     assert_null(d.name);
     assert_int_equal(pn_device_load(&d, "gtx 960", "cfg.yaml", 3, 4, &err), PN_EINVAL);
     pn_test_expect_msg(&err, "cfg.yaml:3:4: ", "unknown device 'gtx 960'");
