@@ -195,7 +195,7 @@ static pn_status_t check_launch(const char *path, pn_ncu_launch_t *l, pn_error_t
         return pn_error_at(err, PN_EINVAL, path, l->line, 0,
                            "launch %ld (%s): %.10g shared bytes per block, above 4294967295",
                            l->id, l->kernel, sh);
-    l->shared_bytes = (uint32_t)sh;
+    l->shared_bytes = (uint32_t)llround(sh);
     return PN_OK;
 }
 
@@ -205,17 +205,35 @@ typedef struct cols {
 } cols_t;
 
 /* Factor from a unit of the raw page's units row to the unit pnsim keeps
- * (nanoseconds, bytes); 1 for counts and unknown units. */
+ * (nanoseconds, bytes); 1 for counts and unknown units. Only the part before
+ * a '/' counts: ncu writes shared memory per block as "Kbyte/block" (decimal
+ * kilobytes: 32 KiB prints as 32.77). */
 static double unit_scale(const char *u)
 {
     static const struct { const char *u; double f; } t[] = {
         { "s", 1e9 }, { "second", 1e9 }, { "ms", 1e6 }, { "msecond", 1e6 }, { "us", 1e3 },
-        { "usecond", 1e3 }, { "Kbyte", 1e3 }, { "Mbyte", 1e6 }, { "KB", 1e3 }, { "MB", 1e6 },
+        { "usecond", 1e3 }, { "Kbyte", 1e3 }, { "Mbyte", 1e6 }, { "Gbyte", 1e9 }, { "KB", 1e3 },
+        { "MB", 1e6 }, { "GB", 1e9 },
     };
+    size_t n = strcspn(u, "/");
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(u, t[i].u))
+        if (strlen(t[i].u) == n && !strncmp(u, t[i].u, n))
             return t[i].f;
     return 1;
+}
+
+/* The factor for one value of the raw page. ncu scales each value to its own
+ * magnitude but writes one unit per column: in a "Kbyte/block" column a
+ * launch with 128 bytes of shared memory shows "128", one with 1 KiB "1.02".
+ * So a byte unit applies to values with a fractional part only; a whole
+ * number in such a column is bytes. `ncu --print-units base` avoids the
+ * question (doc/import.md). */
+static double value_scale(const char *unit, const char *value)
+{
+    double f = unit_scale(unit);
+    if (f != 1 && strstr(unit, "byte") && !strchr(value, '.') && !strpbrk(value, "eE"))
+        return 1;
+    return f;
 }
 
 /* The launch a row belongs to: found by ID among those read, or added (a
@@ -394,7 +412,8 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
         for (int m = 0; m < M_COUNT && st == PN_OK; m++)
             if (mcol[m] >= 0 && strcmp(row->f[mcol[m]].text, "n/a") && *row->f[mcol[m]].text)
                 st = set_metric(ncu, l, seen, m, row, mcol[m], mcol[m],
-                                units ? unit_scale(units->f[mcol[m]].text) : 1, err);
+                                units ? value_scale(units->f[mcol[m]].text,
+                                                    row->f[mcol[m]].text) : 1, err);
     }
     for (size_t i = 0; i < ncu->n_launches && st == PN_OK; i++) {
         pn_ncu_launch_t *l = &ncu->launches[i];
