@@ -36,7 +36,7 @@ static const char import_usage[] =
     "  ncu --section SourceCounters --metrics $(pnsim import --metrics) \\\n"
     "      --cache-control none -o REPORT ./app\n"
     "  ncu -i REPORT.ncu-rep --csv --page raw --print-metric-instances details \\\n"
-    "      --metrics $(pnsim import --metrics) > RAW.csv\n"
+    "      --print-units base --metrics $(pnsim import --metrics) > RAW.csv\n"
     "  ncu -i REPORT.ncu-rep --csv --page source --print-source sass > SOURCE.csv\n"
     "and each config gets kernel.sass, DIR/<kernel>-<threads>x<blocks>-<id>.sass:\n"
     "the launch's instructions with their executions and memory traffic\n"

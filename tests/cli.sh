@@ -290,19 +290,21 @@ if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -q "unknown format 'yaml'"; then
 else bad devices-bad-format "rc $rc: $(cat "$TMP/err")"; fi
 
 # the raw page's units row has one unit per column, but ncu scales each value:
-# in a "Kbyte/block" column 32 KiB shows as 32.77 (-> 32770 bytes), 128 bytes as 128
-for v in 32.77:32770 128:128; do
-python3 - tests/ncu/sass-raw.csv "$TMP/kb.csv" "${v%%:*}" <<'PYEOF'
+# in a "Kbyte/block" column 32 KiB shows as 32.77 (-> 32770 bytes), 128 bytes as
+# 128; with --print-units base the column is "byte/block" and 32 KiB "32,768"
+for v in 'Kbyte/block|32.77|32770' 'Kbyte/block|128|128' 'byte/block|32,768|32768'; do
+python3 - tests/ncu/sass-raw.csv "$TMP/kb.csv" "$v" <<'PYEOF'
 import csv, sys
+unit, val, _ = sys.argv[3].split("|")
 r = list(csv.reader(open(sys.argv[1])))
 i = r[0].index("launch__shared_mem_per_block_static")
-r[1][i] = "Kbyte/block"
-r[2][i] = "%s (0: %s)" % (sys.argv[3], sys.argv[3])
+r[1][i] = unit
+r[2][i] = "%s (0: %s)" % (val, val)
 csv.writer(open(sys.argv[2], "w"), quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(r)
 PYEOF
 $RUN import "$TMP/kb.csv" >"$TMP/kb.yaml" 2>"$TMP/err"; rc=$?
-if [ $rc -eq 0 ] && grep -q "^  shared_bytes: ${v#*:}\$" "$TMP/kb.yaml"; then ok "import-kbyte-per-block-${v%%:*}"
-else bad "import-kbyte-per-block-${v%%:*}" "rc $rc: $(grep shared_bytes "$TMP/kb.yaml") $(cat "$TMP/err")"; fi
+if [ $rc -eq 0 ] && grep -q "^  shared_bytes: ${v##*|}\$" "$TMP/kb.yaml"; then ok "import-shared-units-${v##*|}"
+else bad "import-shared-units-${v##*|}" "rc $rc: $(grep shared_bytes "$TMP/kb.yaml") $(cat "$TMP/err")"; fi
 done
 
 # ---- import --source: warps that run their SASS (doc/dependencies.md) ------

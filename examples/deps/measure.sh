@@ -32,7 +32,7 @@ echo "kernel,size,threads,blocks" >"$out/$name.launches.csv"
 ncu --section SourceCounters --metrics "$metrics" --cache-control none --clock-control none \
     -f -o "$out/$name" "$bin" "$@" --launches 0 --launch-log "$out/$name.launches.csv" >>"$log" 2>&1 ||
   echo "ncu failed" >>"$log"
-ncu -i "$out/$name.ncu-rep" --csv --page raw --print-metric-instances details \
+ncu -i "$out/$name.ncu-rep" --csv --page raw --print-metric-instances details --print-units base \
     --metrics "$metrics" >"$out/$name.raw.csv" 2>>"$log"
 ncu -i "$out/$name.ncu-rep" --csv --page source --print-source sass >"$out/$name.source.csv" 2>>"$log"
 echo "done: $(grep -c . "$out/$name.times.csv") timing lines, $(($(wc -l <"$out/$name.launches.csv") - 1)) launches" >>"$log"
