@@ -13,7 +13,9 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "clock_mhz", "lat_int", "lat_fp", "lat_sfu", "busy_sfu", "lat_shared_ld", "lat_shared_st",
     "lat_l1", "lat_l2", "lat_dram", "lat_global_st", "tput_lsu_sectors",
     "tput_shared_wavefronts", "tput_dram_sectors", "inflight_loads", "barrier_w1",
-    "launch_overhead_us", "tput_int", "tput_fp", "block_launch", "dram_line_sectors"
+    "launch_overhead_us", "tput_int", "tput_fp", "block_launch", "dram_line_sectors",
+    "tput_l2_ld4_sectors", "tput_l2_ld128_sectors", "tput_l2_st4_sectors",
+    "tput_l2_st128_sectors", "tput_l2_red4_sectors"
 };
 
 /* Copy the text after "# <key>" and ':' on a comment line into dst. */
@@ -99,7 +101,7 @@ static void line(FILE *out, const char *indent, const char *key, const char *val
 {
     char buf[96];
     snprintf(buf, sizeof buf, "%s%s: %s", indent, key, value);
-    fprintf(out, "%-28s# %s\n", buf, note);
+    fprintf(out, "%-27s # %s\n", buf, note);
 }
 
 /* PN_EINVAL when a probe that becomes a number of steps gives more than the
@@ -186,6 +188,20 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         line(out, "  ", "dram_line_sectors", val,
              "probe dram_line_sectors (examples/probe/dram_random.cu)");
     }
+    static const struct { const char *key; int probe; } l2[] = {
+        { "l2_sectors", PN_PROBE_L2_LD4 },
+        { "l2_line_sectors", PN_PROBE_L2_LD128 },
+        { "l2_store_sectors", PN_PROBE_L2_ST4 },
+        { "l2_store_line_sectors", PN_PROBE_L2_ST128 },
+        { "l2_atomic_sectors", PN_PROBE_L2_RED4 },
+    };
+    for (size_t i = 0; i < sizeof l2 / sizeof l2[0]; i++)
+        if (pr->line[l2[i].probe]) {
+            snprintf(val, sizeof val, "%.4g", v[l2[i].probe]);
+            snprintf(note, sizeof note, "probe %s (whole device; examples/probe/l2_access.cu)",
+                     pn_probe_names[l2[i].probe]);
+            line(out, "  ", l2[i].key, val, note);
+        }
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;

@@ -31,6 +31,11 @@ typedef enum pn_probe_id {
     PN_PROBE_TPUT_FP,
     PN_PROBE_BLOCK_LAUNCH,
     PN_PROBE_DRAM_LINE_SECTORS,   /* optional (examples/probe/dram_random.cu) */
+    PN_PROBE_L2_LD4,              /* optional: tput_l2_ld4_sectors (examples/probe/l2_access.cu) */
+    PN_PROBE_L2_LD128,            /* optional: tput_l2_ld128_sectors */
+    PN_PROBE_L2_ST4,              /* optional: tput_l2_st4_sectors */
+    PN_PROBE_L2_ST128,            /* optional: tput_l2_st128_sectors */
+    PN_PROBE_L2_RED4,             /* optional: tput_l2_red4_sectors */
     PN_PROBE_COUNT
 } pn_probe_id_t;
 

@@ -127,6 +127,8 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
         st = pn_sass_prog_add(&p, row->source, row->address, t->rows[0].address, row->executed,
                               row->sectors, row->lines, row->wavefronts, row->line,
                               row->source_col, err);
+        if (st == PN_OK)
+            p.ops[p.n - 1].threads = row->thread_executed;
     }
     if (st == PN_OK)
         st = pn_sass_prog_finish(&p, err);

@@ -104,6 +104,7 @@ static void test_program_file(void **state)
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     assert_int_equal(p.n_blocks, 3);
     assert_int_equal(p.ops[4].target, 1);
+    p.ops[1].threads = 8192; /* the optional threads column */
     char path[] = "/tmp/pn_test_sass_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -118,6 +119,7 @@ static void test_program_file(void **state)
         assert_int_equal(q.ops[i].offset, p.ops[i].offset);
         assert_true(q.ops[i].executed == p.ops[i].executed);
         assert_true(q.ops[i].sectors == p.ops[i].sectors);
+        assert_true(q.ops[i].threads == p.ops[i].threads);
         assert_string_equal(q.ops[i].text, p.ops[i].text);
         assert_int_equal(q.ops[i].target, p.ops[i].target);
     }
@@ -151,8 +153,9 @@ static void test_program_file(void **state)
 enum { LA = 5, LD = 30 };
 
 /* Steps of one warp (1 block) running prog with wide pipes: arith latency LA,
- * every load served at L1 with latency LD. */
-static uint64_t one_warp(const pn_sass_prog_t *prog)
+ * every load served at L1 with latency LD; the L2 pipe and the atomic unit
+ * as pd (NULL: none) gives them. */
+static uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in)
 {
     pn_pipe_params_t pp = { 0 };
     pp.partitions = 4;
@@ -164,10 +167,12 @@ static uint64_t one_warp(const pn_sass_prog_t *prog)
     pp.blocks = 1;
     pp.resident = 1;
     pn_pipe_device_t pd = { 0 };
+    if (pd_in)
+        pd = *pd_in;
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -178,6 +183,11 @@ static uint64_t one_warp(const pn_sass_prog_t *prog)
     assert_int_equal(r.steps, r2.steps); /* one warp: no random choice matters */
     pn_sass_sim_free(sim);
     return r.steps;
+}
+
+static uint64_t one_warp(const pn_sass_prog_t *prog)
+{
+    return one_warp_pd(prog, NULL);
 }
 
 static void prog_of(pn_sass_prog_t *p, const char *const *lines, int n)
@@ -224,11 +234,68 @@ static void test_dependencies(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The L2 pipe and the atomic unit of one address (busy_sms 1: the SM has the
+ * device to itself). Buckets start full (cost + 2 refills) and refill 1000
+ * units a step. */
+static void test_memory_pipes(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    /* 8 stores of 4 sectors over 4 lines (one sector a line): at l2_sectors 1
+     * and l2_store_sectors 0.5 each costs 8 steps of the L2; the first finds
+     * the bucket full (10000 units), the second waits to step 6, then one
+     * every 8 steps: the last at 6 + 8 * 6 = 54, complete at 54 + LA (its
+     * latency); a run lasts the step of the last completion + 1. Without the
+     * L2 pipe: stores at 0..7, complete at 7 + LA. */
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(pn_sass_prog_add(&p, "STG.E desc[UR4][R2.64], R5", (uint64_t)(16 * i),
+                                          0, 1, 4, 4, 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 128, 0, 1, 0, 0, 0, 9, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_device_t pd = { 0 };
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA + 1);
+    pd.l2_sectors = 1;
+    pd.l2_store_sectors = 0.5;
+    assert_int_equal(one_warp_pd(&p, &pd), 54 + LA + 1);
+    /* whole lines (4 sectors in 1 line) at l2_store_line_sectors 2: 2 steps
+     * each; the bucket (full at 4000) lets stores go at 0, 1, 2, then one
+     * every 2 steps: the last at 12 */
+    for (size_t i = 0; i < 8; i++)
+        p.ops[i].lines = 1;
+    pd.l2_store_line_sectors = 2;
+    assert_int_equal(one_warp_pd(&p, &pd), 12 + LA + 1);
+    pn_sass_prog_destroy(&p);
+    /* 4 REDs whose 32 lanes share one address (1 sector, 32 threads an
+     * execution): at atomic_serial 2 each holds the address 64 steps; served
+     * at L2 (latency LD here): REDs at 0, 62, 126, 190, complete at 190 + LD.
+     * One thread an execution: no serialisation, REDs at 0..3. */
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(pn_sass_prog_add(&p, "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R3",
+                                          (uint64_t)(16 * i), 0, 1, 1, 1, 0, i + 1, 1, &err),
+                         PN_OK);
+        p.ops[i].threads = 32;
+    }
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 64, 0, 1, 0, 0, 0, 5, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_device_t pa = { 0 };
+    assert_int_equal(one_warp_pd(&p, &pa), 3 + LD + 1);
+    pa.atomic_serial = 2;
+    assert_int_equal(one_warp_pd(&p, &pa), 190 + LD + 1);
+    for (int i = 0; i < 4; i++)
+        p.ops[i].threads = 1;
+    assert_int_equal(one_warp_pd(&p, &pa), 3 + LD + 1);
+    pn_sass_prog_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_source_read), cmocka_unit_test(test_source_errors),
         cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
+        cmocka_unit_test(test_memory_pipes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

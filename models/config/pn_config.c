@@ -26,7 +26,10 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "partitions", "issue", "clock_mhz", "launch_us",
                                          "sfu_busy", "lsu_sectors", "shared_wavefronts",
                                          "dram_sectors", "inflight", "arith_busy",
-                                         "block_launch", "dram_line_sectors", NULL};
+                                         "block_launch", "dram_line_sectors", "l2_sectors",
+                                         "l2_line_sectors", "l2_store_sectors",
+                                         "l2_store_line_sectors", "l2_atomic_sectors",
+                                         "atomic_serial", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

@@ -79,7 +79,7 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                 "(--engine auto); the literal and fast engines run the "
                                 "count-based net", cfg->path);
         pn_sass_sim_t *sim;
-        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass };
+        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms };
         PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
         return pn_engine_prepare_compiled(p, &pn_sass_engine, sim, o, err);
     }

@@ -15,6 +15,21 @@ static const char *const pd_keys[] = {
 };
 #define N_PD_KEYS (sizeof pd_keys / sizeof pd_keys[0])
 
+/* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
+static const char *const l2_keys[] = {
+    "l2_sectors", "l2_line_sectors", "l2_store_sectors", "l2_store_line_sectors",
+    "l2_atomic_sectors", "atomic_serial"
+};
+#define N_L2_KEYS (int)(sizeof l2_keys / sizeof l2_keys[0])
+
+static int l2_key(const char *key)
+{
+    for (int q = 0; q < N_L2_KEYS; q++)
+        if (!strcmp(key, l2_keys[q]))
+            return q;
+    return -1;
+}
+
 static int in_list(const char *s, const char *const *list)
 {
     for (; list && *list; list++)
@@ -100,6 +115,14 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                    "%s must be at most 32 (a line's sectors), got %g", name,
                                    d->dram_line_sectors);
             d->set |= PN_PD_DRAM_LINE;
+        } else if (l2_key(key) >= 0) {
+            int q = l2_key(key);
+            double *dst[N_L2_KEYS] = { &d->l2_sectors, &d->l2_line_sectors, &d->l2_store_sectors,
+                                       &d->l2_store_line_sectors, &d->l2_atomic_sectors,
+                                       &d->atomic_serial };
+            PN_CHECK(number_in(y, v, name, 0, 1, q == N_L2_KEYS - 1 ? PN_PIPE_MAX_LATENCY
+                                                                    : MAX_RATE, dst[q], err));
+            d->set |= PN_PD_L2 << q;
         } else if (!strcmp(key, "dram_sectors")) {
             PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
             d->set |= PN_PD_DRAM;
@@ -142,7 +165,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             pn_yaml_snippet(snip, sizeof snip, key, strlen(key));
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
                                "unknown key '%s' in %s (expected %s, or the optional "
-                               "dram_line_sectors)", snip, what, list);
+                               "dram_line_sectors, l2_sectors, l2_line_sectors, "
+                               "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
+                               "atomic_serial)", snip, what, list);
         }
     }
     if (complete && (d->set & PN_PD_ALL) != PN_PD_ALL) {
@@ -171,6 +196,12 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_SHARED) d->shared_wavefronts = o->shared_wavefronts;
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
+    if (s & PN_PD_L2) d->l2_sectors = o->l2_sectors;
+    if (s & PN_PD_L2_LINE) d->l2_line_sectors = o->l2_line_sectors;
+    if (s & PN_PD_L2_STORE) d->l2_store_sectors = o->l2_store_sectors;
+    if (s & PN_PD_L2_STORE_LINE) d->l2_store_line_sectors = o->l2_store_line_sectors;
+    if (s & PN_PD_L2_ATOMIC) d->l2_atomic_sectors = o->l2_atomic_sectors;
+    if (s & PN_PD_ATOMIC_SERIAL) d->atomic_serial = o->atomic_serial;
     if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
     if (s & PN_PD_ARITH_BUSY) d->arith_busy = o->arith_busy;
     if (s & PN_PD_BLOCK_LAUNCH) d->block_launch = o->block_launch;

@@ -26,7 +26,14 @@ enum {
     PN_PD_ARITH_BUSY = 1 << 9,
     PN_PD_BLOCK_LAUNCH = 1 << 10,
     PN_PD_LAT0 = 1 << 11,          /* latency key i: PN_PD_LAT0 << i (PN_PD_LAT_KEYS of them) */
-    PN_PD_DRAM_LINE = 1 << 20      /* dram_line_sectors: optional, not in PN_PD_ALL */
+    PN_PD_DRAM_LINE = 1 << 20,     /* dram_line_sectors: optional, not in PN_PD_ALL */
+    /* optional, for the sass engine's L2 pipe and atomic unit (in this order) */
+    PN_PD_L2 = 1 << 21,            /* l2_sectors */
+    PN_PD_L2_LINE = 1 << 22,       /* l2_line_sectors */
+    PN_PD_L2_STORE = 1 << 23,      /* l2_store_sectors */
+    PN_PD_L2_STORE_LINE = 1 << 24, /* l2_store_line_sectors */
+    PN_PD_L2_ATOMIC = 1 << 25,     /* l2_atomic_sectors */
+    PN_PD_ATOMIC_SERIAL = 1 << 26  /* atomic_serial */
 };
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -47,6 +54,12 @@ typedef struct pn_pipe_device {
     double shared_wavefronts;     /* per step, per SM */
     double dram_sectors;          /* per step, whole device */
     double dram_line_sectors;     /* DRAM sectors a load's line costs at least (0: none) */
+    /* L2 sectors per step, whole device: loads of one sector per line (0: no L2
+     * pipe), of whole lines; stores likewise; atomics (0: as the loads') */
+    double l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors;
+    double l2_atomic_sectors;
+    double atomic_serial;         /* steps an address takes per update when a warp's lanes
+                                   * share it (0: not modelled) */
     uint32_t inflight;            /* 0: no limit */
     int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
     double us_per_step, us_offset;

@@ -170,7 +170,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                                    (unsigned long long)w, (unsigned long long)cap, total);
             }
             pl->insts[w]++;
-            if (op->in.kind == PN_SASS_GLOBAL_LD || op->in.kind == PN_SASS_ATOM_GLOBAL)
+            if (op->in.kind == PN_SASS_GLOBAL_LD) /* atomics are served at L2 */
                 pl->loads[w]++;
             int32_t bi = pl->branch_of[pc];
             if (bi >= 0) {

@@ -228,7 +228,8 @@ pn_status_t pn_sass_prog_write(FILE *out, const pn_sass_prog_t *p, const char *c
             s += l + (s[l] == '\n');
         }
     fprintf(out, "kernel: %s\nwarps: %.0f\n", p->kernel, p->warps);
-    fprintf(out, "#     offset     executed      sectors        lines   wavefronts | instruction\n");
+    fprintf(out, "#     offset     executed      sectors        lines   wavefronts      threads "
+                 "| instruction\n");
     for (size_t i = 0; i < p->n; i++) {
         const pn_sass_op_t *op = &p->ops[i];
         char off[16];
@@ -238,6 +239,7 @@ pn_status_t pn_sass_prog_write(FILE *out, const pn_sass_prog_t *p, const char *c
         num(out, op->sectors);
         num(out, op->lines);
         num(out, op->wavefronts);
+        num(out, op->threads);
         fprintf(out, " | %s\n", op->text);
     }
     if (ferror(out))
@@ -303,21 +305,26 @@ pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *e
             char *f = q, *oend;
             errno = 0;
             unsigned long long off = strtoull(f, &oend, 16);
-            double v[4];
+            double v[5] = { 0 };
             int bad = strncmp(f, "0x", 2) || oend == f + 2 || errno || off > UINT32_MAX;
             f = oend;
             for (int k = 0; k < 4 && !bad; k++)
                 bad = field(&f, &v[k]) != 0;
             f += strspn(f, " \t");
+            if (!bad && *f != '|') /* the optional threads column */
+                bad = field(&f, &v[4]) != 0;
+            f += strspn(f, " \t");
             if (bad || *f != '|')
                 st = pn_error_at(err, PN_EINVAL, path, line, (long)(q - s) + 1,
-                                 "expected 'offset executed sectors lines wavefronts | "
+                                 "expected 'offset executed sectors lines wavefronts [threads] | "
                                  "instruction' (offset hexadecimal 0x..., counts >= 0)");
             else {
                 f++;
                 f += strspn(f, " \t");
                 st = pn_sass_prog_add(p, f, off, 0, v[0], v[1], v[2], v[3], line,
                                       (long)(f - s) + 1, err);
+                if (st == PN_OK)
+                    p->ops[p->n - 1].threads = v[4];
             }
         }
         s = next;

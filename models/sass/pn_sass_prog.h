@@ -23,6 +23,7 @@ typedef struct pn_sass_op {
     double executed;              /* warp-level executions over the launch */
     double sectors, lines;        /* global accesses: sectors, cache lines (totals) */
     double wavefronts;            /* shared accesses: wavefronts (total) */
+    double threads;               /* thread-level executions (total); 0: not known */
     long line;                    /* where it was read (source page or program file) */
     int32_t target;               /* index of the branch target's op; -1: none */
     int32_t block;                /* basic block (pn_sass_prog_finish) */

@@ -14,15 +14,17 @@
 /* What issuing an op does. */
 enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR, K_BRA,
        K_EXIT, K_CTRL, K_UNIFORM };
-/* Pipes: per partition alu and sfu; per SM lsu, shared, dram. */
-enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_N };
+/* Pipes: per partition alu and sfu; per SM lsu, shared, and its shares of the
+ * device's dram, l2 and the atomic unit of one address. */
+enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_L2, P_ATOM, P_N };
 
 typedef struct sop {
     uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
     uint8_t n_reads, n_regs;
     uint8_t kind, guarded;
     uint32_t lat;               /* fixed latency; loads take their level's */
-    uint32_t cost[P_N];         /* units; cost[P_DRAM] only for DRAM-level loads */
+    uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
+                                 * cost only past L1 */
     int32_t target, branch;
 } sop_t;
 
@@ -90,6 +92,24 @@ static uint32_t units(double x)
     return u < 1 ? 1 : u > 4e9 ? 4000000000u : (uint32_t)u;
 }
 
+/* An access of sec sectors over `lines` lines in the units of the L2 pipe
+ * (sectors of scattered loads, pd->l2_sectors a step): its sectors over the
+ * rate for its sectors per line, between the one-sector and the whole-line
+ * probes. what: 0 load, 1 store, 2 atomic. */
+static double l2_cost(const pn_pipe_device_t *pd, int what, double sec, double lines)
+{
+    double one = what == 1 ? pd->l2_store_sectors : what == 2 ? pd->l2_atomic_sectors : 0;
+    double full = what == 1 ? pd->l2_store_line_sectors : what == 0 ? pd->l2_line_sectors : 0;
+    if (!(one > 0))
+        one = pd->l2_sectors;
+    if (!(full > 0))
+        full = one;
+    double k = lines > 0 ? sec / lines : 1;
+    k = k < 1 ? 1 : k > 4 ? 4 : k;
+    double rate = one + (full - one) * (k - 1) / 3;
+    return pd->l2_sectors > 0 ? sec * pd->l2_sectors / rate : 0;
+}
+
 void pn_sass_sim_free(pn_sass_sim_t *s)
 {
     if (!s)
@@ -133,6 +153,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->rate[P_LSU] = pp->rate[PN_PIPE_LSU];
     s->rate[P_SHARED] = pp->rate[PN_PIPE_SHMEM];
     s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
+    const pn_pipe_device_t *pd = p->pdev;
+    double busy = p->busy_sms ? p->busy_sms : 1;
+    s->rate[P_L2] = pd->l2_sectors > 0 ? units(pd->l2_sectors / busy) : 0;
+    s->rate[P_ATOM] = pd->atomic_serial > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
@@ -184,11 +208,18 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
             o->cost[P_DRAM] = units(fmax(sec, D * lines));
+            o->cost[P_L2] = units(l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
+                                          lines));
+            /* every lane on one address: the address's unit takes the updates one by one */
+            if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0 && op->sectors <= ex &&
+                op->threads > ex)
+                o->cost[P_ATOM] = units(pd->atomic_serial * (op->threads / ex) * busy);
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
+            o->cost[P_L2] = units(l2_cost(pd, 1, sec, lines));
             /* written back to DRAM as the reads miss L2 */
             if (p->mem->l2_hit < 1)
                 o->cost[P_DRAM] = units(fmax(sec, D * lines) * (1 - p->mem->l2_hit));
@@ -247,7 +278,7 @@ typedef struct run {
     pn_rng_t rng;
     warp_t *w;                  /* resident * W */
     slot_t *slot;
-    bucket_t *bk;               /* per partition alu, sfu; then lsu, shared, dram */
+    bucket_t *bk;               /* per partition alu, sfu; then lsu, shared, dram, l2, atom */
     uint64_t *inflight;         /* completion steps of outstanding loads (a heap) */
     uint32_t n_inflight;
     uint32_t next_block, blocks_done;
@@ -407,18 +438,17 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     bucket_t *bk[P_N];
     bk[P_ALU] = &r->bk[2 * part];
     bk[P_SFU] = &r->bk[2 * part + 1];
-    bk[P_LSU] = &r->bk[2 * s->partitions];
-    bk[P_SHARED] = &r->bk[2 * s->partitions + 1];
-    bk[P_DRAM] = &r->bk[2 * s->partitions + 2];
+    for (int q = P_LSU; q < P_N; q++)
+        bk[q] = &r->bk[2 * s->partitions + (q - P_LSU)];
+    uint32_t c[P_N];
     for (int q = 0; q < P_N; q++) {
-        uint32_t c = q == P_DRAM && load && lvl != 2 ? 0 : o->cost[q];
-        if (c && level_at(bk[q], t, s->rate[q], s->cap[q]) < c)
+        c[q] = (q == P_DRAM && load && lvl != 2) || (q == P_L2 && load && lvl == 0) ? 0
+                                                                                   : o->cost[q];
+        if (c[q] && level_at(bk[q], t, s->rate[q], s->cap[q]) < c[q])
             return 0;
     }
-    for (int q = 0; q < P_N; q++) {
-        uint32_t c = q == P_DRAM && load && lvl != 2 ? 0 : o->cost[q];
-        bk[q]->level -= c;
-    }
+    for (int q = 0; q < P_N; q++)
+        bk[q]->level -= c[q];
     slots_left[part]--;
     r->issued++;
     uint64_t lat = o->lat;
@@ -476,7 +506,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     res->seed = seed;
     run_t r = { .s = s };
     pn_rng_seed(&r.rng, seed);
-    uint32_t nw = s->resident * s->W, nbk = 2 * s->partitions + 3;
+    uint32_t nw = s->resident * s->W, nbk = 2 * s->partitions + (P_N - P_LSU);
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     r.w = calloc(nw, sizeof *r.w);
     r.slot = calloc(s->resident, sizeof *r.slot);
@@ -496,9 +526,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         r.bk[2 * p].level = s->cap[P_ALU];
         r.bk[2 * p + 1].level = s->cap[P_SFU];
     }
-    r.bk[2 * s->partitions].level = s->cap[P_LSU];
-    r.bk[2 * s->partitions + 1].level = s->cap[P_SHARED];
-    r.bk[2 * s->partitions + 2].level = s->cap[P_DRAM];
+    for (int q = P_LSU; q < P_N; q++)
+        r.bk[2 * s->partitions + (q - P_LSU)].level = s->cap[q];
     for (uint32_t b = 0; b < s->resident; b++)
         start_block(&r, b, 0);
     uint64_t t = 0, busy_steps = 0, end = 0;

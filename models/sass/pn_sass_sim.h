@@ -17,12 +17,14 @@
 /* What a run needs: the pipelined parameters of the point (partitions,
  * issue, latencies, rates, in-flight limit, warps per block, blocks on the
  * SM, resident blocks, block launch, barrier latency), the device section
- * (dram_line_sectors), the kernel's memory (l1_hit, l2_hit) and the program. */
+ * (dram_line_sectors, the L2 rates, atomic_serial), the kernel's memory (l1_hit,
+ * l2_hit), the program, and the SMs that share DRAM and L2. */
 typedef struct pn_sass_sim_params {
     const pn_pipe_params_t *pipe;
     const pn_pipe_device_t *pdev;
     const pn_memory_t *mem;
     const pn_sass_prog_t *prog;
+    uint32_t busy_sms;            /* SMs that share the device's DRAM and L2 (0: 1) */
 } pn_sass_sim_params_t;
 
 typedef struct pn_sass_sim pn_sass_sim_t;
