@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pn_ncu_source.h"
+#include "pn_sass_lines.h"
 #include "pn_sass_plan.h"
 #include "pn_sass_prog.h"
 #include "pn_sass_sim.h"
@@ -290,12 +291,76 @@ static void test_memory_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A load of a line an earlier load of the warp fetches waits for that line
+ * (an L1 hit when it arrives), and takes no level of its own. Every load
+ * misses to DRAM (latency 100, L1 10); arithmetic 5. */
+static uint64_t merge_run(const char *second)
+{
+    const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R1, 1, RZ",
+                            "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ", second,
+                            "IADD3 R5, R11, R10, RZ", "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, lines, 7);
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 50;
+    pp.latency[PN_PIPE_LD_DRAM] = 100;
+    pp.n_warps = pp.blocks = pp.resident = 1;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 0;
+    mem.l2_hit = 0;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return r.steps;
+}
+
+static void test_line_merge(void **state)
+{
+    (void)state;
+    /* the second load issues at 12 (after three dependent adds at 1, 6, 11) on the
+     * first one's line ([R2.64+0x4]): it completes with that line at 100,
+     * the last add issues at 100 and its result is back at 100 + LA; on
+     * another register, or in another 128-byte window, the load misses to
+     * DRAM itself and completes at 112. A run lasts its last completion + 1. */
+    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R2.64+0x4]"), 100 + LA + 1);
+    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R6.64+0x4]"), 112 + LA + 1);
+    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R2.64+0x80]"), 112 + LA + 1);
+    /* leaders found: same registers, same window, no write between */
+    const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64+0x7c]",
+                            "LDG.E R12, desc[UR4][R2.64+0x8]", "IADD3 R2, R2, 0x80, RZ",
+                            "LDG.E R13, desc[UR4][R2.64+0x4]", "LDG.E R14, desc[UR4][R2.64]",
+                            "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, lines, 7);
+    int32_t leader[7];
+    assert_int_equal(pn_sass_line_leaders(&p, leader), 3);
+    assert_int_equal(leader[0], -1);
+    assert_int_equal(leader[1], 0);
+    assert_int_equal(leader[2], 0);
+    assert_int_equal(leader[4], -1); /* R2 was written */
+    assert_int_equal(leader[5], 4);
+    pn_sass_prog_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_source_read), cmocka_unit_test(test_source_errors),
         cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
-        cmocka_unit_test(test_memory_pipes),
+        cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_sass_lines.h"
+
 void pn_sass_plan_destroy(pn_sass_plan_t *pl)
 {
     if (!pl)
@@ -14,6 +16,7 @@ void pn_sass_plan_destroy(pn_sass_plan_t *pl)
     free(pl->visits);
     free(pl->heavy);
     free(pl->loads);
+    free(pl->leader);
     free(pl->insts);
     memset(pl, 0, sizeof *pl);
 }
@@ -146,12 +149,14 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     pl->heavy = calloc(nw * nbr, sizeof *pl->heavy);
     pl->loads = calloc(nw, sizeof *pl->loads);
     pl->insts = calloc(nw, sizeof *pl->insts);
+    pl->leader = malloc((n ? n : 1) * sizeof *pl->leader);
     uint64_t *k = calloc(nbr, sizeof *k);
-    if (!pl->visits || !pl->heavy || !pl->loads || !pl->insts || !k) {
+    if (!pl->visits || !pl->heavy || !pl->loads || !pl->insts || !pl->leader || !k) {
         free(k);
         pn_sass_plan_destroy(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
+    pl->n_followers = pn_sass_line_leaders(p, pl->leader);
     double total = 0;
     for (size_t i = 0; i < n; i++)
         total += p->ops[i].executed;
@@ -170,7 +175,8 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                                    (unsigned long long)w, (unsigned long long)cap, total);
             }
             pl->insts[w]++;
-            if (op->in.kind == PN_SASS_GLOBAL_LD) /* atomics are served at L2 */
+            /* atomics are served at L2; a load of a line in flight waits for it */
+            if (op->in.kind == PN_SASS_GLOBAL_LD && pl->leader[pc] < 0)
                 pl->loads[w]++;
             int32_t bi = pl->branch_of[pc];
             if (bi >= 0) {

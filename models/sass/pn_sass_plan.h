@@ -24,7 +24,10 @@ typedef struct pn_sass_plan {
     uint32_t n_warps;             /* blocks x warps per block of the SM */
     /* per warp w and branch b, at [w * n_branches + b]: decisions and busier ones */
     uint64_t *visits, *heavy;
-    uint64_t *loads;              /* per warp: global loads on its path */
+    uint64_t *loads;              /* per warp: global loads on its path that go to a
+                                   * level (those without a line leader) */
+    int32_t *leader;              /* per op: pn_sass_line_leaders */
+    uint32_t n_followers;         /* ops with a leader */
     uint64_t *insts;              /* per warp: instructions on its path */
     uint32_t unsolved;            /* branches whose taken share could not be solved (halved) */
 } pn_sass_plan_t;

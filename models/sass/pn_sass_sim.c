@@ -26,6 +26,7 @@ typedef struct sop {
     uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
                                  * cost only past L1 */
     int32_t target, branch;
+    int32_t lead, follow;       /* line records: the slot a leader writes, a follower reads */
 } sop_t;
 
 struct pn_sass_sim {
@@ -33,6 +34,7 @@ struct pn_sass_sim {
     uint32_t n_ops;
     pn_sass_plan_t plan;
     pn_sass_branch_t *br;       /* plan.branches */
+    uint32_t n_lines;           /* leaders with followers: a completion record each */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
@@ -49,6 +51,7 @@ typedef struct warp {
     uint64_t next_ok, drain, wake;
     uint64_t lv[3];             /* loads left per level */
     uint64_t *k;                /* per branch: decisions taken */
+    uint64_t *ldone;            /* per line record: when its leader's line arrives */
     uint64_t ready[N_REGS];
 } warp_t;
 
@@ -166,6 +169,16 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         return st;
     }
     s->br = s->plan.branches;
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        s->ops[i].lead = s->ops[i].follow = -1;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        int32_t l = s->plan.leader[i];
+        if (l < 0)
+            continue;
+        if (s->ops[l].lead < 0)
+            s->ops[l].lead = (int32_t)s->n_lines++;
+        s->ops[i].follow = s->ops[l].lead;
+    }
     const uint32_t *L = pp->latency;
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const pn_sass_op_t *op = &prog->ops[i];
@@ -336,10 +349,12 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t)
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
         warp_t *w = &r->w[sl * s->W + i];
-        uint64_t *k = w->k;
+        uint64_t *k = w->k, *ld = w->ldone;
         memset(w, 0, sizeof *w);
         w->k = k;
+        w->ldone = ld;
         memset(k, 0, nbr * sizeof *k);
+        memset(ld, 0, (s->n_lines ? s->n_lines : 1) * sizeof *ld);
         w->gw = b->block * s->W + i;
         w->slot = sl;
         w->next_ok = t;
@@ -416,7 +431,9 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
         return 0;
     int load = o->kind == K_GLD || o->kind == K_ATOMG;
     int lvl = 0;
-    if (load) {
+    if (o->follow >= 0) {
+        /* its line is on the way: an L1 hit when it arrives, no new miss */
+    } else if (load) {
         while (r->n_inflight > 0 && r->inflight[0] <= t)
             heap_pop(r->inflight, &r->n_inflight);
         if (s->inflight && r->n_inflight >= s->inflight)
@@ -452,12 +469,17 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     slots_left[part]--;
     r->issued++;
     uint64_t lat = o->lat;
-    if (load) {
+    if (o->follow >= 0) {
+        uint64_t at = w->ldone[o->follow];
+        lat = at > t + s->lat_l1 ? at - t : s->lat_l1;
+    } else if (load) {
         if (o->kind == K_GLD && w->lv[lvl] > 0)
             w->lv[lvl]--;
         lat = lvl == 0 ? s->lat_l1 : lvl == 1 ? s->lat_l2 : s->lat_dram;
         if (s->inflight)
             heap_push(r->inflight, &r->n_inflight, t + lat);
+        if (o->lead >= 0)
+            w->ldone[o->lead] = t + lat;
     }
     for (int i = o->n_reads; i < o->n_regs; i++)
         w->ready[o->reg[i]] = t + lat;
@@ -513,15 +535,18 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.bk = calloc(nbk, sizeof *r.bk);
     r.inflight = calloc(s->inflight ? s->inflight : 1, sizeof *r.inflight);
     uint64_t *kbuf = calloc((size_t)nw * nbr, sizeof *kbuf);
+    size_t nln = s->n_lines ? s->n_lines : 1;
+    uint64_t *lbuf = calloc((size_t)nw * nln, sizeof *lbuf);
     uint32_t *cand = malloc(nw * sizeof *cand);
     uint32_t *slots_left = malloc(s->partitions * sizeof *slots_left);
     pn_status_t st = PN_OK;
-    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !cand || !slots_left) {
+    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !lbuf || !cand || !slots_left) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
     }
     for (uint32_t i = 0; i < nw; i++)
-        r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].state = 3;
+        r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].ldone = lbuf + (size_t)i * nln,
+        r.w[i].state = 3;
     for (uint32_t p = 0; p < s->partitions; p++) {
         r.bk[2 * p].level = s->cap[P_ALU];
         r.bk[2 * p + 1].level = s->cap[P_SFU];
@@ -604,6 +629,7 @@ out:
     free(r.bk);
     free(r.inflight);
     free(kbuf);
+    free(lbuf);
     free(cand);
     free(slots_left);
     return st;
