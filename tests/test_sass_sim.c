@@ -271,7 +271,8 @@ static void test_memory_pipes(void **state)
     /* 4 REDs whose 32 lanes share one address (1 sector, 32 threads an
      * execution): at atomic_serial 2 each holds the address 64 steps; served
      * at L2 (latency LD here): REDs at 0, 62, 126, 190, complete at 190 + LD.
-     * One thread an execution: no serialisation, REDs at 0..3. */
+     * One thread an execution: 2 steps each, REDs at 0, 1, 2 (the full
+     * bucket) and 4. A float RED takes atomic_serial_float (4): at 0, 2, 6, 10. */
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
     for (int i = 0; i < 4; i++) {
         assert_int_equal(pn_sass_prog_add(&p, "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R3",
@@ -287,7 +288,18 @@ static void test_memory_pipes(void **state)
     assert_int_equal(one_warp_pd(&p, &pa), 190 + LD + 1);
     for (int i = 0; i < 4; i++)
         p.ops[i].threads = 1;
-    assert_int_equal(one_warp_pd(&p, &pa), 3 + LD + 1);
+    assert_int_equal(one_warp_pd(&p, &pa), 4 + LD + 1);
+    pn_sass_prog_destroy(&p);
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pn_sass_prog_add(&p, "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU "
+                                              "desc[UR6][R4.64], R3",
+                                          (uint64_t)(16 * i), 0, 1, 1, 1, 0, i + 1, 1, &err),
+                         PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 64, 0, 1, 0, 0, 0, 5, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pa.atomic_serial_float = 4;
+    assert_int_equal(one_warp_pd(&p, &pa), 10 + LD + 1);
     pn_sass_prog_destroy(&p);
 }
 

@@ -11,7 +11,10 @@
 # (kernel, threads, blocks, measured, predicted, error %), then per kernel the MAPE, per
 # sweep (a kernel at one size, several block sizes) the best block size measured and
 # predicted, then the overall MAPE, the worst kernel's, the sweeps whose best block size is
-# right and the median error. PNSIM (default build/pnsim) is the binary.
+# right and the median error. Kernels named FAMILY_VERSION (several versions of one
+# computation, as examples/ml/ml.cu) at one size are also ranked together: the fastest
+# (version, block size) measured and predicted, and the regret (the measured time of the
+# predicted pair over the best). PNSIM (default build/pnsim) is the binary.
 set -euo pipefail
 times=$1 dir=$2 runs=${3:-3}
 pnsim=${PNSIM:-build/pnsim}
@@ -47,5 +50,18 @@ awk '$5 != "nan" {
                        printf "sweep %-20s best block size measured %4d predicted %4d%s\n", w, bt[w], pt[w], (bt[w] == pt[w]) ? "" : "  (wrong)" }
        printf "overall: %d launches, MAPE %.1f %%, worst kernel %.1f %%, best block size right in %d of %d sweeps\n",
               n, 100 * s / n, 100 * mx, ok, sw }' "$tmp"
+# versions: kernels named FAMILY_VERSION (examples/ml) at one size compete; the verdict is
+# the (version, block size) pair, and the regret the measured time of the predicted pair
+# over the measured best
+awk '$5 != "nan" { f = $1; sub(/_.*/, "", f); w = f "/" $6
+       if (!(w in bm) || $4 < bm[w]) { bm[w] = $4; bk[w] = $1 "@" $2 }
+       if (!(w in bp) || $5 < bp[w]) { bp[w] = $5; pk[w] = $1 "@" $2; pm[w] = $4 }
+       ver[w, $1] = 1 }
+     END { for (w in bm) { nv = 0; for (k in ver) { split(k, q, SUBSEP); if (q[1] == w) nv++ }
+             if (nv < 2) continue
+             nw++; ok += bk[w] == pk[w]; rg = pm[w] / bm[w]; sr += rg
+             split(bk[w], mb, "@"); split(pk[w], pb, "@"); okv += mb[1] == pb[1]
+             printf "versions %-14s fastest measured %-18s predicted %-18s%s regret %.2f\n", w, bk[w], pk[w], bk[w] == pk[w] ? "" : " (wrong)", rg }
+           if (nw) printf "versions: fastest version right in %d of %d, with its block size in %d, mean regret %.2f\n", okv, nw, ok, sr / nw }' "$tmp"
 awk '$5 != "nan" { a = ($5 - $4) / $4; print a < 0 ? -a : a }' "$tmp" | sort -g |
   awk '{ v[NR] = $1 } END { if (NR) printf "median error %.1f %%\n", 100 * (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'

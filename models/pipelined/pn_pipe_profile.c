@@ -18,7 +18,7 @@ static const char *const pd_keys[] = {
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
 static const char *const l2_keys[] = {
     "l2_sectors", "l2_line_sectors", "l2_store_sectors", "l2_store_line_sectors",
-    "l2_atomic_sectors", "atomic_serial"
+    "l2_atomic_sectors", "atomic_serial", "atomic_serial_float"
 };
 #define N_L2_KEYS (int)(sizeof l2_keys / sizeof l2_keys[0])
 
@@ -119,9 +119,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             int q = l2_key(key);
             double *dst[N_L2_KEYS] = { &d->l2_sectors, &d->l2_line_sectors, &d->l2_store_sectors,
                                        &d->l2_store_line_sectors, &d->l2_atomic_sectors,
-                                       &d->atomic_serial };
-            PN_CHECK(number_in(y, v, name, 0, 1, q == N_L2_KEYS - 1 ? PN_PIPE_MAX_LATENCY
-                                                                    : MAX_RATE, dst[q], err));
+                                       &d->atomic_serial, &d->atomic_serial_float };
+            PN_CHECK(number_in(y, v, name, 0, 1, q >= 5 ? PN_PIPE_MAX_LATENCY : MAX_RATE,
+                               dst[q], err));
             d->set |= PN_PD_L2 << q;
         } else if (!strcmp(key, "dram_sectors")) {
             PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
@@ -167,7 +167,7 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "unknown key '%s' in %s (expected %s, or the optional "
                                "dram_line_sectors, l2_sectors, l2_line_sectors, "
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
-                               "atomic_serial)", snip, what, list);
+                               "atomic_serial, atomic_serial_float)", snip, what, list);
         }
     }
     if (complete && (d->set & PN_PD_ALL) != PN_PD_ALL) {
@@ -202,6 +202,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_L2_STORE_LINE) d->l2_store_line_sectors = o->l2_store_line_sectors;
     if (s & PN_PD_L2_ATOMIC) d->l2_atomic_sectors = o->l2_atomic_sectors;
     if (s & PN_PD_ATOMIC_SERIAL) d->atomic_serial = o->atomic_serial;
+    if (s & PN_PD_ATOMIC_SERIAL_FLOAT) d->atomic_serial_float = o->atomic_serial_float;
     if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
     if (s & PN_PD_ARITH_BUSY) d->arith_busy = o->arith_busy;
     if (s & PN_PD_BLOCK_LAUNCH) d->block_launch = o->block_launch;

@@ -33,7 +33,8 @@ enum {
     PN_PD_L2_STORE = 1 << 23,      /* l2_store_sectors */
     PN_PD_L2_STORE_LINE = 1 << 24, /* l2_store_line_sectors */
     PN_PD_L2_ATOMIC = 1 << 25,     /* l2_atomic_sectors */
-    PN_PD_ATOMIC_SERIAL = 1 << 26  /* atomic_serial */
+    PN_PD_ATOMIC_SERIAL = 1 << 26, /* atomic_serial */
+    PN_PD_ATOMIC_SERIAL_FLOAT = 1 << 27 /* atomic_serial_float */
 };
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -58,8 +59,9 @@ typedef struct pn_pipe_device {
      * pipe), of whole lines; stores likewise; atomics (0: as the loads') */
     double l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors;
     double l2_atomic_sectors;
-    double atomic_serial;         /* steps an address takes per update when a warp's lanes
-                                   * share it (0: not modelled) */
+    double atomic_serial;         /* steps one address takes per integer update (0: not
+                                   * modelled) */
+    double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
     uint32_t inflight;            /* 0: no limit */
     int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
     double us_per_step, us_offset;

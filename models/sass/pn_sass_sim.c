@@ -95,6 +95,13 @@ static uint32_t units(double x)
     return u < 1 ? 1 : u > 4e9 ? 4000000000u : (uint32_t)u;
 }
 
+/* Does atomic op update a floating-point value (.F32, .F64, .F16x2, .BF16x2)? */
+static int atomic_float(const pn_sass_op_t *op)
+{
+    return strstr(op->in.modifiers, ".F32") || strstr(op->in.modifiers, ".F64") ||
+           strstr(op->in.modifiers, ".F16") || strstr(op->in.modifiers, ".BF16");
+}
+
 /* An access of sec sectors over `lines` lines in the units of the L2 pipe
  * (sectors of scattered loads, pd->l2_sectors a step): its sectors over the
  * rate for its sectors per line, between the one-sector and the whole-line
@@ -159,7 +166,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     const pn_pipe_device_t *pd = p->pdev;
     double busy = p->busy_sms ? p->busy_sms : 1;
     s->rate[P_L2] = pd->l2_sectors > 0 ? units(pd->l2_sectors / busy) : 0;
-    s->rate[P_ATOM] = pd->atomic_serial > 0 ? PN_PIPE_UNIT : 0;
+    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
@@ -223,10 +230,15 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->cost[P_DRAM] = units(fmax(sec, D * lines));
             o->cost[P_L2] = units(l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
                                           lines));
-            /* every lane on one address: the address's unit takes the updates one by one */
-            if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0 && op->sectors <= ex &&
-                op->threads > ex)
-                o->cost[P_ATOM] = units(pd->atomic_serial * (op->threads / ex) * busy);
+            /* one sector an execution: every lane, and every warp, on one address (a
+             * global accumulator); its unit takes the updates one by one */
+            if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0 && op->sectors <= ex) {
+                double lanes = op->threads > ex ? op->threads / ex : 1;
+                double per = atomic_float(op) && pd->atomic_serial_float > 0
+                                 ? pd->atomic_serial_float : pd->atomic_serial;
+                if (per > 0)
+                    o->cost[P_ATOM] = units(per * lanes * busy);
+            }
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
