@@ -14,7 +14,7 @@ enum {
     M_BLOCK, M_GRID, M_REGS, M_SH_STATIC, M_SH_DYN, M_INST, M_GLD, M_GST, M_GATOM, M_GRED,
     M_SLD, M_SST, M_SATOM, M_SEC_LD, M_REQ_LD, M_SEC_ST, M_REQ_ST, M_L1HIT, M_L2HIT, M_WF_LD,
     M_WF_ST, M_OCC_BLOCKS, M_OCC_REGS, M_OCC_SHARED, M_OCC_WARPS, M_OPCODES, M_TIME, M_SMS,
-    M_COUNT
+    M_DRAM_RD, M_DRAM_WR, M_COUNT
 };
 
 static const char *const metric_names[M_COUNT] = {
@@ -35,7 +35,7 @@ static const char *const metric_names[M_COUNT] = {
     "launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
     "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps",
     "sass__inst_executed_per_opcode", "gpu__time_duration.sum",
-    "device__attribute_multiprocessor_count"
+    "device__attribute_multiprocessor_count", "dram__sectors_read.sum", "dram__sectors_write.sum"
 };
 
 /* required per launch */
@@ -60,7 +60,8 @@ const char pn_ncu_metric_list[] =
     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
     "lts__t_sector_op_read_hit_rate.pct,"
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,dram__sectors_read.sum";
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,dram__sectors_read.sum,"
+    "dram__sectors_write.sum";
 
 void pn_ncu_destroy(pn_ncu_t *ncu)
 {
@@ -487,10 +488,12 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
 }
 
 /* How the launch's accesses behave: l1_hit, l2_hit, sectors_ld, sectors_st,
- * lines_ld, lines_st, shared_wavefronts. */
-enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_N };
+ * lines_ld, lines_st, shared_wavefronts, and the DRAM sectors it read per global
+ * load and wrote per global store (NAN when not measured). */
+enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
-                                             "lines_ld", "lines_st", "shared_wavefronts" };
+                                             "lines_ld", "lines_st", "shared_wavefronts",
+                                             "dram_ld_sectors", "dram_st_sectors" };
 
 static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
 {
@@ -505,13 +508,20 @@ static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
                     ? clampd((v0(l, M_WF_LD) + v0(l, M_WF_ST)) / sld, 1, 32) : 1;
     m[MEM_LLD] = lines_of(m[MEM_SLD]);
     m[MEM_LST] = lines_of(m[MEM_SST]);
+    double tot[K_N];
+    totals(l, tot);
+    m[MEM_DLD] = !isnan(l->value[M_DRAM_RD]) && tot[K_GLD] > 0
+                     ? clampd(l->value[M_DRAM_RD] / tot[K_GLD], 0, 256) : NAN;
+    m[MEM_DST] = !isnan(l->value[M_DRAM_WR]) && tot[K_GST] > 0
+                     ? clampd(l->value[M_DRAM_WR] / tot[K_GST], 0, 256) : NAN;
 }
 
 static void write_memory(FILE *out, const double m[MEM_N])
 {
     fputs("  memory: {", out);
     for (int i = 0; i < MEM_N; i++)
-        fprintf(out, "%s%s: %.4g", i ? ", " : "", mem_keys[i], m[i]);
+        if (!isnan(m[i]))
+            fprintf(out, "%s%s: %.4g", i ? ", " : "", mem_keys[i], m[i]);
     fputs("}\n", out);
 }
 
@@ -674,15 +684,19 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
-    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1 };
-    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32 };
+    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0 };
+    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256 };
     fputs("  memory:\n", out);
     for (int q = 0; q < MEM_N; q++) {
+        int known = 1;
         for (size_t i = 0; i < n; i++) {
             double m[MEM_N];
             memory_of(&ncu->launches[idx[i]], m);
             y[i] = m[q];
+            known = known && !isnan(m[q]);
         }
+        if (!known)
+            continue;
         fprintf(out, "    %s: ", mem_keys[q]);
         interpolant(out, x, y, n, mem_lo[q], mem_hi[q]);
         fputc('\n', out);

@@ -167,4 +167,15 @@ assert m["latency"]["dram"] == 678 and m["latency"]["arith"] == 5 and m["partiti
     ok run-json-pipelined-model
 else bad run-json-pipelined-model "$(cat "$TMP/err")"; fi
 
+# stores take DRAM bandwidth: 10 blocks x 8 warps x 64 stores x 4 sectors written back on this
+# SM at 48.8 / 132 sectors a step is 55 k steps (DRAM-bound); without dram_st_sectors and
+# l2_hit 1 the same kernel is LSU-bound at about 5 k
+steps=$($RUN run -q -r 1 -f csv tests/good/pipelined-stores-dram.yaml | awk -F, 'NR == 2 { print $6 }')
+sed 's/, dram_st_sectors: 4//' tests/good/pipelined-stores-dram.yaml >"$TMP/st0.yaml"
+steps0=$($RUN run -q -r 1 -f csv "$TMP/st0.yaml" | awk -F, 'NR == 2 { print $6 }')
+if [ "${steps:-0}" -ge 55338 ] && [ "${steps:-0}" -lt 57000 ] && [ "${steps0:-0}" -gt 5134 ] &&
+   [ "${steps0:-0}" -lt 6000 ] && $RUN run -r 1 tests/good/pipelined-stores-dram.yaml | grep -q 'dram-bound'; then
+    ok stores-take-dram
+else bad stores-take-dram "steps $steps (dram_st_sectors 4), $steps0 (none)"; fi
+
 [ "$fails" -eq 0 ]

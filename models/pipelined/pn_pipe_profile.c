@@ -251,6 +251,8 @@ void pn_memory_default(pn_memory_t *m)
     m->shared_wavefronts = 1;
     m->lines_ld = 0;
     m->lines_st = 0;
+    m->dram_ld = -1;
+    m->dram_st = -1;
 }
 
 /* Lines an access of s sectors touches when its profile gives none (l <= 0):
@@ -313,9 +315,18 @@ void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const p
     p->rate[PN_PIPE_ALUP] = units(1.0 / d->arith_busy);
     for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
         p->cost[k][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_ld, mem->lines_ld));
-    p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] =
-        units(dram_cost(mem->sectors_ld, mem->lines_ld, d->dram_line_sectors));
+    if (mem->dram_ld >= 0) {
+        /* measured: the launch's DRAM reads spread over all its loads, whatever their level */
+        for (int k = PN_PIPE_LD_L1; k <= PN_PIPE_LD_DRAM; k++)
+            p->cost[k][PN_PIPE_DRAM] = mem->dram_ld > 0 ? units(mem->dram_ld) : 0;
+    } else
+        p->cost[PN_PIPE_LD_DRAM][PN_PIPE_DRAM] =
+            units(dram_cost(mem->sectors_ld, mem->lines_ld, d->dram_line_sectors));
     p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_LSU] = units(lsu_cost(mem->sectors_st, mem->lines_st));
+    /* a store's sectors are written back to DRAM: as measured, else as the reads miss L2 */
+    double dst = mem->dram_st >= 0 ? mem->dram_st : mem->sectors_st * (1 - mem->l2_hit);
+    if (dst > 0)
+        p->cost[PN_PIPE_GLOBAL_ST][PN_PIPE_DRAM] = units(dst);
     p->cost[PN_PIPE_SHARED_LD][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SHARED_ST][PN_PIPE_SHMEM] = units(mem->shared_wavefronts);
     p->cost[PN_PIPE_SFU][PN_PIPE_SFUP] = PN_PIPE_UNIT;

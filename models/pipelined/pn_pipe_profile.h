@@ -98,6 +98,9 @@ typedef struct pn_memory {
     double lines_ld;              /* distinct 128-byte lines a warp load touches, [1, 32];
                                    * 0: sectors_ld / 4, at least 1 (coalesced) */
     double lines_st;              /* the same for stores */
+    double dram_ld;               /* DRAM sectors read per warp-level global load, averaged
+                                   * over all of them (measured); < 0: not known */
+    double dram_st;               /* DRAM sectors written per warp-level store; < 0: not known */
 } pn_memory_t;
 
 /* The defaults above. */
@@ -114,7 +117,10 @@ void pn_memory_split(const pn_memory_t *m, uint64_t g, uint64_t *l1, uint64_t *l
  * wavefront or SFU instruction, rounded; a rate that rounds to 0 becomes 1.
  * A global access takes max(sectors, 4 * lines) sectors of the load/store
  * pipe (its L1 handles one 128-byte line of 4 sectors at a time), a DRAM
- * load its sectors of the DRAM pipe. Leaves warps, blocks and barriers alone. */
+ * load its sectors of the DRAM pipe (at least dram_line_sectors a line), or,
+ * when mem->dram_ld >= 0 (measured), every load dram_ld sectors; a store
+ * mem->dram_st sectors of the DRAM pipe, or when not measured sectors_st x
+ * (1 - l2_hit) (written back). Leaves warps, blocks and barriers alone. */
 void pn_pipe_params_from(pn_pipe_params_t *p, const pn_pipe_device_t *d, const pn_memory_t *mem,
                          uint32_t busy_sms);
 

@@ -35,6 +35,7 @@ struct pn_sass_sim {
     pn_sass_plan_t plan;
     pn_sass_branch_t *br;       /* plan.branches */
     uint32_t n_lines;           /* leaders with followers: a completion record each */
+    int dram_all;               /* measured DRAM reads: every load takes its share */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
@@ -170,6 +171,30 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
+    /* measured DRAM traffic (kernel.memory.dram_ld/st_sectors, per warp-level access) as
+     * DRAM sectors per requested sector of the program's loads and stores */
+    double f_ld = -1, f_st = -1;
+    {
+        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0;
+        for (size_t i = 0; i < prog->n; i++) {
+            const pn_sass_op_t *op = &prog->ops[i];
+            /* per warp-level access as pnsim import counts them: loads LDG + ATOMG,
+             * stores STG + RED (the atomics' own traffic is left to the L2) */
+            if (op->in.kind == PN_SASS_GLOBAL_LD)
+                n_ld += op->executed, s_ld += op->sectors;
+            else if (op->in.kind == PN_SASS_GLOBAL_ST)
+                n_st += op->executed, s_st += op->sectors;
+            else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
+                n_st += op->executed;
+            else if (op->in.kind == PN_SASS_ATOM_GLOBAL)
+                n_ld += op->executed;
+        }
+        if (p->mem->dram_ld >= 0 && s_ld > 0)
+            f_ld = p->mem->dram_ld * n_ld / s_ld;
+        if (p->mem->dram_st >= 0 && s_st > 0)
+            f_st = p->mem->dram_st * n_st / s_st;
+    }
+    s->dram_all = f_ld >= 0;
     pn_status_t st = pn_sass_plan_build(&s->plan, prog, s->W, s->blocks, err);
     if (st != PN_OK) {
         pn_sass_sim_free(s);
@@ -227,7 +252,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_GLOBAL_LD: case PN_SASS_ATOM_GLOBAL:
             o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
-            o->cost[P_DRAM] = units(fmax(sec, D * lines));
+            o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
+                                  ? (f_ld * sec > 0 ? units(f_ld * sec) : 0)
+                                  : units(fmax(sec, D * lines));
             o->cost[P_L2] = units(l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
                                           lines));
             /* one sector an execution: every lane, and every warp, on one address (a
@@ -245,9 +272,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
             o->cost[P_L2] = units(l2_cost(pd, 1, sec, lines));
-            /* written back to DRAM as the reads miss L2 */
-            if (p->mem->l2_hit < 1)
-                o->cost[P_DRAM] = units(fmax(sec, D * lines) * (1 - p->mem->l2_hit));
+            /* written back to DRAM: as measured, else as the reads miss L2 */
+            if (f_st >= 0)
+                o->cost[P_DRAM] = f_st * sec > 0 ? units(f_st * sec) : 0;
+            else if (p->mem->l2_hit < 1)
+                o->cost[P_DRAM] = units(sec * (1 - p->mem->l2_hit));
             break;
         case PN_SASS_SHARED_LD: case PN_SASS_ATOM_SHARED:
             o->kind = K_SLD;
@@ -471,8 +500,9 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
         bk[q] = &r->bk[2 * s->partitions + (q - P_LSU)];
     uint32_t c[P_N];
     for (int q = 0; q < P_N; q++) {
-        c[q] = (q == P_DRAM && load && lvl != 2) || (q == P_L2 && load && lvl == 0) ? 0
-                                                                                   : o->cost[q];
+        int off_level = (q == P_DRAM && load && lvl != 2 && !(s->dram_all && o->kind == K_GLD)) ||
+                        (q == P_L2 && load && lvl == 0);
+        c[q] = off_level ? 0 : o->cost[q];
         if (c[q] && level_at(bk[q], t, s->rate[q], s->cap[q]) < c[q])
             return 0;
     }
