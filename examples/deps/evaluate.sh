@@ -11,8 +11,8 @@
 # (kernel, threads, blocks, measured, predicted, error %), then per kernel the MAPE, per
 # sweep (a kernel at one size, several block sizes) the best block size measured and
 # predicted, then the overall MAPE, the worst kernel's, the sweeps whose best block size is
-# right and the median error. Kernels named FAMILY_VERSION (several versions of one
-# computation, as examples/ml/ml.cu) at one size are also ranked together: the fastest
+# right and the median error. With PN_VERSIONS=1, kernels named FAMILY_VERSION (several
+# versions of one computation, as examples/ml/ml.cu) at one size are also ranked together: the fastest
 # (version, block size) measured and predicted, and the regret (the measured time of the
 # predicted pair over the best). PNSIM (default build/pnsim) is the binary.
 set -euo pipefail
@@ -53,6 +53,7 @@ awk '$5 != "nan" {
 # versions: kernels named FAMILY_VERSION (examples/ml) at one size compete; the verdict is
 # the (version, block size) pair, and the regret the measured time of the predicted pair
 # over the measured best
+[[ "${PN_VERSIONS:-0}" == 1 ]] &&
 awk '$5 != "nan" { f = $1; sub(/_.*/, "", f); w = f "/" $6
        if (!(w in bm) || $4 < bm[w]) { bm[w] = $4; bk[w] = $1 "@" $2 }
        if (!(w in bp) || $5 < bp[w]) { bp[w] = $5; pk[w] = $1 "@" $2; pm[w] = $4 }
