@@ -321,6 +321,14 @@ else bad import-source "rc $rc: $(cat "$TMP/err")"; fi
 steps=$($RUN run -q -r 2 -f csv "$cfg" 2>"$TMP/err" | awk -F, 'NR == 2 { print $6 }')
 if [ -n "$steps" ] && [ "$steps" -gt 1500000 ] && [ "$steps" -lt 2500000 ]; then ok run-sass-serial-tail
 else bad run-sass-serial-tail "steps '$steps': $(cat "$TMP/err")"; fi
+# its bounds are the program's own (the serial warp alone issues 221903 instructions, where
+# the count-based bound spreads them over every warp), and no run is below the largest
+if $RUN run -r 2 -f json "$cfg" | python3 -c 'import json, sys
+d = json.load(sys.stdin); b = d["bounds"]
+m = max(v for k, v in b.items() if isinstance(v, int))
+assert b["latency"] == 221903 and "l2" in b, b
+assert d["steps"]["min"] >= m, (d["steps"], m)' 2>"$TMP/err"; then ok run-sass-bounds
+else bad run-sass-bounds "$(tail -1 "$TMP/err")"; fi
 $RUN run -q -e literal "$cfg" >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -ne 0 ] && grep -q 'kernel.sass runs on the sass engine only' "$TMP/err"; then ok run-sass-literal-refused
 else bad run-sass-literal-refused "rc $rc: $(cat "$TMP/err")"; fi

@@ -186,6 +186,27 @@ static uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *
     return r.steps;
 }
 
+/* The bounds of the run one_warp_pd makes. */
+static void bounds_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in,
+                      pn_pipe_bounds_t *b)
+{
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.n_warps = pp.blocks = pp.resident = 1;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 1;
+    pn_sass_sim_params_t sp = { &pp, pd_in, &mem, prog, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_sass_sim_bounds(sim, b);
+    pn_sass_sim_free(sim);
+}
+
 static uint64_t one_warp(const pn_sass_prog_t *prog)
 {
     return one_warp_pd(prog, NULL);
@@ -260,6 +281,12 @@ static void test_memory_pipes(void **state)
     pd.l2_sectors = 1;
     pd.l2_store_sectors = 0.5;
     assert_int_equal(one_warp_pd(&p, &pd), 54 + LA + 1);
+    /* its bound: 8 stores x 8000 units less the full bucket (10000) at 1000 a step */
+    pn_pipe_bounds_t b;
+    bounds_pd(&p, &pd, &b);
+    assert_int_equal(b.steps[PN_BOUND_L2], 54);
+    assert_int_equal(b.binding, PN_BOUND_L2);
+    assert_int_equal(b.steps[PN_BOUND_ISSUE], 9);
     /* whole lines (4 sectors in 1 line) at l2_store_line_sectors 2: 2 steps
      * each; the bucket (full at 4000) lets stores go at 0, 1, 2, then one
      * every 2 steps: the last at 12 */

@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "pn_sass_sim.h"
+
 /* The binding bound over the mean steps: how close the run is to the
  * roofline (1: at the bound). */
 static double of_peak(const pn_run_report_t *r)
@@ -178,7 +180,18 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
     r->model_text = r->model_text_buf;
     r->model_json = r->model_json_buf;
     r->has_bounds = m->kernel.net == PN_NET_PIPELINED;
-    if (r->has_bounds)
+    if (r->has_bounds && m->cfg.sass) {
+        /* warps that run their SASS: the bounds of their own instructions */
+        pn_sass_sim_t *sim;
+        pn_sass_sim_params_t sp = { &m->kernel.pipe, &m->kernel.pdev, &m->kernel.mem,
+                                    m->cfg.sass, m->kernel.busy_sms };
+        pn_error_t e2;
+        if (pn_sass_sim_new(&sp, &sim, &e2) == PN_OK) {
+            pn_sass_sim_bounds(sim, &r->bounds);
+            pn_sass_sim_free(sim);
+        } else
+            r->has_bounds = 0;
+    } else if (r->has_bounds)
         pn_pipe_bounds(&m->kernel.pipe, &r->bounds);
     return results ? pn_summary_runs(results, runs, &r->steps, &r->idle, err) : PN_OK;
 }

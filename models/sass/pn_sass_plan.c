@@ -18,6 +18,7 @@ void pn_sass_plan_destroy(pn_sass_plan_t *pl)
     free(pl->loads);
     free(pl->leader);
     free(pl->insts);
+    free(pl->op_execs);
     memset(pl, 0, sizeof *pl);
 }
 
@@ -150,8 +151,10 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     pl->loads = calloc(nw, sizeof *pl->loads);
     pl->insts = calloc(nw, sizeof *pl->insts);
     pl->leader = malloc((n ? n : 1) * sizeof *pl->leader);
+    pl->op_execs = calloc(n ? n : 1, sizeof *pl->op_execs);
     uint64_t *k = calloc(nbr, sizeof *k);
-    if (!pl->visits || !pl->heavy || !pl->loads || !pl->insts || !pl->leader || !k) {
+    if (!pl->visits || !pl->heavy || !pl->loads || !pl->insts || !pl->leader || !pl->op_execs ||
+        !k) {
         free(k);
         pn_sass_plan_destroy(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
@@ -175,6 +178,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                                    (unsigned long long)w, (unsigned long long)cap, total);
             }
             pl->insts[w]++;
+            pl->op_execs[pc]++;
             /* atomics are served at L2; a load of a line in flight waits for it */
             if (op->in.kind == PN_SASS_GLOBAL_LD && pl->leader[pc] < 0)
                 pl->loads[w]++;

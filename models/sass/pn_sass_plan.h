@@ -29,6 +29,7 @@ typedef struct pn_sass_plan {
     int32_t *leader;              /* per op: pn_sass_line_leaders */
     uint32_t n_followers;         /* ops with a leader */
     uint64_t *insts;              /* per warp: instructions on its path */
+    uint64_t *op_execs;           /* per op: executions over all the planned warps */
     uint32_t unsolved;            /* branches whose taken share could not be solved (halved) */
 } pn_sass_plan_t;
 

@@ -689,3 +689,63 @@ static void engine_free(void *plan)
 }
 
 const pn_engine_impl_t pn_sass_engine = { "sass", engine_run, engine_free };
+
+void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
+{
+    memset(b, 0, sizeof *b);
+    const pn_sass_plan_t *pl = &s->plan;
+    uint32_t S = s->partitions ? s->partitions : 1;
+    uint64_t part[PN_PIPE_MAX_PARTITIONS] = { 0 }, insts = 0, longest = 0, lv[3] = { 0 };
+    for (uint32_t w = 0; w < pl->n_warps; w++) {
+        part[(w % s->W) % S] += pl->insts[w];
+        insts += pl->insts[w];
+        longest = pl->insts[w] > longest ? pl->insts[w] : longest;
+        uint64_t g = pl->loads[w], a = (uint64_t)llround((double)g * s->l1_hit);
+        uint64_t c = (uint64_t)llround((double)(g - a) * s->l2_hit);
+        lv[1] += c, lv[2] += g - a - c;
+    }
+    uint64_t issue = 0;
+    for (uint32_t j = 0; j < S; j++)
+        issue = part[j] > issue ? part[j] : issue;
+    uint64_t per = s->issue ? s->issue : 1;
+    b->steps[PN_BOUND_ISSUE] = issue / per + (issue % per != 0);
+    b->steps[PN_BOUND_LATENCY] = longest;
+    if (insts && s->blocks > s->resident + 1)
+        b->steps[PN_BOUND_LAUNCH] = (uint64_t)(s->blocks - s->resident - 1) * s->launch;
+    /* units per pipe; loads whose DRAM or L2 budget follows the level drawn count
+     * the cheapest such op times the loads drawn at that level */
+    double units[P_N] = { 0 }, min_dram = -1, min_l2 = -1;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const sop_t *o = &s->ops[i];
+        double n = (double)pl->op_execs[i];
+        for (int q = 0; q < P_N; q++) {
+            if (!o->cost[q])
+                continue;
+            if (o->kind == K_GLD && q == P_DRAM && !s->dram_all) {
+                if (o->follow < 0 && (min_dram < 0 || o->cost[q] < min_dram))
+                    min_dram = o->cost[q];
+            } else if (o->kind == K_GLD && q == P_L2) {
+                if (o->follow < 0 && (min_l2 < 0 || o->cost[q] < min_l2))
+                    min_l2 = o->cost[q];
+            } else if (o->kind == K_ATOMG && q == P_DRAM) {
+                continue; /* served at L2 */
+            } else
+                units[q] += n * o->cost[q];
+        }
+    }
+    if (min_dram > 0)
+        units[P_DRAM] += (double)lv[2] * min_dram;
+    if (min_l2 > 0)
+        units[P_L2] += (double)(lv[1] + lv[2]) * min_l2;
+    units[P_ALU] /= S; /* the busiest partition takes at least the average */
+    units[P_SFU] /= S;
+    static const int slot[P_N] = { PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_SFUP,
+                                   PN_BOUND_PIPE0 + PN_PIPE_LSU, PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
+                                   PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_ATOMIC };
+    for (int q = 0; q < P_N; q++)
+        if (s->rate[q] && units[q] > s->cap[q])
+            b->steps[slot[q]] = (uint64_t)((units[q] - s->cap[q]) / s->rate[q]);
+    for (int i = 1; i < PN_BOUNDS; i++)
+        if (b->steps[i] > b->steps[b->binding])
+            b->binding = i;
+}

@@ -10,6 +10,7 @@
 #include "pn_error.h"
 #include "pn_model_engine.h"
 #include "pn_pipe.h"
+#include "pn_pipe_bounds.h"
 #include "pn_pipe_profile.h"
 #include "pn_sass_plan.h"
 #include "pn_sass_prog.h"
@@ -41,6 +42,14 @@ void pn_sass_sim_free(pn_sass_sim_t *s);
  * a shared plan. PN_ELIMIT through pn_engine_limit_error past o->max_steps. */
 pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
                             pn_run_result_t *res, pn_error_t *err);
+
+/* Lower bounds on the steps of every run of s, as pn_pipe_bounds names them,
+ * from the planned warps' own instructions and costs: issue slots (the busiest
+ * partition), the longest warp (one instruction a step), block launches, each
+ * pipe (alu and sfu: their partitions' average), the L2 and the atomic unit; a
+ * load whose budget depends on the level drawn counts the levels' cheapest
+ * ops. Each bucket's start-up capacity is subtracted. */
+void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b);
 
 /* The plan's branches it could not solve (a note for reports). */
 uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s);
