@@ -14,5 +14,6 @@ int pn_cmd_regroup(int argc, char **argv);
 int pn_cmd_probe(int argc, char **argv);
 int pn_cmd_import(int argc, char **argv);
 int pn_cmd_init(int argc, char **argv);
+int pn_cmd_compare(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@ static const char usage[] =
     "  bbv BBV.csv           per-warp counts and metrics from a basic-block vector\n"
     "  probe PROBE.csv       a device profile's pipelined section from probe results\n"
     "  import NCU.csv        pipelined configs from an Nsight Compute profile\n"
+    "  compare TIMES.csv DIR measured times against the predictions of imported configs\n"
     "  regroup BBV.csv       would regrouping the threads by their BBVs pay (what-if)\n"
     "  init                  write a commented config template to start from\n"
     "  help [COMMAND]        this text, or a command's options\n"
@@ -59,6 +60,7 @@ static const command_t commands[] = {
     { "probe", pn_cmd_probe },
     { "import", pn_cmd_import },
     { "init", pn_cmd_init },
+    { "compare", pn_cmd_compare },
 };
 
 static const command_t *find_command(const char *name)

@@ -321,6 +321,24 @@ else bad import-source "rc $rc: $(cat "$TMP/err")"; fi
 steps=$($RUN run -q -r 2 -f csv "$cfg" 2>"$TMP/err" | awk -F, 'NR == 2 { print $6 }')
 if [ -n "$steps" ] && [ "$steps" -gt 1500000 ] && [ "$steps" -lt 2500000 ]; then ok run-sass-serial-tail
 else bad run-sass-serial-tail "steps '$steps': $(cat "$TMP/err")"; fi
+# compare: the imported launch against a measured time, a row without a config
+printf '# measured\nkernel,size,threads,blocks,median_us\ndp_serial,4194304,256,16384,1182.16\nnone,1,64,2,3.5\n' >"$TMP/times.csv"
+$RUN compare -q -r 1 "$TMP/times.csv" "$TMP/sass" >"$TMP/cmp.txt" 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q '^overall: 1 of 2 launches predicted, MAPE ' "$TMP/cmp.txt" &&
+   grep -q '^none .* no config$' "$TMP/cmp.txt" &&
+   $RUN compare -q -r 1 -f json "$TMP/times.csv" "$TMP/sass" | python3 -c 'import json, sys
+d = json.load(sys.stdin); r = d["launches"][0]
+assert d["overall"]["predicted"] == 1 and r["config"].endswith("dp_serial-256x16384-91.yaml")
+assert abs(r["error"] - (r["predicted_us"] - 1182.16) / 1182.16) < 1e-6 and d["launches"][1]["predicted_us"] is None' &&
+   [ "$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/sass" | head -1)" = "kernel,size,threads,blocks,measured_us,predicted_us,error,config" ]; then
+    ok compare
+else bad compare "rc $rc: $(cat "$TMP/err") $(tail -1 "$TMP/cmp.txt")"; fi
+printf 'kernel,size,threads,blocks\nx,1,64,2\n' >"$TMP/t2.csv"
+$RUN compare "$TMP/t2.csv" "$TMP/sass" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "t2.csv:1:1: missing column 'median_us'" "$TMP/err"; then ok compare-missing-column
+else bad compare-missing-column "rc $rc: $(cat "$TMP/err")"; fi
+$RUN compare "$TMP/times.csv" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ]; then ok compare-usage; else bad compare-usage "rc $rc"; fi
 # its bounds are the program's own (the serial warp alone issues 221903 instructions, where
 # the count-based bound spreads them over every warp), and no run is below the largest
 if $RUN run -r 2 -f json "$cfg" | python3 -c 'import json, sys

@@ -73,8 +73,8 @@ grep -q "^\.TH PNSIM 1 .*\"pnsim $(cat VERSION)\"" "$M" && ok man-version || bad
 # the page's text with troff's \- as -
 sed 's/\\-/-/g' "$M" >"$TMP/man.txt"
 cmds=$($PNSIM --help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" && $1 != "help" { print $1 }')
-[ "$(echo "$cmds" | wc -l)" -eq 11 ] && ok usage-lists-11-commands || bad usage-lists-11-commands "$cmds"
-for c in run sweep reorder export devices calibrate bbv probe import; do
+[ "$(echo "$cmds" | wc -l)" -eq 12 ] && ok usage-lists-12-commands || bad usage-lists-12-commands "$cmds"
+for c in run sweep reorder export devices calibrate bbv probe import compare; do
     echo "$cmds" | grep -qx "$c" || bad "usage-$c" "pnsim --help does not list $c"
     if grep -qx "\.B $c" "$TMP/man.txt"; then ok "man-command-$c"; else bad "man-command-$c" "no .B $c"; fi
     for opt in $($PNSIM $c --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do

@@ -1,0 +1,281 @@
+/* cmd_compare.c - `pnsim compare TIMES.csv CONFIG_DIR`: measured kernel times
+ * against the predictions of the configs `pnsim import -o` wrote. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "cmd_progress.h"
+#include "pn_commands.h"
+#include "pn_compare.h"
+#include "pn_csv.h"
+#include "pn_kernel_net.h"
+#include "pn_yaml.h"
+
+static const char compare_usage[] =
+    "usage: pnsim compare [options] TIMES.csv CONFIG_DIR\n"
+    "\n"
+    "Predict every launch of TIMES.csv with its config in CONFIG_DIR and compare:\n"
+    "per launch the measured and predicted time and the error, per kernel the\n"
+    "MAPE, per sweep (a kernel at one size over several block sizes) the best\n"
+    "block size measured and predicted, the worst launches, and an overall line.\n"
+    "\n"
+    "TIMES.csv has a header with the columns kernel, size, threads, blocks and\n"
+    "median_us (more are ignored; '#' lines are comments), as\n"
+    "examples/deps/measure.sh writes it. CONFIG_DIR holds the configs of\n"
+    "`pnsim import -o CONFIG_DIR` (<kernel>-<threads>x<blocks>-<id>.yaml; a\n"
+    "template kernel's name may carry a 'void ' prefix). A row takes the config of\n"
+    "its kernel, threads and blocks; rows with the same three take those configs\n"
+    "in the order of their launch IDs. A row without a config is listed, not\n"
+    "counted. Times are mean predicted microseconds over the runs.\n"
+    "\n"
+    "options:\n"
+    "  -r, --runs N          runs per config, 1 to 1000 (default 2)\n"
+    "  -s, --seed S          seed of each config's first run (default 1)\n"
+    "  -j, --jobs N          CPU threads, 1 to 1024 (default: all)\n"
+    "  -f, --format FMT      text (default), json or csv\n"
+    "  -o, --output FILE     write the comparison to FILE (written only on success)\n"
+    "  -V, --versions        also rank kernels named FAMILY_VERSION at one size\n"
+    "                        together: the fastest version and block size, regret\n"
+    "  -w, --worst N         list the N largest errors (default 5)\n"
+    "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n"
+    "  -h, --help            this help\n";
+
+/* A config file of the directory: name (without "void "), threads, blocks, id. */
+typedef struct entry {
+    char *path;
+    char *name;
+    uint32_t threads;
+    uint64_t blocks;
+    long id;
+    int used;
+} entry_t;
+
+/* Parse "<name>-<T>x<B>-<id>.yaml" into e (name and path allocated); 0 if it
+ * is not such a name. */
+static int parse_name(const char *dir, const char *file, entry_t *e)
+{
+    size_t len = strlen(file);
+    if (len < 6 || strcmp(file + len - 5, ".yaml"))
+        return 0;
+    const char *dash2 = NULL, *dash1 = NULL;
+    for (const char *p = file + len - 5; p-- > file;)
+        if (*p == '-') {
+            if (!dash2)
+                dash2 = p;
+            else {
+                dash1 = p;
+                break;
+            }
+        }
+    if (!dash1)
+        return 0;
+    char *end;
+    long id = strtol(dash2 + 1, &end, 10);
+    if (end != file + len - 5 || id < 0)
+        return 0;
+    unsigned long t = strtoul(dash1 + 1, &end, 10);
+    if (*end != 'x' || end == dash1 + 1)
+        return 0;
+    unsigned long long b = strtoull(end + 1, &end, 10);
+    if (end != dash2 || t == 0 || b == 0)
+        return 0;
+    const char *name = file;
+    if (!strncmp(name, "void ", 5))
+        name += 5;
+    e->name = malloc((size_t)(dash1 - name) + 1);
+    e->path = malloc(strlen(dir) + len + 2);
+    if (!e->name || !e->path) {
+        free(e->name), free(e->path);
+        return -1;
+    }
+    memcpy(e->name, name, (size_t)(dash1 - name));
+    e->name[dash1 - name] = '\0';
+    sprintf(e->path, "%s/%s", dir, file);
+    e->threads = (uint32_t)t;
+    e->blocks = b;
+    e->id = id;
+    e->used = 0;
+    return 1;
+}
+
+static pn_status_t scan_dir(const char *dir, entry_t **out, size_t *n, pn_error_t *err)
+{
+    DIR *d = opendir(dir);
+    *out = NULL;
+    *n = 0;
+    if (!d)
+        return pn_error_set(err, PN_EIO, "%s: cannot open the config folder: %s", dir,
+                            pn_yaml_strerror(errno));
+    size_t cap = 0;
+    struct dirent *de;
+    pn_status_t st = PN_OK;
+    while ((de = readdir(d)) != NULL && st == PN_OK) {
+        entry_t e;
+        int r = parse_name(dir, de->d_name, &e);
+        if (r < 0)
+            st = pn_error_set(err, PN_ENOMEM, "out of memory");
+        if (r <= 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            entry_t *ne = realloc(*out, cap * sizeof *ne);
+            if (!ne) {
+                free(e.name), free(e.path);
+                st = pn_error_set(err, PN_ENOMEM, "out of memory");
+                break;
+            }
+            *out = ne;
+        }
+        (*out)[(*n)++] = e;
+    }
+    closedir(d);
+    return st;
+}
+
+/* The unused config of (kernel, threads, blocks) with the lowest id, or NULL. */
+static entry_t *take(entry_t *e, size_t n, const char *kernel, uint32_t t, uint64_t b)
+{
+    entry_t *best = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!e[i].used && e[i].threads == t && e[i].blocks == b && !strcmp(e[i].name, kernel) &&
+            (!best || e[i].id < best->id))
+            best = &e[i];
+    if (best)
+        best->used = 1;
+    return best;
+}
+
+/* Mean predicted time of config path over runs (seeds seed...). */
+static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsigned jobs,
+                           double *us, pn_error_t *err)
+{
+    pn_model_t m;
+    PN_CHECK(pn_model_load(&m, path, NULL, 0, err));
+    pn_run_opts_t opts = { .idle_trans = m.layout.t0, .net_name = m.cfg.kernel_name,
+                           .stop = &pn_cli_stop };
+    pn_prepared_t prep = { 0 };
+    pn_run_result_t *res = calloc(runs, sizeof *res);
+    pn_status_t st = res ? PN_OK : pn_error_set(err, PN_ENOMEM, "out of memory");
+    double a, b;
+    if (st == PN_OK && !pn_kernel_time_coef(&m.kernel, &m.dev, &a, &b))
+        st = pn_error_set(err, PN_EINVAL, "%s: the config gives steps only (a paper-net "
+                          "config on an uncalibrated device): no time to compare", path);
+    if (st == PN_OK)
+        st = pn_kernel_net_check_steps(&m.cfg, &m.kernel, 0, 0, &opts.max_steps, err);
+    if (st == PN_OK && (st = pn_kernel_net_engine(&prep, PN_ENGINE_AUTO, &m.cfg, &m.kernel,
+                                                  &m.net, &opts, err)) != PN_OK)
+        pn_error_prefix(err, path);
+    if (st == PN_OK)
+        st = pn_engine_run_batch(&prep, seed, (uint32_t)runs, jobs, res, err);
+    if (st == PN_OK) {
+        double s = 0;
+        for (uint64_t i = 0; i < runs; i++)
+            s += (double)res[i].steps;
+        *us = a * s / (double)runs + b;
+    }
+    pn_engine_release(&prep);
+    free(res);
+    pn_model_destroy(&m);
+    return st;
+}
+
+int pn_cmd_compare(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "runs", required_argument, NULL, 'r' },   { "seed", required_argument, NULL, 's' },
+        { "jobs", required_argument, NULL, 'j' },   { "format", required_argument, NULL, 'f' },
+        { "output", required_argument, NULL, 'o' }, { "versions", no_argument, NULL, 'V' },
+        { "worst", required_argument, NULL, 'w' },  { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 }
+    };
+    uint64_t runs = 2, seed = 1, jobs = 0, worst = 5;
+    pn_format_t fmt = PN_FORMAT_TEXT;
+    const char *output = NULL;
+    int versions = 0, quiet = 0, c;
+    pn_error_t err;
+    pn_error_clear(&err);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":r:s:j:f:o:Vw:qh", longopts, NULL)) != -1) {
+        pn_status_t st = PN_OK;
+        switch (c) {
+        case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000, &runs, &err); break;
+        case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX / 2, &seed, &err); break;
+        case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, 1024, &jobs, &err); break;
+        case 'w': st = pn_cli_parse_u64("--worst", optarg, 0, 1000, &worst, &err); break;
+        case 'f': st = pn_format_parse(optarg, &fmt, &err); break;
+        case 'o': output = optarg; break;
+        case 'V': versions = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(compare_usage, stdout); return 0;
+        default: return pn_cli_option_error("compare", c, argv);
+        }
+        if (st != PN_OK)
+            return pn_cli_value_error("compare", &err);
+    }
+    if (optind != argc - 2)
+        return pn_cli_usage_error("compare", "expected TIMES.csv and CONFIG_DIR, got %d "
+                                  "operands", argc - optind);
+    const char *times = argv[optind], *dir = argv[optind + 1];
+    pn_cli_input(times);
+    pn_csv_t csv = { 0 };
+    entry_t *ents = NULL;
+    size_t n_ents = 0;
+    pn_compare_t cmp;
+    pn_compare_init(&cmp);
+    pn_cli_out_t out = { 0 };
+    pn_cli_progress_t prog = { 0 };
+    int rc = 0;
+    long col[5];
+    static const char *const cols[5] = { "kernel", "size", "threads", "blocks", "median_us" };
+    if (pn_cli_out_check(output, &err) != PN_OK || pn_csv_read(&csv, times, &err) != PN_OK)
+        goto fail;
+    for (int k = 0; k < 5; k++)
+        if (pn_csv_require(&csv, cols[k], "kernel, size, threads, blocks, median_us", &col[k],
+                           &err) != PN_OK)
+            goto fail;
+    if (scan_dir(dir, &ents, &n_ents, &err) != PN_OK)
+        goto fail;
+    pn_cli_progress_begin(&prog, "compare", csv.n_rows, 0, quiet);
+    for (size_t i = 0; i < csv.n_rows; i++) {
+        const pn_csv_row_t *row = &csv.rows[i];
+        uint64_t t, b;
+        double us, pred = -1;
+        if (pn_csv_u64(&csv, row, (size_t)col[2], "threads", 1, 1024, &t, &err) != PN_OK ||
+            pn_csv_u64(&csv, row, (size_t)col[3], "blocks", 1, UINT32_MAX, &b, &err) != PN_OK ||
+            pn_csv_double(&csv, row, (size_t)col[4], "median_us", 0, &us, &err) != PN_OK)
+            goto fail;
+        const char *kernel = row->f[col[0]].text;
+        entry_t *e = take(ents, n_ents, kernel, (uint32_t)t, b);
+        if (e && predict(e->path, runs, seed, (unsigned)jobs, &pred, &err) != PN_OK)
+            goto fail;
+        if (pn_compare_add(&cmp, kernel, row->f[col[1]].text, (uint32_t)t, b, us, pred,
+                           e ? e->path : NULL, &err) != PN_OK)
+            goto fail;
+        pn_cli_progress_one_more(&prog);
+        if (pn_cli_stop) {
+            pn_error_set(&err, PN_EINTR, "interrupted");
+            goto fail;
+        }
+    }
+    pn_cli_progress_end(&prog);
+    if (pn_cli_out_open(&out, output, &err) != PN_OK ||
+        pn_compare_write(out.f, fmt, &cmp, versions, (size_t)worst, &err) != PN_OK ||
+        pn_cli_out_commit(&out, &err) != PN_OK)
+        goto fail;
+    goto done;
+fail:
+    pn_cli_progress_end(&prog);
+    pn_cli_out_abort(&out);
+    rc = pn_cli_fail("compare", &err);
+done:
+    for (size_t i = 0; i < n_ents; i++)
+        free(ents[i].name), free(ents[i].path);
+    free(ents);
+    pn_compare_destroy(&cmp);
+    pn_csv_destroy(&csv);
+    return rc;
+}

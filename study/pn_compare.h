@@ -1,0 +1,50 @@
+/* pn_compare.h - measured against predicted kernel times: per launch errors,
+ * per kernel MAPE, the best block size of every sweep (a kernel at one size
+ * over several block sizes), versions of one computation ranked together, the
+ * worst launches; written as text, JSON or CSV (`pnsim compare`). */
+#ifndef PN_COMPARE_H
+#define PN_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pn_error.h"
+#include "pn_report.h"
+
+typedef struct pn_compare_row {
+    char *kernel;                 /* as the times file names it */
+    char *size;                   /* its size column, as text */
+    uint32_t threads;
+    uint64_t blocks;
+    double measured_us, predicted_us; /* predicted < 0: no config matched */
+    char *config;                 /* the config that predicted it (NULL: none) */
+} pn_compare_row_t;
+
+typedef struct pn_compare {
+    pn_compare_row_t *rows;
+    size_t n, cap;
+} pn_compare_t;
+
+/* An empty comparison; pair with pn_compare_destroy. */
+void pn_compare_init(pn_compare_t *c);
+void pn_compare_destroy(pn_compare_t *c);
+
+/* Append a row (strings copied; config may be NULL). PN_ENOMEM. */
+pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size,
+                           uint32_t threads, uint64_t blocks, double measured_us,
+                           double predicted_us, const char *config, pn_error_t *err);
+
+/* Write the comparison: text (a table, per kernel MAPE, sweeps, with versions
+ * the version groups, the `worst` largest errors, the overall line), json (the
+ * same as one object) or csv (one row per launch). A sweep is the rows of one
+ * kernel and size with two or more block sizes; its verdict compares the block
+ * size of the least measured and of the least predicted time. With versions,
+ * kernels named FAMILY_VERSION at one size are one group: the fastest
+ * (version, block size) measured and predicted, and the regret (measured time
+ * of the predicted pick over the measured best). Errors are
+ * (predicted - measured) / measured. PN_EIO on a write error. */
+pn_status_t pn_compare_write(FILE *out, pn_format_t fmt, const pn_compare_t *c, int versions,
+                             size_t worst, pn_error_t *err);
+
+#endif
