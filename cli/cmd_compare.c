@@ -164,7 +164,8 @@ static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsig
         st = pn_error_set(err, PN_EINVAL, "%s: the config gives steps only (a paper-net "
                           "config on an uncalibrated device): no time to compare", path);
     if (st == PN_OK)
-        st = pn_kernel_net_check_steps(&m.cfg, &m.kernel, 0, 0, &opts.max_steps, err);
+        st = pn_kernel_net_check_steps(&m.cfg, &m.kernel, m.cfg.max_steps, 0, &opts.max_steps,
+                                       err);
     if (st == PN_OK && (st = pn_kernel_net_engine(&prep, PN_ENGINE_AUTO, &m.cfg, &m.kernel,
                                                   &m.net, &opts, err)) != PN_OK)
         pn_error_prefix(err, path);
@@ -239,6 +240,8 @@ int pn_cmd_compare(int argc, char **argv)
             goto fail;
     if (scan_dir(dir, &ents, &n_ents, &err) != PN_OK)
         goto fail;
+    if (!jobs)
+        jobs = pn_engine_cpu_count();
     pn_cli_progress_begin(&prog, "compare", csv.n_rows, 0, quiet);
     for (size_t i = 0; i < csv.n_rows; i++) {
         const pn_csv_row_t *row = &csv.rows[i];
