@@ -321,6 +321,11 @@ else bad import-source "rc $rc: $(cat "$TMP/err")"; fi
 steps=$($RUN run -q -r 2 -f csv "$cfg" 2>"$TMP/err" | awk -F, 'NR == 2 { print $6 }')
 if [ -n "$steps" ] && [ "$steps" -gt 1500000 ] && [ "$steps" -lt 2500000 ]; then ok run-sass-serial-tail
 else bad run-sass-serial-tail "steps '$steps': $(cat "$TMP/err")"; fi
+# a kernel.sass config builds no net: the report says so, export refuses with the key's place
+if $RUN run -r 1 "$cfg" 2>"$TMP/err" | grep -q '^net      none: the warps run their SASS program' &&
+   ! $RUN export "$cfg" >"$TMP/x.dot" 2>"$TMP/err" && grep -q 'kernel.sass: warps that run their SASS have no Petri net yet' "$TMP/err"; then
+    ok sass-no-net
+else bad sass-no-net "$(cat "$TMP/err")"; fi
 # compare: the imported launch against a measured time, a row without a config
 printf '# measured\nkernel,size,threads,blocks,median_us\ndp_serial,4194304,256,16384,1182.16\nnone,1,64,2,3.5\n' >"$TMP/times.csv"
 $RUN compare -q -r 1 "$TMP/times.csv" "$TMP/sass" >"$TMP/cmp.txt" 2>"$TMP/err"; rc=$?

@@ -16,6 +16,12 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 pn_sm_layout_t *lay, pn_error_t *err)
 {
     pn_status_t st;
+    if (k->net == PN_NET_PIPELINED && cfg->sass) {
+        /* warps that run their SASS: the sass engine plans from the program,
+         * there is no net to build (net stays empty) */
+        memset(lay, 0, sizeof *lay);
+        return PN_OK;
+    }
     if (k->net == PN_NET_PIPELINED) {
         pn_pipe_layout_t pl;
         pn_pipe_params_t pp = k->pipe;

@@ -13,7 +13,9 @@
 /* Build into net (freshly initialised) the net of one resolved point k of
  * cfg: the paper's SM net from k's counts, or, when cfg has a program, the
  * program-order net of pn_program_net_build with k's schedulers and
- * latencies (threads and param_values as for pn_kernel_resolve). Errors are
+ * latencies (threads and param_values as for pn_kernel_resolve); nothing for
+ * a kernel.sass config (its engine plans from the program: net stays empty,
+ * lay zeroed). Errors are
  * prefixed with the config's path when they have no position of their own.
  * On error net holds a partial net that the caller destroys. */
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,

@@ -115,8 +115,11 @@ static void report_text(FILE *out, const void *data)
     else
         fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
                 r->schedulers, r->l1, r->l2, r->selection);
-    fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places, r->transitions,
-            r->arcs);
+    if (!r->places)
+        fputs("net      none: the warps run their SASS program on the sass engine\n", out);
+    else
+        fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places,
+                r->transitions, r->arcs);
     fprintf(out, "runs     %u (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n\n", r->runs, r->seed,
             r->seed + r->runs - 1, r->engine);
     fprintf(out, "  %-12s %12s %10s %10s %10s\n", "", "mean", "sd", "min", "max");
