@@ -31,7 +31,7 @@ static const char calibrate_usage[] =
     "  -d, --device NAME     the device profile to calibrate (required; a name or a\n"
     "                        .yaml path); every point is simulated on it\n"
     "  -o, --output FILE     write the calibrated profile to FILE (only on success)\n"
-    "  -p, --points FILE     write one CSV row per point (measured, steps, predictions)\n"
+    "  -P, --points FILE     write one CSV row per point (measured, steps, predictions)\n"
     "  -r, --runs N          runs per point, 1 to 1000000 (default: each config's\n"
     "                        simulation.runs)\n"
     "  -s, --seed S          seed of each point's first run (default: the config's)\n"
@@ -463,7 +463,7 @@ int pn_cmd_calibrate(int argc, char **argv)
     static const struct option longopts[] = {
         { "device", required_argument, NULL, 'd' },
         { "output", required_argument, NULL, 'o' },
-        { "points", required_argument, NULL, 'p' },
+        { "points", required_argument, NULL, 'P' },
         { "runs", required_argument, NULL, 'r' },
         { "seed", required_argument, NULL, 's' },
         { "jobs", required_argument, NULL, 'j' },
@@ -492,12 +492,12 @@ int pn_cmd_calibrate(int argc, char **argv)
     int rc = 2, c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:o:p:r:s:j:e:k:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:o:P:r:s:j:e:k:vh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'd': device = optarg; break;
         case 'o': output = optarg; break;
-        case 'p': points_out = optarg; break;
+        case 'P': points_out = optarg; break;
         case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, PN_CLI_MAX_RUNS, &runs, &err); break;
         case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
         case 'j': st = pn_cli_parse_u64("--jobs", optarg, 1, PN_CLI_MAX_JOBS, &jobs, &err); break;

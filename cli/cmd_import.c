@@ -47,7 +47,7 @@ static const char import_usage[] =
     "  -d, --device NAME     the configs' device (default h100)\n"
     "  -o, --output DIR      write DIR/<kernel>-<threads>x<blocks>-<id>.yaml (default:\n"
     "                        the configs one after another on standard output)\n"
-    "  -s, --source FILE     the report's source page: warps run the SASS (needs -o)\n"
+    "  -S, --source FILE     the report's source page: warps run the SASS (needs -o)\n"
     "  -h, --help            this help\n";
 
 static int by_threads(const void *a, const void *b, void *ctx)
@@ -154,7 +154,7 @@ int pn_cmd_import(int argc, char **argv)
         { "metrics", no_argument, NULL, 'm' },
         { "device", required_argument, NULL, 'd' },
         { "output", required_argument, NULL, 'o' },
-        { "source", required_argument, NULL, 's' },
+        { "source", required_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -162,12 +162,12 @@ int pn_cmd_import(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:o:s:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:o:S:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': printf("%s\n", pn_ncu_metric_list); return 0;
         case 'd': device = optarg; break;
         case 'o': outdir = optarg; break;
-        case 's': source = optarg; break;
+        case 'S': source = optarg; break;
         case 'h': fputs(import_usage, stdout); return 0;
         default:
             return pn_cli_option_error("import", c, argv);

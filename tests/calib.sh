@@ -24,7 +24,7 @@ expect_fail() {  # name, exit status, expected stderr substring, command...
 }
 
 # ---- calibrate: exact fit of synthetic times (0.01 us/step + 2 us) ----------------
-if $RUN calibrate -d $D -j 2 -o "$TMP/h100.yaml" -p "$TMP/points.csv" $C/meas-good.csv \
+if $RUN calibrate -d $D -j 2 -o "$TMP/h100.yaml" -P "$TMP/points.csv" $C/meas-good.csv \
         >"$TMP/report" 2>"$TMP/err"; then
     if grep -q '^fit        time_us = 0.01 \* steps + 2$' "$TMP/report" &&
        grep -q 'R2 1.00000  RMSE .* us  MAPE 0.00%  geo-mean error 0.00%' "$TMP/report"; then
@@ -64,7 +64,7 @@ if $RUN calibrate -d $D -j 1 -e literal --weight relative $C/meas-good.csv >"$TM
 else bad calibrate-weighted "$(cat "$TMP/err") $(grep '^fit' "$TMP/report")"; fi
 
 # ---- calibrate simulates exactly the net `run` simulates, also for a program config ---
-if $RUN calibrate -d gtx960m -p "$TMP/prog.csv" $C/meas-program.csv >/dev/null 2>"$TMP/err"; then
+if $RUN calibrate -d gtx960m -P "$TMP/prog.csv" $C/meas-program.csv >/dev/null 2>"$TMP/err"; then
     for t in 512 256; do
         want=$($RUN run -t $t -f json configs/reorder-example.yaml 2>&1 |
                python3 -c 'import json, sys; print(float(json.load(sys.stdin)["steps"]["mean"]))')
@@ -97,7 +97,7 @@ fi
 # ---- calibrate: errors, nothing written ------------------------------------------
 rm -f "$TMP/o.yaml" "$TMP/p.csv"
 expect_fail calibrate-bad-csv 1 "$C/meas-bad-threads.csv:4:14: threads: expected an integer" \
-    $RUN calibrate -d $D -o "$TMP/o.yaml" -p "$TMP/p.csv" $C/meas-bad-threads.csv
+    $RUN calibrate -d $D -o "$TMP/o.yaml" -P "$TMP/p.csv" $C/meas-bad-threads.csv
 if [ -e "$TMP/o.yaml" ] || [ -e "$TMP/p.csv" ] || ls "$TMP" | grep -q '\.tmp'; then
     bad calibrate-bad-csv-output "an output file was written"
 else ok calibrate-bad-csv-output; fi

@@ -100,11 +100,11 @@ cp tests/calib/meas-one.csv "$TMP/"
 expect calibrate-o-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
     $RUN calibrate -d h100 -o "$TMP/meas-one.csv" "$TMP/meas-one.csv"
 expect calibrate-p-input 1 "$TMP/meas-one.csv: cannot write: it is the input file $TMP/meas-one.csv (refusing to overwrite it)" \
-    $RUN calibrate -d h100 -p "$TMP/meas-one.csv" "$TMP/meas-one.csv"
+    $RUN calibrate -d h100 -P "$TMP/meas-one.csv" "$TMP/meas-one.csv"
 cp tests/calib/k-arith.yaml "$TMP/"
 printf 'config,threads,params,median_us\nk-arith.yaml,32,K=100,6.01\nk-arith.yaml,32,K=200,10.01\n' >"$TMP/meas-two.csv"
 expect calibrate-p-config 1 "$TMP/k-arith.yaml: cannot write: it is the input file $TMP/k-arith.yaml (refusing to overwrite it)" \
-    $RUN calibrate -d h100 -p "$TMP/k-arith.yaml" "$TMP/meas-two.csv"
+    $RUN calibrate -d h100 -P "$TMP/k-arith.yaml" "$TMP/meas-two.csv"
 expect probe-o-input 1 "$TMP/probe.csv: cannot write: it is the input file $TMP/probe.csv (refusing to overwrite it)" \
     sh -c "cp examples/data/h100/probe.csv $TMP/ && $RUN probe -d h100 -o $TMP/probe.csv $TMP/probe.csv"
 # the device profile may be updated in place
@@ -345,7 +345,7 @@ interrupt run-pipelined-sigint INT 130 run $RUN run -j 2 -o "$S/out.txt" "$S/lon
 interrupt sweep-sigterm TERM 143 sweep $RUN sweep -q -j 2 -o "$S/out.txt" --plot "$S/p.svg" "$S/long.yaml"
 interrupt reorder-sigint INT 130 reorder $RUN reorder -j 2 -o "$S/out.txt" "$S/long.yaml"
 interrupt calibrate-sigint INT 130 calibrate \
-    $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 -o "$S/prof.yaml" -p "$S/pts.csv" "$S/meas.csv"
+    $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 -o "$S/prof.yaml" -P "$S/pts.csv" "$S/meas.csv"
 interrupt calibrate-search-sigterm TERM 143 calibrate \
     $RUN calibrate -d tests/calib/devices/h100-uncal.yaml -j 2 --search-latency -o "$S/prof.yaml" "$S/meas.csv"
 # a second signal while the first is handled: out at once, with its own status
