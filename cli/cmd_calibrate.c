@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_common.h"
 #include "pn_baseline.h"
@@ -50,7 +51,9 @@ static const char calibrate_usage[] =
     "      --l2 LIST         the grid's shared latencies (default 1,2,4,8)\n"
     "      --source TEXT     calibration.source of the profile (default: a summary)\n"
     "      --max-steps N     abort a run after N steps (default: the config's)\n"
-    "  -v, --verbose         progress on standard error\n"
+    "  -q, --quiet           no progress (shown by default when standard error is a\n"
+    "                        terminal: a line per point)\n"
+    "  -v, --verbose         progress on standard error even when it is not a terminal\n"
     "  -h, --help            this help\n";
 
 enum { MODEL_PNSIM, MODEL_ROOF, MODEL_BBV, N_MODELS };
@@ -476,6 +479,7 @@ int pn_cmd_calibrate(int argc, char **argv)
         { "source", required_argument, NULL, 'C' },
         { "max-steps", required_argument, NULL, 'M' },
         { "verbose", no_argument, NULL, 'v' },
+        { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -483,7 +487,7 @@ int pn_cmd_calibrate(int argc, char **argv)
     pn_error_clear(&err);
     const char *device = NULL, *output = NULL, *points_out = NULL, *source = NULL;
     uint64_t runs = 0, seed = 0, jobs = 0, max_steps = 0;
-    int have_seed = 0, verbose = 0, search = 0, weighted = 0;
+    int have_seed = 0, verbose = 0, quiet = 0, search = 0, weighted = 0;
     pn_engine_kind_t engine = PN_ENGINE_DEFAULT;
     pn_point_opts_t popts = { 0 };
     static const uint32_t def_l1[] = {10, 20, 40, 80, 160}, def_l2[] = {1, 2, 4, 8};
@@ -492,7 +496,7 @@ int pn_cmd_calibrate(int argc, char **argv)
     int rc = 2, c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:o:P:r:s:j:e:k:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:o:P:r:s:j:e:k:vqh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'd': device = optarg; break;
@@ -518,6 +522,7 @@ int pn_cmd_calibrate(int argc, char **argv)
         case 'C': source = optarg; break;
         case 'M': st = pn_cli_parse_u64("--max-steps", optarg, 1, UINT64_MAX, &max_steps, &err); break;
         case 'v': verbose = 1; break;
+        case 'q': quiet = 1; break;
         case 'h': fputs(calibrate_usage, stdout); rc = 0; goto out_args;
         default:  rc = pn_cli_option_error("calibrate", c, argv); goto out_args;
         }
@@ -557,7 +562,8 @@ int pn_cmd_calibrate(int argc, char **argv)
                       .weighted = weighted, .searched = search,
                       .jobs = jobs ? (unsigned)jobs : pn_engine_cpu_count() };
     pn_cli_out_t pout = { 0 }, prof = { 0 };
-    FILE *progress = verbose ? stderr : NULL;
+    /* progress: on a terminal unless -q, anywhere with -v */
+    FILE *progress = verbose || (!quiet && isatty(STDERR_FILENO)) ? stderr : NULL;
     rc = 0;
     if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
         pn_measure_load(&meas, argv[optind], &err) != PN_OK ||

@@ -24,7 +24,7 @@ expect_fail() {  # name, exit status, expected stderr substring, command...
 }
 
 # ---- calibrate: exact fit of synthetic times (0.01 us/step + 2 us) ----------------
-if $RUN calibrate -d $D -j 2 -o "$TMP/h100.yaml" -P "$TMP/points.csv" $C/meas-good.csv \
+if $RUN calibrate -q -d $D -j 2 -o "$TMP/h100.yaml" -P "$TMP/points.csv" $C/meas-good.csv \
         >"$TMP/report" 2>"$TMP/err"; then
     if grep -q '^fit        time_us = 0.01 \* steps + 2$' "$TMP/report" &&
        grep -q 'R2 1.00000  RMSE .* us  MAPE 0.00%  geo-mean error 0.00%' "$TMP/report"; then
