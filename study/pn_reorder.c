@@ -85,6 +85,7 @@ static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs,
         pn_pipe_params_t pp = k->pipe;
         pn_pipe_layout_t pl;
         pp.programs = progs;
+        pp.barriers = 0;             /* the programs carry them as sync items */
         st = pn_pipe_build(&net, &pp, &pl, err);
         t0 = pl.t0;
     } else {
@@ -112,23 +113,41 @@ static int src_has_sync(const pn_prog_src_t *src)
     return 0;
 }
 
-/* The orders reorder compares run one block without barriers: refuse the
- * rest with an error at the kernel. */
-static pn_status_t check_one_block(const pn_config_t *cfg, const pn_kernel_t *k, pn_error_t *err)
+/* On the paper net the orders run one block without barriers: refuse the
+ * rest with an error at the kernel (the pipelined net takes grids, and
+ * barriers bound the phases its orders permute). */
+static pn_status_t check_paper(const pn_config_t *cfg, const pn_kernel_t *k, pn_error_t *err)
 {
+    if (k->net == PN_NET_PIPELINED)
+        return PN_OK;
     int sync = src_has_sync(&cfg->program);
     for (size_t i = 0; i < cfg->n_overrides; i++)
         sync |= src_has_sync(&cfg->overrides[i].program);
-    if (k->net != PN_NET_PIPELINED && (sync || !pn_sm_grid_is_plain(&k->sm_grid)))
+    if (sync || !pn_sm_grid_is_plain(&k->sm_grid))
         return pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line, cfg->kernel_pos.col,
-                           "reorder compares orders of one block without barriers: the kernel "
-                           "has %s", sync || k->sm_grid.barriers ? "barriers" : "several blocks "
-                           "on the SM");
-    if (sync)
-        return pn_error_at(err, PN_EINVAL, cfg->path, cfg->kernel_pos.line, cfg->kernel_pos.col,
-                           "reorder compares orders of one block without barriers: the kernel "
-                           "has barriers");
+                           "reorder on the paper net compares orders of one block without "
+                           "barriers: the kernel has %s (the pipelined net takes both)",
+                           sync || k->sm_grid.barriers ? "barriers" : "several blocks on the SM");
     return PN_OK;
+}
+
+/* Warp w's program in `order`: from the paper net's counts, or from the
+ * pipelined net's (global loads of every level, every kind, the barriers). */
+static pn_status_t order_program(const pn_kernel_t *k, uint32_t w, pn_order_t order,
+                                 pn_program_t *out, pn_error_t *err)
+{
+    if (k->net != PN_NET_PIPELINED)
+        return pn_program_order(out, order, &k->sm.warps[w], err);
+    const uint64_t *c = k->pipe.warps[w].n;
+    uint64_t n[PN_PROGRAM_KINDS] = { 0 };
+    n[PN_KIND_ARITH] = c[PN_PIPE_ARITH];
+    n[PN_KIND_SHARED] = c[PN_PIPE_SHARED_LD];
+    n[PN_KIND_GLOBAL] = c[PN_PIPE_LD_L1] + c[PN_PIPE_LD_L2] + c[PN_PIPE_LD_DRAM];
+    n[PN_PROGRAM_SYNC] = k->pipe.barriers;
+    n[PN_PROGRAM_SFU] = c[PN_PIPE_SFU];
+    n[PN_PROGRAM_SHARED_ST] = c[PN_PIPE_SHARED_ST];
+    n[PN_PROGRAM_GLOBAL_ST] = c[PN_PIPE_GLOBAL_ST];
+    return pn_program_order_kinds(out, order, n, err);
 }
 
 pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
@@ -146,17 +165,11 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
     }
     const pn_kernel_t *k = &r->m->kernel;
     const int pipe = k->net == PN_NET_PIPELINED;
-    st = check_one_block(&r->m->cfg, k, err);
-    for (uint32_t w = 0; pipe && w < warps && st == PN_OK; w++) {
-        const uint64_t *n = k->pipe.warps[w].n;
-        if (n[PN_PIPE_SFU] || n[PN_PIPE_SHARED_ST] || n[PN_PIPE_GLOBAL_ST] || k->pipe.barriers ||
-            k->pipe.blocks > 1)
-            st = pn_error_at(err, PN_EINVAL, r->m->cfg.path, r->m->cfg.kernel_pos.line,
-                             r->m->cfg.kernel_pos.col, "reorder on the pipelined net takes "
-                             "counts of arith, shared and global alone, one block, no "
-                             "barriers (warp %u has sfu, shared_st or global_st, or the grid "
-                             "has several blocks or barriers)", w);
-    }
+    st = check_paper(&r->m->cfg, k, err);
+    if (st == PN_OK && r->m->cfg.sass)
+        st = pn_error_at(err, PN_EINVAL, r->m->cfg.path, r->m->cfg.kernel_pos.line,
+                         r->m->cfg.kernel_pos.col, "reorder permutes counts or a program: "
+                         "kernel.sass fixes the order of its instructions");
     /* the loaded net is the program-order net when the config has a program */
     if (st == PN_OK && r->m->cfg.has_program)
         st = simulate(r, &r->m->net, r->m->layout.t0, pipe ? NET_PIPE_PROGRAM : NET_PROGRAM,
@@ -180,7 +193,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
     }
     for (int o = 0; o < PN_ORDER_COUNT && st == PN_OK; o++) {
         for (uint32_t w = 0; w < warps && st == PN_OK; w++)
-            st = pn_program_order(&progs[w], (pn_order_t)o, &r->m->kernel.sm.warps[w], err);
+            st = order_program(k, w, (pn_order_t)o, &progs[w], err);
         if (st == PN_OK)
             st = simulate_programs(r, progs, pn_program_order_name((pn_order_t)o), results, err);
         for (uint32_t w = 0; w < warps; w++)

@@ -118,10 +118,30 @@ expect_fail max-steps-option "$TMP/loop.yaml: order program: net 'loop' (seed 1)
 
 # ---- help and usage ----------------------------------------------------------
 $RUN reorder --help | grep -q 'memory-spread' && ok help || bad help "no order list"
-expect_fail reorder-sync "tests/good/program_sync.yaml:5:1: reorder compares orders of one block without barriers: the kernel has barriers" \
-    $RUN reorder -o "$TMP/o.txt" tests/good/program_sync.yaml
+# the pipelined net: sync items, every kind, grids (barriers bound the phases)
+$RUN reorder -r 2 -f csv tests/good/program_sync.yaml >"$TMP/sync.csv" 2>"$TMP/err" &&
+    [ "$(cut -d, -f4 "$TMP/sync.csv" | tr '\n' ' ')" = "order program random memory-first memory-last memory-spread " ] &&
+    [ "$(tail -n +3 "$TMP/sync.csv" | cut -d, -f9,10 | sort -u | wc -l)" -eq 1 ] &&
+    ok reorder-sync || bad reorder-sync "one warp with barriers: every order should take the same steps: $(cat "$TMP/sync.csv" "$TMP/err" | head -6)"
+# one warp: every order takes what the counts take (sum x L + 3 + k (L_bar - 1))
+cat >"$TMP/kinds.yaml" <<'YAML'
+device: h100
+model: {net: pipelined}
+kernel:
+  threads: 32
+  counts: {arith: 9, sfu: 3, global_ld: 2, shared_ld: 2, shared_st: 1, global_st: 1, barriers: 2}
+  memory: {l1_hit: 1}
+simulation: {runs: 2}
+YAML
+want=$($RUN run -f csv "$TMP/kinds.yaml" | tail -1 | cut -d, -f6)
+$RUN reorder -f csv "$TMP/kinds.yaml" >"$TMP/kinds.csv" 2>"$TMP/err" &&
+    [ "$(tail -n +2 "$TMP/kinds.csv" | cut -d, -f9,10 | sort -u)" = "$want,0" ] &&
+    ok reorder-kinds || bad reorder-kinds "want $want steps in every order: $(cat "$TMP/kinds.csv" "$TMP/err" | head -6)"
+$RUN reorder -r 2 -f csv configs/pipelined-example.yaml >"$TMP/grid.csv" 2>"$TMP/err" &&
+    [ "$(wc -l <"$TMP/grid.csv")" -eq 5 ] && ok reorder-pipelined-grid ||
+    bad reorder-pipelined-grid "$(cat "$TMP/err")"
 printf 'kernel:\n  threads: 64\n  blocks: 1000\n  counts: {arith: 8}\n' >"$TMP/grid.yaml"
-expect_fail reorder-grid "grid.yaml:1:1: reorder compares orders of one block without barriers: the kernel has several blocks on the SM" \
+expect_fail reorder-grid "grid.yaml:1:1: reorder on the paper net compares orders of one block without barriers: the kernel has several blocks on the SM (the pipelined net takes both)" \
     $RUN reorder -o "$TMP/o.txt" "$TMP/grid.yaml"
 $RUN help reorder | grep -q -- '--runs N' && ok help-reorder || bad help-reorder "no options"
 $RUN reorder >/dev/null 2>&1; [ $? -eq 2 ] && ok no-file || bad no-file "exit not 2"

@@ -123,6 +123,8 @@ static void test_parse_item(void **state)
         { "global", PN_KIND_GLOBAL, 1 }, { "arith*8", PN_KIND_ARITH, 8 },
         { "global * 3", PN_KIND_GLOBAL, 3 }, { "shared*1", PN_KIND_SHARED, 1 },
         { "arith*4294967295", PN_KIND_ARITH, 4294967295u }, { "arith*007", 0, 7 },
+        { "sfu", PN_PROGRAM_SFU, 1 }, { "shared_st*2", PN_PROGRAM_SHARED_ST, 2 },
+        { "global_st", PN_PROGRAM_GLOBAL_ST, 1 },
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         pn_program_item_t it;
@@ -132,7 +134,9 @@ static void test_parse_item(void **state)
         assert_int_equal(it.mult, good[i].mult);
     }
     static const struct { const char *s, *msg; } bad[] = {
-        { "mul", "unknown instruction kind 'mul' (expected arith, shared or global" },
+        { "mul", "unknown instruction kind 'mul' (expected arith, shared, global, sfu, "
+                 "shared_st or global_st" },
+        { "global_ld", "unknown instruction kind 'global_ld'" },
         { "Arith", "unknown instruction kind 'Arith'" },
         { "arith2", "unknown instruction kind 'arith2'" },
         { "*3", "unknown instruction kind '*' in '*3'" },
@@ -817,6 +821,109 @@ static void test_orders_counts(void **state)
     assert_string_equal(pn_program_order_name(PN_ORDER_COUNT), "?");
 }
 
+/* Orders of every item kind with barriers: each phase holds floor(n / (b +
+ * 1)) of each kind (the last the rest), ordered as the order says. */
+static void test_orders_kinds(void **state)
+{
+    (void)state;
+    static const int first[] = { PN_KIND_GLOBAL, PN_PROGRAM_GLOBAL_ST, PN_KIND_SHARED,
+                                 PN_PROGRAM_SHARED_ST, PN_KIND_ARITH, PN_PROGRAM_SFU };
+    static const int last[] = { PN_KIND_ARITH, PN_PROGRAM_SFU, PN_KIND_GLOBAL,
+                                PN_PROGRAM_GLOBAL_ST, PN_KIND_SHARED, PN_PROGRAM_SHARED_ST };
+    static const int mem[] = { PN_KIND_GLOBAL, PN_PROGRAM_GLOBAL_ST, PN_KIND_SHARED,
+                               PN_PROGRAM_SHARED_ST };
+    static uint8_t seq[1 << 16];
+    pn_rng_t r;
+    pn_rng_seed(&r, 11);
+    for (int i = 0; i < 200; i++) {
+        uint64_t n[PN_PROGRAM_KINDS];
+        for (int k = 0; k < PN_PROGRAM_KINDS; k++)
+            n[k] = pn_rng_below(&r, 4) ? pn_rng_below(&r, k == PN_KIND_ARITH ? 300 : 40) : 0;
+        n[PN_PROGRAM_SYNC] = pn_rng_below(&r, 3) ? pn_rng_below(&r, 6) : 0;
+        const uint64_t b = n[PN_PROGRAM_SYNC];
+        for (int o = 0; o < PN_ORDER_COUNT; o++) {
+            pn_program_t p;
+            pn_error_t err;
+            uint64_t got[PN_PROGRAM_KINDS];
+            assert_int_equal(pn_program_order_kinds(&p, (pn_order_t)o, n, &err), PN_OK);
+            assert_int_equal(pn_program_kind_counts(&p, got, &err), PN_OK);
+            assert_memory_equal(got, n, sizeof got);
+            size_t len = expand(&p, seq, sizeof seq), k = 0;
+            for (uint64_t ph = 0; ph <= b; ph++) {
+                uint64_t c[PN_PROGRAM_KINDS], m = 0, comp;
+                for (int x = 0; x < PN_PROGRAM_KINDS; x++)
+                    c[x] = ph < b ? n[x] / (b + 1) : n[x] - b * (n[x] / (b + 1));
+                for (int x = 0; x < 4; x++)
+                    m += c[mem[x]];
+                comp = c[PN_KIND_ARITH] + c[PN_PROGRAM_SFU];
+                if (o != PN_ORDER_MEMORY_SPREAD || m == 0) {
+                    const int *ord = o == PN_ORDER_MEMORY_FIRST ? first : last;
+                    for (int g = 0; g < 6; g++)
+                        for (uint64_t x = 0; x < c[ord[g]]; x++)
+                            assert_int_equal(seq[k++], ord[g]);
+                } else {
+                    /* chunk j: one memory access, then q or q + 1 compute
+                     * (arith first, then sfu) */
+                    uint64_t q = comp / m, rem = comp % m, done = 0, mk = 0, used = 0;
+                    for (uint64_t j = 0; j < m; j++) {
+                        while (used == c[mem[mk]]) {
+                            mk++;
+                            used = 0;
+                        }
+                        assert_int_equal(seq[k++], mem[mk]);
+                        used++;
+                        for (uint64_t x = 0; x < q + (j < rem); x++, done++)
+                            assert_int_equal(seq[k++], done < c[PN_KIND_ARITH] ? PN_KIND_ARITH
+                                                                             : PN_PROGRAM_SFU);
+                    }
+                }
+                if (ph < b)
+                    assert_int_equal(seq[k++], PN_PROGRAM_SYNC);
+            }
+            assert_int_equal(k, len);
+            pn_program_destroy(&p);
+        }
+    }
+    /* without the pipelined kinds and barriers: pn_program_order's programs */
+    char a[512], bb[512];
+    pn_warp_counts_t c = { 10, 2, 3 };
+    uint64_t n[PN_PROGRAM_KINDS] = { 10, 2, 3, 0, 0, 0, 0 };
+    for (int o = 0; o < PN_ORDER_COUNT; o++) {
+        pn_program_t p, q;
+        assert_int_equal(pn_program_order(&p, (pn_order_t)o, &c, NULL), PN_OK);
+        assert_int_equal(pn_program_order_kinds(&q, (pn_order_t)o, n, NULL), PN_OK);
+        assert_string_equal(pn_program_format(&p, a, sizeof a), pn_program_format(&q, bb, sizeof bb));
+        pn_program_destroy(&p);
+        pn_program_destroy(&q);
+    }
+    /* a worked example: m = 4 slots, 5 arith + 3 sfu, q = 2 */
+    uint64_t w[PN_PROGRAM_KINDS] = { 5, 1, 2, 0, 3, 0, 1 };
+    pn_program_t p;
+    assert_int_equal(pn_program_order_kinds(&p, PN_ORDER_MEMORY_SPREAD, w, NULL), PN_OK);
+    assert_string_equal(pn_program_format(&p, a, sizeof a),
+                        "[{repeat: 2, body: [global, arith*2]}, {repeat: 1, body: [global_st, "
+                        "arith, sfu]}, {repeat: 1, body: [shared, sfu*2]}]");
+    pn_program_destroy(&p);
+    /* with 2 barriers: two flattened phases, then the rest */
+    uint64_t wb[PN_PROGRAM_KINDS] = { 7, 0, 2, 2, 0, 0, 0 };
+    assert_int_equal(pn_program_order_kinds(&p, PN_ORDER_MEMORY_FIRST, wb, NULL), PN_OK);
+    assert_string_equal(pn_program_format(&p, a, sizeof a),
+                        "[{repeat: 2, body: [arith*2, sync]}, {repeat: 2, body: [global]}, "
+                        "{repeat: 3, body: [arith]}]");
+    pn_program_destroy(&p);
+    /* many barriers around phases too long to flatten: an error, not a huge program */
+    uint64_t huge[PN_PROGRAM_KINDS] = { 0 };
+    huge[PN_KIND_ARITH] = 3000000000u;
+    huge[PN_KIND_GLOBAL] = 3000000000u;
+    huge[PN_PROGRAM_SYNC] = 100000;
+    pn_error_t err;
+    assert_int_equal(pn_program_order_kinds(&p, PN_ORDER_MEMORY_FIRST, huge, &err), PN_OK);
+    pn_program_destroy(&p);
+    assert_int_equal(pn_program_order_kinds(&p, PN_ORDER_MEMORY_SPREAD, huge, &err), PN_ELIMIT);
+    assert_non_null(strstr(err.msg, "100000 barriers"));
+    assert_int_equal(p.n_segs, 0);
+}
+
 /* Mean steps of `runs` fast runs of every warp running order o of counts c. */
 static double order_mean(pn_order_t o, const pn_warp_counts_t *c, uint32_t warps,
                          uint32_t sched, uint32_t l1, uint32_t runs)
@@ -874,7 +981,7 @@ static void test_bad_args(void **state)
     (void)state;
     pn_program_t p;
     pn_error_t err;
-    pn_program_item_t it = { PN_KIND_ARITH, 1 }, bad_kind = { 4, 1 }, zero = { 0, 0 };
+    pn_program_item_t it = { PN_KIND_ARITH, 1 }, bad_kind = { PN_PROGRAM_KINDS, 1 }, zero = { 0, 0 };
     pn_program_item_t sync2 = { PN_PROGRAM_SYNC, 2 };
     pn_program_init(&p);
     assert_int_equal(pn_program_add_segment(&p, 1, &it, 0, &err), PN_EINVAL);
@@ -928,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_literal_equals_fast),
         cmocka_unit_test(test_sync),
         cmocka_unit_test(test_orders_counts),
+        cmocka_unit_test(test_orders_kinds),
         cmocka_unit_test(test_memory_bound_theory),
         cmocka_unit_test(test_bad_args),
     };

@@ -303,7 +303,8 @@ static pn_status_t read_program(reader_t *r, yaml_node_t *list, yaml_node_t *key
         if (nb == 0)
             return pn_error_at(r->err, PN_EINVAL, c->path, pn_yaml_line(body),
                                pn_yaml_col(body), "%s must be a non-empty list of instruction "
-                               "kinds (arith, shared, global, each optionally *K)", iwhat);
+                               "kinds (arith, shared, global, sfu, shared_st, global_st, each "
+                               "optionally *K)", iwhat);
         if (nb > UINT32_MAX)
             return pn_error_at(r->err, PN_ELIMIT, c->path, pn_yaml_line(body),
                                pn_yaml_col(body), "%s is too long", iwhat);
@@ -317,7 +318,8 @@ static pn_status_t read_program(reader_t *r, yaml_node_t *list, yaml_node_t *key
             if (it->type != YAML_SCALAR_NODE || pn_yaml_is_null(it) ||
                 it->data.scalar.length == 0)
                 return pn_yaml_type_error(r->y, it, bwhat, "an instruction kind (arith, "
-                                          "shared or global, optionally *K)", r->err);
+                                          "shared, global, sfu, shared_st or global_st, "
+                                          "optionally *K)", r->err);
             pn_error_t e;
             if (pn_program_parse_item((const char *)it->data.scalar.value,
                                       it->data.scalar.length, &s->body[i], &e) != PN_OK)

@@ -469,7 +469,12 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
         const pn_prog_segment_src_t *seg = &src->segs[j];
         void *ev = NULL;
         int per_warp = 0;
-        uint64_t rep = 1, per[PN_KIND_COUNT] = {0, 0, 0}, syncs = 0;
+        /* the count key of each item kind (sync: the barriers) */
+        static const int key[PN_PROGRAM_KINDS] = {
+            PN_CK_ARITH, PN_CK_SHARED, PN_CK_GLOBAL, PN_CK_BARRIERS,
+            PN_CK_SFU, PN_CK_SHARED_ST, PN_CK_GLOBAL_ST
+        };
+        uint64_t rep = 1, per[PN_CK_COUNT] = {0}, syncs = 0;
         pn_pos_t at = seg->repeat.text ? seg->repeat.pos : seg->pos;
         snprintf(what, sizeof what, "%s[%zu]%s", prefix, j, seg->repeat.text ? ".repeat" : "");
         if (seg->repeat.text) {
@@ -480,7 +485,7 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
             if (seg->body[i].kind == PN_PROGRAM_SYNC)
                 syncs++;
             else
-                per[seg->body[i].kind % PN_KIND_COUNT] += seg->body[i].mult;
+                per[key[seg->body[i].kind % PN_PROGRAM_KINDS]] += seg->body[i].mult;
         }
         for (uint32_t w = w0; w < w1 && st == PN_OK; w++) {
             if (ev && (per_warp || w == w0)) {
@@ -488,7 +493,7 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
                 if (st != PN_OK)
                     break;
             }
-            for (int k = 0; k < PN_KIND_COUNT && st == PN_OK; k++) {
+            for (int k = 0; k < PN_CK_BARRIERS && st == PN_OK; k++) {
                 uint64_t *sum = &out[w].n[k];
                 if (!per[k] || !rep)
                     continue;
@@ -497,7 +502,7 @@ static pn_status_t eval_program(const pn_config_t *cfg, const pn_prog_src_t *src
                     st = pn_error_at(err, PN_ELIMIT, cfg->path, at.line, at.col,
                                      "%s: repeat %llu makes warp %u run more than %llu %s "
                                      "instructions", what, (unsigned long long)rep, w,
-                                     (unsigned long long)PN_SM_MAX_COUNT, pn_kind_names[k]);
+                                     (unsigned long long)PN_SM_MAX_COUNT, pn_count_keys[k]);
                 else
                     *sum += per[k] * rep;
             }

@@ -79,14 +79,15 @@ pn_status_t pn_pipe_check(const pn_pipe_params_t *p, pn_error_t *err)
                                 "%" PRIu64 "; every warp of a block passes the same barriers",
                                 w, pn_program_syncs(&p->programs[w]),
                                 pn_program_syncs(&p->programs[0]));
-        pn_warp_counts_t c;
+        uint64_t c[PN_PROGRAM_KINDS];
         const uint64_t *n = p->warps[w].n;
-        PN_CHECK(pn_program_counts(&p->programs[w], &c, err));
-        if (c.arith != n[PN_PIPE_ARITH] || c.shared != n[PN_PIPE_SHARED_LD] ||
-            c.global != n[PN_PIPE_LD_L1] + n[PN_PIPE_LD_L2] + n[PN_PIPE_LD_DRAM] ||
-            n[PN_PIPE_SFU] || n[PN_PIPE_SHARED_ST] || n[PN_PIPE_GLOBAL_ST])
+        PN_CHECK(pn_program_kind_counts(&p->programs[w], c, err));
+        if (c[PN_KIND_ARITH] != n[PN_PIPE_ARITH] || c[PN_KIND_SHARED] != n[PN_PIPE_SHARED_LD] ||
+            c[PN_KIND_GLOBAL] != n[PN_PIPE_LD_L1] + n[PN_PIPE_LD_L2] + n[PN_PIPE_LD_DRAM] ||
+            c[PN_PROGRAM_SFU] != n[PN_PIPE_SFU] || c[PN_PROGRAM_SHARED_ST] != n[PN_PIPE_SHARED_ST] ||
+            c[PN_PROGRAM_GLOBAL_ST] != n[PN_PIPE_GLOBAL_ST])
             return pn_error_set(err, PN_EINVAL, "warp %u: the counts are not those its program "
-                                "implies (programs have arith, shared and global items only)", w);
+                                "implies", w);
     }
     if (p->barriers > PN_PIPE_MAX_COUNT)
         return pn_error_set(err, PN_ELIMIT, "barriers per warp exceed the limit %" PRIu64,
@@ -348,12 +349,21 @@ static pn_status_t add_warp(builder_t *b, const pn_pipe_params_t *p, uint32_t w,
     if (p->programs) {
         /* frame I is the program's sequencer: it marks `end` after the last item */
         const pn_program_t *prog = &p->programs[i];
-        pn_program_ports_t pp = { .trigger = wp.c, .chosen = UINT32_MAX, .n_alt = { 1, 1, 3 },
+        /* one alternative per kind but global loads (one per level), and
+         * the item kind each pipe kind is */
+        static const struct { int item, pipe; } single[] = {
+            { PN_KIND_ARITH, PN_PIPE_ARITH }, { PN_KIND_SHARED, PN_PIPE_SHARED_LD },
+            { PN_PROGRAM_SFU, PN_PIPE_SFU }, { PN_PROGRAM_SHARED_ST, PN_PIPE_SHARED_ST },
+            { PN_PROGRAM_GLOBAL_ST, PN_PIPE_GLOBAL_ST },
+        };
+        pn_program_ports_t pp = { .trigger = wp.c, .chosen = UINT32_MAX,
                                   .ready = wp.r, .arrive = cx->arr_b, .release = cx->rel_b };
-        pp.out[PN_KIND_ARITH][0] = wp.s[PN_PIPE_ARITH];
-        pp.count[PN_KIND_ARITH][0] = UINT32_MAX;
-        pp.out[PN_KIND_SHARED][0] = wp.s[PN_PIPE_SHARED_LD];
-        pp.count[PN_KIND_SHARED][0] = UINT32_MAX;
+        for (size_t a = 0; a < sizeof single / sizeof single[0]; a++) {
+            pp.n_alt[single[a].item] = 1;
+            pp.out[single[a].item][0] = wp.s[single[a].pipe];
+            pp.count[single[a].item][0] = UINT32_MAX;
+        }
+        pp.n_alt[PN_KIND_GLOBAL] = 3;
         for (int a = 0; a < 3; a++) {
             pp.out[PN_KIND_GLOBAL][a] = wp.s[PN_PIPE_LD_L1 + a];
             pp.count[PN_KIND_GLOBAL][a] = wp.x[PN_PIPE_LD_L1 + a];

@@ -8,9 +8,13 @@
 #include <string.h>
 /* ---- programs ------------------------------------------------------------ */
 
+static const char *const kind_names[PN_PROGRAM_KINDS] = {
+    "arith", "shared", "global", "sync", "sfu", "shared_st", "global_st"
+};
+
 const char *pn_program_kind_name(unsigned k)
 {
-    return k < PN_KIND_COUNT ? pn_kind_names[k] : k == PN_PROGRAM_SYNC ? "sync" : "?";
+    return k < PN_PROGRAM_KINDS ? kind_names[k] : "?";
 }
 
 uint64_t pn_program_syncs(const pn_program_t *p)
@@ -49,7 +53,7 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
         return pn_error_set(err, PN_EINVAL, "a segment's repeat must be at most %" PRIu64
                             ", got %" PRIu64, (uint64_t)PN_SM_MAX_COUNT, repeat);
     for (uint32_t i = 0; i < n; i++) {
-        if (body[i].kind > PN_PROGRAM_SYNC)
+        if (body[i].kind >= PN_PROGRAM_KINDS)
             return pn_error_set(err, PN_EINVAL, "unknown instruction kind %u", body[i].kind);
         if (body[i].mult < 1)
             return pn_error_set(err, PN_EINVAL, "an instruction's multiplier must be at "
@@ -75,32 +79,55 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
     return PN_OK;
 }
 
-pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_error_t *err)
+pn_status_t pn_program_kind_counts(const pn_program_t *p, uint64_t n[PN_PROGRAM_KINDS],
+                                   pn_error_t *err)
 {
-    uint64_t sum[PN_KIND_COUNT] = {0, 0, 0};
+    memset(n, 0, PN_PROGRAM_KINDS * sizeof *n);
     for (uint32_t j = 0; j < p->n_segs; j++) {
         const pn_program_seg_t *s = &p->segs[j];
-        uint64_t per[PN_KIND_COUNT] = {0, 0, 0};
+        uint64_t per[PN_PROGRAM_KINDS] = {0};
         if (s->repeat == 0)
             continue;
         /* n_body < 2^32 items of at most 2^32 each: no overflow in 64 bits */
         for (uint32_t i = 0; i < s->n_body; i++)
-            if (s->body[i].kind < PN_KIND_COUNT)
+            if (s->body[i].kind < PN_PROGRAM_KINDS)
                 per[s->body[i].kind] += s->body[i].mult;
-        for (int k = 0; k < PN_KIND_COUNT; k++) {
+        for (int k = 0; k < PN_PROGRAM_KINDS; k++) {
             if (per[k] && (per[k] > PN_SM_MAX_COUNT / s->repeat ||
-                           sum[k] + per[k] * s->repeat > PN_SM_MAX_COUNT))
+                           n[k] + per[k] * s->repeat > PN_SM_MAX_COUNT))
                 return pn_error_set(err, PN_ELIMIT, "the program runs more than %" PRIu64
                                     " %s instructions", (uint64_t)PN_SM_MAX_COUNT,
-                                    pn_kind_names[k]);
-            sum[k] += per[k] * s->repeat;
+                                    kind_names[k]);
+            n[k] += per[k] * s->repeat;
         }
     }
-    out->arith = sum[PN_KIND_ARITH];
-    out->shared = sum[PN_KIND_SHARED];
-    out->global = sum[PN_KIND_GLOBAL];
     return PN_OK;
 }
+
+pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_error_t *err)
+{
+    uint64_t n[PN_PROGRAM_KINDS];
+    PN_CHECK(pn_program_kind_counts(p, n, err));
+    /* folded as the config folds counts (sfu into arith, stores into their space) */
+    static const int fold[3][2] = { { PN_KIND_ARITH, PN_PROGRAM_SFU },
+                                    { PN_KIND_SHARED, PN_PROGRAM_SHARED_ST },
+                                    { PN_KIND_GLOBAL, PN_PROGRAM_GLOBAL_ST } };
+    uint64_t sum[3];
+    for (int k = 0; k < 3; k++) {
+        sum[k] = n[fold[k][0]] + n[fold[k][1]];
+        if (sum[k] > PN_SM_MAX_COUNT)
+            return pn_error_set(err, PN_ELIMIT, "the program runs more than %" PRIu64
+                                " %s instructions", (uint64_t)PN_SM_MAX_COUNT, kind_names[k]);
+    }
+    out->arith = sum[0];
+    out->shared = sum[1];
+    out->global = sum[2];
+    return PN_OK;
+}
+
+/* What an item may be, for the parser's messages. */
+#define KINDS_EXPECTED "arith, shared, global, sfu, shared_st or global_st, optionally " \
+    "followed by *K, or sync)"
 
 pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *out,
                                   pn_error_t *err)
@@ -115,8 +142,8 @@ pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *
     while (i < len && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
                        s[i] == '_' || (i > 0 && s[i] >= '0' && s[i] <= '9')))
         i++;
-    for (int k = 0; k < 3; k++)
-        if (i == strlen(pn_kind_names[k]) && !memcmp(s, pn_kind_names[k], i))
+    for (int k = 0; k < PN_PROGRAM_KINDS; k++)
+        if (k != PN_PROGRAM_SYNC && i == strlen(kind_names[k]) && !memcmp(s, kind_names[k], i))
             kind = k;
     if (i == 4 && !memcmp(s, "sync", 4)) {
         size_t e = i;
@@ -133,10 +160,9 @@ pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *
         n = i ? i : (len ? 1 : 0);
         if (n == len)
             return pn_error_set(err, PN_EINVAL, "unknown instruction kind '%s' (expected "
-                                "arith, shared or global, optionally followed by *K, or sync)",
-                                snip);
+                                KINDS_EXPECTED, snip);
         return pn_error_set(err, PN_EINVAL, "unknown instruction kind '%.*s' in '%s' (expected "
-                            "arith, shared or global, optionally followed by *K, or sync)",
+                            KINDS_EXPECTED,
                             (int)(n > 40 ? 40 : n), snip, snip);
     }
     out->kind = (uint8_t)kind;

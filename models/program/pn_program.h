@@ -16,13 +16,24 @@
  * waits there until all have arrived (models/program/PROGRAM.md, barriers). */
 #define PN_PROGRAM_SYNC 3
 
-/* The name of item kind k: "arith", "shared", "global" or "sync". */
+/* Item kinds the pipelined net alone knows (models/pipelined/PIPELINED.md,
+ * program order): special-function, shared-store and global-store
+ * instructions. Every kind below PN_PROGRAM_KINDS but sync counts
+ * instructions. */
+#define PN_PROGRAM_SFU 4
+#define PN_PROGRAM_SHARED_ST 5
+#define PN_PROGRAM_GLOBAL_ST 6
+#define PN_PROGRAM_KINDS 7
+
+/* The name of item kind k: "arith", "shared", "global", "sync", "sfu",
+ * "shared_st" or "global_st" ("?" past them). */
 const char *pn_program_kind_name(unsigned k);
 
 /* One body item: `kind` or `kind*mult`, mult consecutive instructions of a
  * kind, or `sync` (mult 1). */
 typedef struct pn_program_item {
-    uint8_t kind;                 /* PN_KIND_ARITH, _SHARED, _GLOBAL (pn_sm.h) or PN_PROGRAM_SYNC */
+    uint8_t kind;                 /* PN_KIND_ARITH, _SHARED, _GLOBAL (pn_sm.h), PN_PROGRAM_SYNC,
+                                   * or PN_PROGRAM_SFU, _SHARED_ST, _GLOBAL_ST */
     uint32_t mult;                /* 1 .. PN_PROGRAM_MAX_MULT */
 } pn_program_item_t;
 
@@ -58,15 +69,22 @@ pn_status_t pn_program_add_segment(pn_program_t *p, uint64_t repeat,
 
 /* The counts p executes: per kind, the sum over segments of repeat times the
  * multipliers of that kind in the body. PN_ELIMIT (naming the kind) when one
- * exceeds PN_SM_MAX_COUNT; *out is then unspecified. O(items). */
+ * exceeds PN_SM_MAX_COUNT; *out is then unspecified. The paper's three kinds:
+ * sfu items count as arith, shared_st as shared, global_st as global (as the
+ * config folds its counts for the paper net). O(items). */
 pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_error_t *err);
+
+/* As pn_program_counts, for every item kind: n[k] the instructions of kind k
+ * (n[PN_PROGRAM_SYNC]: the barriers passed). O(items). */
+pn_status_t pn_program_kind_counts(const pn_program_t *p, uint64_t n[PN_PROGRAM_KINDS],
+                                   pn_error_t *err);
 
 /* Barriers p passes: the sum over segments of repeat times the sync items in
  * the body (at most 2^32 * 2^32: no overflow). O(items). */
 uint64_t pn_program_syncs(const pn_program_t *p);
 
-/* Parse one body item, s[0..len): "arith", "shared" or "global", optionally
- * followed by "*K" (spaces allowed around '*'), K a decimal integer literal
+/* Parse one body item, s[0..len): "arith", "shared", "global", "sfu",
+ * "shared_st" or "global_st", optionally followed by "*K" (spaces allowed around '*'), K a decimal integer literal
  * between 1 and PN_PROGRAM_MAX_MULT, or "sync" (no multiplier). Errors: PN_EINVAL with a message (no
  * position: the caller adds it) naming the item and what was expected. */
 pn_status_t pn_program_parse_item(const char *s, size_t len, pn_program_item_t *out,

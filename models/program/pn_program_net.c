@@ -214,10 +214,18 @@ done:
 pn_status_t pn_program_net_sequencer(pn_net_t *net, uint32_t w, const pn_program_t *prog,
                                      const pn_program_ports_t *ports, pn_error_t *err)
 {
-    for (int k = 0; k < 3; k++)
-        if (ports->n_alt[k] < 1 || ports->n_alt[k] > PN_PROGRAM_MAX_ALT)
-            return pn_error_set(err, PN_EINVAL, "a program kind needs 1 to %d alternatives",
+    for (int k = 0; k < PN_PROGRAM_KINDS; k++)
+        if (ports->n_alt[k] > PN_PROGRAM_MAX_ALT)
+            return pn_error_set(err, PN_EINVAL, "a program kind takes at most %d alternatives",
                                 PN_PROGRAM_MAX_ALT);
+    for (uint32_t j = 0; j < prog->n_segs; j++)
+        for (uint32_t i = 0; i < prog->segs[j].n_body; i++) {
+            unsigned k = prog->segs[j].body[i].kind;
+            if (k >= PN_PROGRAM_KINDS || (k != PN_PROGRAM_SYNC && ports->n_alt[k] == 0))
+                return pn_error_set(err, PN_EINVAL, "warp %u: segment %u, item %u: this net "
+                                    "has no %s instructions", w, j + 1, i + 1,
+                                    pn_program_kind_name(k));
+        }
     if (pn_program_syncs(prog) > 0 && (ports->ready == UINT32_MAX ||
                                        ports->arrive == UINT32_MAX ||
                                        ports->release == UINT32_MAX))
@@ -256,7 +264,7 @@ static pn_status_t check_programs(uint32_t schedulers, uint32_t l1, uint32_t l2,
                 return pn_error_set(err, PN_ELIMIT, "warp %u: segment %u repeats more than "
                                     "%" PRIu64 " times", w, j + 1, (uint64_t)PN_SM_MAX_COUNT);
             for (uint32_t i = 0; i < s->n_body; i++)
-                if (s->body[i].kind > PN_PROGRAM_SYNC || s->body[i].mult < 1)
+                if (s->body[i].kind >= PN_PROGRAM_KINDS || s->body[i].mult < 1)
                     return pn_error_set(err, PN_EINVAL, "warp %u: segment %u, item %u: bad "
                                         "kind or multiplier", w, j + 1, i + 1);
         }
@@ -302,13 +310,17 @@ pn_status_t pn_program_net_build(pn_net_t *net, uint32_t schedulers, uint32_t l1
         PN_CHECK(pn_sm_add_warp(net, &lay, w, NULL, l1, l2, &ids, err));
         /* selections take p3 and mark p4 and p6, p8 or p10 */
         pn_program_ports_t pp = { .trigger = ids.p[3], .chosen = ids.p[4],
-                                  .n_alt = { 1, 1, 1 }, .ready = ids.p[2], .arrive = arr,
+                                  .ready = ids.p[2], .arrive = arr,
                                   .release = rel };
-        pp.out[PN_KIND_ARITH][0] = ids.p[6];
-        pp.out[PN_KIND_SHARED][0] = ids.p[8];
-        pp.out[PN_KIND_GLOBAL][0] = ids.p[10];
-        for (int k = 0; k < 3; k++)
+        /* sfu runs as arith, stores as their space's accesses (the paper's
+         * three kinds, as the config folds counts) */
+        pp.out[PN_KIND_ARITH][0] = pp.out[PN_PROGRAM_SFU][0] = ids.p[6];
+        pp.out[PN_KIND_SHARED][0] = pp.out[PN_PROGRAM_SHARED_ST][0] = ids.p[8];
+        pp.out[PN_KIND_GLOBAL][0] = pp.out[PN_PROGRAM_GLOBAL_ST][0] = ids.p[10];
+        for (int k = 0; k < PN_PROGRAM_KINDS; k++) {
+            pp.n_alt[k] = k != PN_PROGRAM_SYNC;
             pp.count[k][0] = UINT32_MAX;
+        }
         /* t16 ends the warp once the sequencer has reached `end` */
         snprintf(name, sizeof name, "w%u.end", w);
         PN_CHECK(pn_net_add_place(net, name, pn_program_is_empty(prog) ? 1 : 0, &pp.end, err));

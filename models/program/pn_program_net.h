@@ -40,7 +40,9 @@ pn_status_t pn_program_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                       pn_error_t *err);
 
 /* Where a warp's sequencer connects to the net around it. Per item kind
- * (PN_KIND_ARITH, _SHARED, _GLOBAL), 1 to PN_PROGRAM_MAX_ALT alternatives: a
+ * (PN_KIND_ARITH, _SHARED, _GLOBAL, PN_PROGRAM_SFU, _SHARED_ST, _GLOBAL_ST;
+ * the sync slot is unused), 0 (the net does not know the kind) to
+ * PN_PROGRAM_MAX_ALT alternatives: a
  * selection of that kind marks out[kind][a] and, when count[kind][a] is not
  * UINT32_MAX, takes a token from it; the alternatives of one selection
  * conflict, so the net picks one of those whose count is left, uniformly. */
@@ -48,9 +50,9 @@ pn_status_t pn_program_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
 typedef struct pn_program_ports {
     uint32_t trigger;             /* the place every selection takes (p3, or c) */
     uint32_t chosen;              /* marked by every selection (p4), or UINT32_MAX */
-    uint32_t n_alt[3];
-    uint32_t out[3][PN_PROGRAM_MAX_ALT];
-    uint32_t count[3][PN_PROGRAM_MAX_ALT];
+    uint32_t n_alt[PN_PROGRAM_KINDS];
+    uint32_t out[PN_PROGRAM_KINDS][PN_PROGRAM_MAX_ALT];
+    uint32_t count[PN_PROGRAM_KINDS][PN_PROGRAM_MAX_ALT];
     uint32_t end;                 /* marked when the program has run (models/program/PROGRAM.md) */
     /* barriers (sync items), UINT32_MAX where the net has none: a sync takes
      * the trigger and `ready` and marks `arrive` (the block's arrivals); it
@@ -62,7 +64,8 @@ typedef struct pn_program_ports {
  * pn_program_net_build's, with "_a<k>" per alternative when a kind has
  * several), wired to ports; a sync item adds "w<w>.y<j>_<i>" (arrived, waiting)
  * and the transitions "w<w>.s<j>_<i>_arrive" and, like any item, the one(s)
- * that go on. PN_EINVAL for a kind without alternatives, or a sync item
+ * that go on. PN_EINVAL for an item of a kind without alternatives (naming
+ * the item), more than PN_PROGRAM_MAX_ALT alternatives, or a sync item
  * where ports has no barrier places; PN_ENOMEM. O(items * alternatives). */
 pn_status_t pn_program_net_sequencer(pn_net_t *net, uint32_t w, const pn_program_t *prog,
                                      const pn_program_ports_t *ports, pn_error_t *err);

@@ -28,4 +28,21 @@ const char *pn_program_order_name(pn_order_t order);
 pn_status_t pn_program_order(pn_program_t *out, pn_order_t order, const pn_warp_counts_t *c,
                              pn_error_t *err);
 
+/* As pn_program_order for counts of every item kind (n[k], k below
+ * PN_PROGRAM_KINDS, n[PN_PROGRAM_SYNC] the barriers b): a barrier bounds what
+ * may move, so each kind's count is divided into b + 1 phases, floor(n / (b +
+ * 1)) before each barrier and the rest after the last, and each phase is
+ * ordered on its own. Memory kinds take the memory slots in the order global,
+ * global_st, shared, shared_st; compute kinds, arith then sfu: memory-first
+ * runs memory kinds then compute kinds, memory-last compute then memory,
+ * memory-spread gives each memory instruction an even share of the compute
+ * ones (q or q + 1, the first r chunks the larger). The b phases before the
+ * last barrier are one segment {repeat: b, body: [phase..., sync]} when a
+ * phase flattens into 4096 items, else written out (PN_ELIMIT past 65536
+ * segments). With no pipelined kinds and no barrier the program is
+ * pn_program_order's. Errors as pn_program_order; out is empty on error.
+ * O(size of the program). */
+pn_status_t pn_program_order_kinds(pn_program_t *out, pn_order_t order,
+                                   const uint64_t n[PN_PROGRAM_KINDS], pn_error_t *err);
+
 #endif
