@@ -113,7 +113,14 @@ static int plot_complete(const char *tmp, int svg)
     return memcmp(tail + n - 8, "IEND\xae\x42\x60\x82", 8) == 0;
 }
 
-pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *err)
+/* Write a gnuplot script through write(f, ctx, term, out) (term: the
+ * gnuplot terminal, out: the file it must set as output), run gnuplot on it
+ * and rename its picture to path only when it is whole. *stop set (stop may
+ * be NULL) turns the result into the engine's stop error. */
+typedef void (*plot_writer_t)(FILE *f, const void *ctx, const char *term, const char *out);
+
+static pn_status_t run_gnuplot(const char *path, plot_writer_t write, const void *ctx,
+                               const volatile sig_atomic_t *stop, pn_error_t *err)
 {
     size_t len = strlen(path);
     const char *term;
@@ -137,7 +144,7 @@ pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *er
     }
     /* same directory as path, so that rename() stays on one file system */
     snprintf(tmp, len + 32, "%s.tmp%ld%s", path, (long)getpid(), path + len - 4);
-    write_script(f, sw, term, tmp);
+    write(f, ctx, term, tmp);
     pn_status_t st = PN_OK;
     if (fclose(f) != 0) {
         st = pn_error_set(err, PN_EIO, "cannot write the gnuplot script");
@@ -152,7 +159,7 @@ pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *er
                 snprintf(first, sizeof first, "%s", line);
         int rc = g ? pclose(g) : -1;
         first[strcspn(first, "\r\n")] = '\0';
-        if (sw->stop && *sw->stop)
+        if (stop && *stop)
             st = pn_engine_stop_error(err);
         else if (rc != 0)
             st = pn_error_set(err, PN_EIO, "%s: gnuplot failed%s%s%s", path,
@@ -169,4 +176,14 @@ pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *er
     remove(script);
     free(tmp);
     return st;
+}
+
+static void sweep_writer(FILE *f, const void *ctx, const char *term, const char *out)
+{
+    write_script(f, ctx, term, out);
+}
+
+pn_status_t pn_plot_sweep(const pn_sweep_t *sw, const char *path, pn_error_t *err)
+{
+    return run_gnuplot(path, sweep_writer, sw, sw->stop, err);
 }
