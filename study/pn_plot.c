@@ -126,6 +126,23 @@ static size_t family_of(const pn_compare_row_t *r, const char **fam, size_t *nf)
     return (*nf)++;
 }
 
+/* Labelled tics of a log axis over [lo, hi]: 1, 2 and 5 times the powers of
+ * ten when it spans up to three decades (gnuplot labels only the powers,
+ * often none over a narrow range), the powers alone beyond. */
+static void gp_log_tics(FILE *f, char axis, double lo, double hi)
+{
+    static const double steps[] = { 1, 2, 5 };
+    int wide = hi / lo > 1000, n = 0;
+    fprintf(f, "set %ctics (", axis);
+    for (double p = pow(10, floor(log10(lo))); p <= hi; p *= 10)
+        for (int k = 0; k < (wide ? 1 : 3); k++) {
+            double v = p * steps[k];
+            if (v >= lo && v <= hi)
+                fprintf(f, "%s%.6g", n++ ? ", " : "", v);
+        }
+    fputs(")\n", f);
+}
+
 static int drawable(const pn_compare_row_t *r)
 {
     return pn_compare_has_prediction(r) && r->predicted_us > 0;
@@ -160,10 +177,12 @@ static void compare_script(FILE *f, const void *ctx, const char *term, const cha
     gp_string(f, title);
     fputs(" noenhanced\nset xlabel 'measured time (" PN_PLOT_US ")'\n"
           "set ylabel 'predicted time (" PN_PLOT_US ")'\n"
-          "set logscale xy 10\nset grid xtics ytics mxtics mytics\nset size ratio -1\n"
+          "set logscale xy 10\nset grid xtics ytics\nset size ratio -1\n"
           "set format x '%g'\nset format y '%g'\nset key outside right top\n"
           "set samples 400\n", f);
     fprintf(f, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n", lo, hi, lo, hi);
+    gp_log_tics(f, 'x', lo, hi);
+    gp_log_tics(f, 'y', lo, hi);
     for (size_t k = 0; k <= nf; k++) {
         if (k == nf && !rest)
             break;
