@@ -12,6 +12,7 @@
 #include "pn_compare.h"
 #include "pn_csv.h"
 #include "pn_kernel_net.h"
+#include "pn_plot.h"
 #include "pn_yaml.h"
 
 static const char compare_usage[] =
@@ -37,6 +38,9 @@ static const char compare_usage[] =
     "  -j, --jobs N          CPU threads, 1 to 1024 (default: all)\n"
     "  -f, --format FMT      text (default), json or csv\n"
     "  -o, --output FILE     write the comparison to FILE (written only on success)\n"
+    "  -p, --plot FILE       draw predicted against measured microseconds, log-log,\n"
+    "                        with y = x, +-20 % lines and the MAPE, into FILE.svg\n"
+    "                        or FILE.png (needs gnuplot; written only on success)\n"
     "  -V, --versions        also rank kernels named FAMILY_VERSION at one size\n"
     "                        together: the fastest version and block size, regret\n"
     "  -w, --worst N         list the N largest errors (default 5)\n"
@@ -190,17 +194,18 @@ int pn_cmd_compare(int argc, char **argv)
         { "jobs", required_argument, NULL, 'j' },   { "format", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' }, { "versions", no_argument, NULL, 'V' },
         { "worst", required_argument, NULL, 'w' },  { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 }
+        { "plot", required_argument, NULL, 'p' },   { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
     };
     uint64_t runs = 2, seed = 1, jobs = 0, worst = 5;
     pn_format_t fmt = PN_FORMAT_TEXT;
-    const char *output = NULL;
+    const char *output = NULL, *plot = NULL;
     int versions = 0, quiet = 0, c;
     pn_error_t err;
     pn_error_clear(&err);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:s:j:f:o:Vw:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":r:s:j:f:o:p:Vw:qh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000, &runs, &err); break;
@@ -209,6 +214,7 @@ int pn_cmd_compare(int argc, char **argv)
         case 'w': st = pn_cli_parse_u64("--worst", optarg, 0, 1000, &worst, &err); break;
         case 'f': st = pn_format_parse(optarg, &fmt, &err); break;
         case 'o': output = optarg; break;
+        case 'p': plot = optarg; break;
         case 'V': versions = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(compare_usage, stdout); return 0;
@@ -220,6 +226,9 @@ int pn_cmd_compare(int argc, char **argv)
     if (optind != argc - 2)
         return pn_cli_usage_error("compare", "expected TIMES.csv and CONFIG_DIR, got %d "
                                   "operands", argc - optind);
+    if (plot && !pn_plot_name_ok(plot))
+        return pn_cli_usage_error("compare", "--plot %s: expected a .svg or .png file name",
+                                  plot);
     const char *times = argv[optind], *dir = argv[optind + 1];
     pn_cli_input(times);
     pn_csv_t csv = { 0 };
@@ -265,6 +274,8 @@ int pn_cmd_compare(int argc, char **argv)
         }
     }
     pn_cli_progress_end(&prog);
+    if (plot && pn_plot_compare(&cmp, plot, &pn_cli_stop, &err) != PN_OK)
+        goto fail;
     if (pn_cli_out_open(&out, output, &err) != PN_OK ||
         pn_compare_write(out.f, fmt, &cmp, versions, (size_t)worst, &err) != PN_OK ||
         pn_cli_out_commit(&out, &err) != PN_OK)

@@ -22,8 +22,9 @@ static const char sweep_usage[] =
     "\n"
     "options:\n"
     PN_CLI_SIM_USAGE
-    "  -p, --plot FILE       draw steps against the first axis, with error bars,\n"
-    "                        into FILE.svg or FILE.png (needs gnuplot)\n"
+    "  -p, --plot FILE       draw the predicted time in microseconds (steps where the\n"
+    "                        model gives no time) against the first axis, with\n"
+    "                        error bars, into FILE.svg or FILE.png (needs gnuplot)\n"
 
     "\n"
     "Runs and seeds are per point; --jobs spreads the runs of all points.\n";
@@ -76,13 +77,8 @@ int pn_cmd_sweep(int argc, char **argv)
     int quiet = o.quiet;
     pn_error_t err;
     pn_error_clear(&err);
-    if (plot) {
-        size_t n = strlen(plot);
-        if (n < 5 || (strcmp(plot + n - 4, ".svg") != 0 && strcmp(plot + n - 4, ".png") != 0)) {
-            return pn_cli_usage_error("sweep", "--plot %s: expected a .svg or .png file name",
-                                      plot);
-        }
-    }
+    if (plot && !pn_plot_name_ok(plot))
+        return pn_cli_usage_error("sweep", "--plot %s: expected a .svg or .png file name", plot);
     pn_config_t cfg;
     pn_device_t dev;
     memset(&dev, 0, sizeof dev);

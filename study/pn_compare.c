@@ -59,6 +59,11 @@ static int has_pred(const pn_compare_row_t *r)
     return r->predicted_us >= 0 && r->measured_us > 0;
 }
 
+int pn_compare_has_prediction(const pn_compare_row_t *r)
+{
+    return has_pred(r);
+}
+
 static double err_of(const pn_compare_row_t *r)
 {
     return (r->predicted_us - r->measured_us) / r->measured_us;
@@ -69,6 +74,23 @@ static size_t family_len(const char *k)
 {
     const char *u = strchr(k, '_');
     return u ? (size_t)(u - k) : strlen(k);
+}
+
+size_t pn_compare_family_len(const char *k)
+{
+    return family_len(k);
+}
+
+double pn_compare_mape(const pn_compare_t *c, size_t *n)
+{
+    double sum = 0;
+    *n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (has_pred(&c->rows[i])) {
+            sum += fabs(err_of(&c->rows[i]));
+            (*n)++;
+        }
+    return *n ? sum / (double)*n : 0;
 }
 
 /* A group of rows: a kernel's (kernel), a sweep's (kernel and size) or a

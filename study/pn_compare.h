@@ -47,4 +47,15 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
 pn_status_t pn_compare_write(FILE *out, pn_format_t fmt, const pn_compare_t *c, int versions,
                              size_t worst, pn_error_t *err);
 
+/* The mean |error| over the rows with a prediction (0 when none); their
+ * count goes to *n. O(rows). */
+double pn_compare_mape(const pn_compare_t *c, size_t *n);
+
+/* Whether row r has a prediction to compare (a config matched, measured > 0). */
+int pn_compare_has_prediction(const pn_compare_row_t *r);
+
+/* Length of the family of kernel name k: up to its first '_', all of it when
+ * it has none (the FAMILY_VERSION grouping of --versions). */
+size_t pn_compare_family_len(const char *k);
+
 #endif

@@ -266,11 +266,11 @@ else bad import-not-ncu "rc $rc: $(cat "$TMP/err")"; fi
 # plots in microseconds where the device maps steps to time, from 0
 if command -v gnuplot >/dev/null 2>&1; then
     if $RUN sweep -q -r 2 --plot "$TMP/pt.svg" -o /dev/null configs/pipelined-example.yaml &&
-       grep -q 'time in microseconds' "$TMP/pt.svg" &&
+       grep -q 'predicted time (µs)' "$TMP/pt.svg" &&
        $RUN sweep -q -r 2 --plot "$TMP/ps.svg" -o /dev/null configs/example.yaml &&
-       grep -q 'steps (mean +/- sd)' "$TMP/ps.svg" && ! grep -q 'microseconds' "$TMP/ps.svg"; then
+       grep -q 'steps (mean +/- sd)' "$TMP/ps.svg" && ! grep -q 'µs' "$TMP/ps.svg"; then
         ok plot-units
-    else bad plot-units "labels: $(grep -o 'time in microseconds\|steps (mean' "$TMP/pt.svg" "$TMP/ps.svg" 2>&1 | head -3)"; fi
+    else bad plot-units "labels: $(grep -o 'predicted time (µs)\|steps (mean' "$TMP/pt.svg" "$TMP/ps.svg" 2>&1 | head -3)"; fi
 else
     echo "SKIP plot-units (no gnuplot)"
 fi
