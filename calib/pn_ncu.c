@@ -711,3 +711,90 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;
 }
+
+/* A CSV field of text (quoted when it holds a comma or a quote). */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* A JSON string. */
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void pn_ncu_write_table(FILE *out, int csv, const pn_ncu_t *ncu, char *const *configs)
+{
+    static const int col[] = { M_INST, M_GLD, M_GST, M_SLD, M_SST, M_TIME };
+    static const char *const name[] = { "warp_instructions", "global_ld", "global_st",
+                                        "shared_ld", "shared_st", "duration_ns" };
+    const size_t nc = sizeof col / sizeof col[0];
+    if (csv) {
+        fputs("id,kernel,line,cc,threads,blocks,registers,shared_bytes", out);
+        for (size_t c = 0; c < nc; c++)
+            fprintf(out, ",%s", name[c]);
+        fputs(",config\n", out);
+    } else {
+        fputc('[', out);
+    }
+    for (size_t i = 0; i < ncu->n_launches; i++) {
+        const pn_ncu_launch_t *l = &ncu->launches[i];
+        const char *cfg = configs && configs[i] ? configs[i] : NULL;
+        if (csv) {
+            fprintf(out, "%ld,", l->id);
+            csv_field(out, l->kernel);
+            fprintf(out, ",%ld,%s,%u,%u,%u,%u", l->line, l->cc, l->threads, l->blocks,
+                    l->registers, l->shared_bytes);
+            for (size_t c = 0; c < nc; c++)
+                if (isnan(l->value[col[c]]))
+                    fputc(',', out);
+                else
+                    fprintf(out, ",%.10g", l->value[col[c]]);
+            fputc(',', out);
+            if (cfg)
+                csv_field(out, cfg);
+            fputc('\n', out);
+            continue;
+        }
+        fprintf(out, "%s\n  {\"id\": %ld, \"kernel\": ", i ? "," : "", l->id);
+        json_str(out, l->kernel);
+        fprintf(out, ", \"line\": %ld, \"cc\": ", l->line);
+        json_str(out, l->cc);
+        fprintf(out, ", \"threads\": %u, \"blocks\": %u, \"registers\": %u, "
+                "\"shared_bytes\": %u", l->threads, l->blocks, l->registers, l->shared_bytes);
+        for (size_t c = 0; c < nc; c++)
+            if (isnan(l->value[col[c]]))
+                fprintf(out, ", \"%s\": null", name[c]);
+            else
+                fprintf(out, ", \"%s\": %.10g", name[c], l->value[col[c]]);
+        fputs(", \"config\": ", out);
+        if (cfg)
+            json_str(out, cfg);
+        else
+            fputs("null", out);
+        fputc('}', out);
+    }
+    if (!csv)
+        fputs(ncu->n_launches ? "\n]\n" : "]\n", out);
+}

@@ -54,6 +54,15 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err);
 
 void pn_ncu_destroy(pn_ncu_t *ncu);
 
+/* The launches as a table, one row (CSV, with a header) or object (JSON, an
+ * array) per launch: id, kernel, line, cc, threads, blocks, registers,
+ * shared_bytes, warp_instructions, global_ld, global_st, shared_ld,
+ * shared_st (launch totals of warp-level instructions), duration_ns (ncu's
+ * gpu__time_duration; empty or null when absent) and config: configs[i], the
+ * file launch i was written to (empty or null when configs or configs[i] is
+ * NULL). csv non-zero: CSV, else JSON. O(launches). */
+void pn_ncu_write_table(FILE *out, int csv, const pn_ncu_t *ncu, char *const *configs);
+
 /* Write the config of launch l (the pipelined net on `device`) to out: per
  * warp counts of every kind (global_ld, global_st with global atomics and
  * reductions, shared_ld with shared atomics, shared_st, sfu from MUFU and

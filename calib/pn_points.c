@@ -262,9 +262,13 @@ static void sim_progress(void *ctx, size_t job, size_t done, size_t total)
     pn_point_t *p = &j->s->points[i];
     (void)done;
     (void)total;
+    if (j->s->on_run)
+        j->s->on_run(j->s->on_run_ctx);
     if (++j->ps[i].done < p->runs || sim_summarise(j, i, NULL) != PN_OK)
         return;
     j->finished++;
+    if (!j->progress)
+        return;
     fprintf(j->progress, "[%zu/%zu] %s threads %u (line %ld): %.1f steps\n", j->finished,
             j->s->n_points, j->s->groups[p->group], p->k.threads, p->m->line, p->steps_mean);
     fflush(j->progress);
@@ -350,8 +354,8 @@ pn_status_t pn_points_simulate(pn_point_set_t *s, pn_engine_kind_t kind, uint32_
         }
         if (st == PN_OK) {
             size_t bad;
-            st = pn_engine_run_jobs(job, nj, jobs, progress ? sim_progress : NULL, &j, &bad,
-                                    err);
+            st = pn_engine_run_jobs(job, nj, jobs, progress || s->on_run ? sim_progress : NULL,
+                                    &j, &bad, err);
             if (st != PN_OK)
                 failed = j.point_of[bad];
         }

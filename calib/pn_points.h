@@ -51,6 +51,10 @@ typedef struct pn_point_set {
     pn_point_t *points;
     size_t n_points;
     const volatile sig_atomic_t *stop; /* from pn_point_opts_t */
+    /* called (under the pool's lock) as each run of pn_points_simulate
+     * finishes, when set: a progress line counts runs */
+    void (*on_run)(void *ctx);
+    void *on_run_ctx;
     const pn_device_t *dev;       /* resolved against (borrowed) */
 } pn_point_set_t;
 

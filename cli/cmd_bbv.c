@@ -39,23 +39,40 @@ static const char bbv_usage[] =
     "  -g, --grid N          blocks in the grid, all with this BBV (default 1, at\n"
     "                        most 1000000)\n"
     "  -o, --output FILE     write the fragment to FILE (written only on success)\n"
+    "  -f, --format FMT      the fragment's format: yaml (default; text is the same),\n"
+    "                        json (the metrics and per-warp counts, keyed) or csv\n"
+    "                        (warp,arith,shared,global)\n"
     "  -h, --help            this help\n";
+
+/* The BBV-weighted estimates of a grid of `grid` blocks with this BBV. */
+typedef struct estimates {
+    double block;                 /* steps of one block: the sum of its warps' T_w */
+    uint32_t resident;            /* resident blocks per SM */
+    double stat, sched;           /* BBV-weighted and -scheduled steps (-1: no memory) */
+} estimates_t;
+
+static void estimate(const pn_bbv_derived_t *d, const pn_device_t *dev, uint32_t l1,
+                     uint32_t l2, uint64_t grid, estimates_t *e)
+{
+    e->block = pn_baseline_bbv_weighted(d->warp, d->warps, l1, l2);
+    e->resident = pn_baseline_resident_blocks(dev->max_warps, d->warps);
+    e->stat = e->sched = -1;
+    double *lat = malloc((size_t)grid * sizeof *lat);
+    if (lat) {
+        for (uint64_t i = 0; i < grid; i++)
+            lat[i] = e->block;
+        e->stat = pn_baseline_static(lat, (size_t)grid, dev->sms);
+        e->sched = pn_baseline_scheduled(lat, (size_t)grid, (size_t)dev->sms * e->resident);
+        free(lat);
+    }
+}
 
 static void print_metrics(FILE *out, const char *bbv_path, const char *blocks_path,
                           const pn_bbv_t *bbv, const pn_bbv_derived_t *d,
                           const pn_device_t *dev, uint32_t l1, uint32_t l2, uint64_t grid)
 {
-    double block = pn_baseline_bbv_weighted(d->warp, d->warps, l1, l2);
-    uint32_t resident = pn_baseline_resident_blocks(dev->max_warps, d->warps);
-    double *lat = malloc((size_t)grid * sizeof *lat);
-    double stat = -1, sched = -1;
-    if (lat) {
-        for (uint64_t i = 0; i < grid; i++)
-            lat[i] = block;
-        stat = pn_baseline_static(lat, (size_t)grid, dev->sms);
-        sched = pn_baseline_scheduled(lat, (size_t)grid, (size_t)dev->sms * resident);
-        free(lat);
-    }
+    estimates_t e;
+    estimate(d, dev, l1, l2, grid, &e);
     fprintf(out, "# pnsim bbv: %s with %s\n", bbv_path, blocks_path);
     fprintf(out, "# threads %u, warps %u, blocks %zu (per warp and block: the largest count "
                  "over the warp's threads x the block's instructions)\n",
@@ -66,14 +83,14 @@ static void print_metrics(FILE *out, const char *bbv_path, const char *blocks_pa
             d->memory_intensity);
     fprintf(out, "# device %s: %u SMs, %u resident warps per SM -> %u resident blocks of %u "
                  "warps; latency global %u, shared %u\n",
-            dev->name, dev->sms, dev->max_warps, resident, d->warps, l1, l2);
+            dev->name, dev->sms, dev->max_warps, e.resident, d->warps, l1, l2);
     fprintf(out, "# warp latency T_w = 4 arith + (5+l2) shared + (5+l1) global + 1 steps "
-                 "(one warp alone in the net); block = sum of T_w = %.0f steps\n", block);
+                 "(one warp alone in the net); block = sum of T_w = %.0f steps\n", e.block);
     fprintf(out, "# BBV-weighted           %.6g steps  (%llu block%s x %.0f steps / %u SMs)\n",
-            stat, (unsigned long long)grid, grid == 1 ? "" : "s", block, dev->sms);
+            e.stat, (unsigned long long)grid, grid == 1 ? "" : "s", e.block, dev->sms);
     fprintf(out, "# BBV-weighted-scheduled %.6g steps  (dynamic round robin of %llu block%s "
-                 "over %u SMs x %u resident blocks)\n", sched, (unsigned long long)grid,
-            grid == 1 ? "" : "s", dev->sms, resident);
+                 "over %u SMs x %u resident blocks)\n", e.sched, (unsigned long long)grid,
+            grid == 1 ? "" : "s", dev->sms, e.resident);
 }
 
 static void print_fragment(FILE *out, const pn_bbv_derived_t *d)
@@ -83,6 +100,58 @@ static void print_fragment(FILE *out, const pn_bbv_derived_t *d)
         fprintf(out, "    - {warp: %u, arith: %llu, shared: %llu, global: %llu}\n", w,
                 (unsigned long long)d->warp[w].arith, (unsigned long long)d->warp[w].shared,
                 (unsigned long long)d->warp[w].global);
+}
+
+/* The metrics and the per-warp counts as one JSON object. */
+static void print_json(FILE *out, const char *bbv_path, const char *blocks_path,
+                       const pn_bbv_t *bbv, const pn_bbv_derived_t *d, const pn_device_t *dev,
+                       uint32_t l1, uint32_t l2, uint64_t grid)
+{
+    estimates_t e;
+    estimate(d, dev, l1, l2, grid, &e);
+    fputs("{\n  \"bbv\": ", out);
+    pn_json_string(out, bbv_path);
+    fputs(",\n  \"blocks\": ", out);
+    pn_json_string(out, blocks_path);
+    fprintf(out, ",\n  \"threads\": %u,\n  \"warps\": %u,\n  \"basic_blocks\": %zu,\n"
+            "  \"activity_factor\": %.10g,\n  \"memory_intensity\": %.10g,\n  \"device\": ",
+            d->threads, d->warps, bbv->n_blocks, d->activity_factor, d->memory_intensity);
+    pn_json_string(out, dev->name);
+    fprintf(out, ",\n  \"latency\": {\"global\": %u, \"shared\": %u},\n  \"grid\": %llu,\n"
+            "  \"resident_blocks\": %u,\n  \"block_steps\": %.10g,\n", l1, l2,
+            (unsigned long long)grid, e.resident, e.block);
+    fprintf(out, "  \"bbv_weighted_steps\": %.10g,\n  \"bbv_weighted_scheduled_steps\": "
+            "%.10g,\n  \"counts\": [", e.stat, e.sched);
+    for (uint32_t w = 0; w < d->warps; w++)
+        fprintf(out, "%s\n    {\"warp\": %u, \"arith\": %llu, \"shared\": %llu, "
+                "\"global\": %llu}", w ? "," : "", w, (unsigned long long)d->warp[w].arith,
+                (unsigned long long)d->warp[w].shared, (unsigned long long)d->warp[w].global);
+    fputs("\n  ]\n}\n", out);
+}
+
+/* One CSV row per warp. */
+static void print_csv(FILE *out, const pn_bbv_derived_t *d)
+{
+    fputs("warp,arith,shared,global\n", out);
+    for (uint32_t w = 0; w < d->warps; w++)
+        fprintf(out, "%u,%llu,%llu,%llu\n", w, (unsigned long long)d->warp[w].arith,
+                (unsigned long long)d->warp[w].shared, (unsigned long long)d->warp[w].global);
+}
+
+/* The derived counts in format fmt (text: the YAML fragment with its
+ * metrics as comments). */
+static void print_output(FILE *out, pn_format_t fmt, const char *bbv_path,
+                         const char *blocks_path, const pn_bbv_t *bbv, const pn_bbv_derived_t *d,
+                         const pn_device_t *dev, uint32_t l1, uint32_t l2, uint64_t grid)
+{
+    if (fmt == PN_FORMAT_JSON) {
+        print_json(out, bbv_path, blocks_path, bbv, d, dev, l1, l2, grid);
+    } else if (fmt == PN_FORMAT_CSV) {
+        print_csv(out, d);
+    } else {
+        print_metrics(out, bbv_path, blocks_path, bbv, d, dev, l1, l2, grid);
+        print_fragment(out, d);
+    }
 }
 
 /* Print the comparison table; returns the number of counts beyond tol. */
@@ -128,6 +197,7 @@ int pn_cmd_bbv(int argc, char **argv)
         { "device", required_argument, NULL, 'd' },
         { "grid", required_argument, NULL, 'g' },
         { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -136,10 +206,11 @@ int pn_cmd_bbv(int argc, char **argv)
     const char *blocks_path = NULL, *check = NULL, *device = NULL, *output = NULL;
     uint64_t threads = 0, grid = 1;
     double tol = 5.0;
+    pn_format_t fmt = PN_FORMAT_TEXT;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":b:c:t:d:g:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:c:t:d:g:o:f:h", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'b': blocks_path = optarg; break;
@@ -156,6 +227,13 @@ int pn_cmd_bbv(int argc, char **argv)
         case 'd': device = optarg; break;
         case 'g': st = pn_cli_parse_u64("--grid", optarg, 1, 1000000, &grid, &err); break;
         case 'o': output = optarg; break;
+        case 'f':   /* yaml is the text format here: the fragment */
+            st = strcmp(optarg, "yaml") == 0 ? (fmt = PN_FORMAT_TEXT, PN_OK)
+                                             : pn_format_parse(optarg, &fmt, &err);
+            if (st != PN_OK)
+                pn_error_set(&err, PN_EINVAL, "unknown format '%s' (expected yaml, json or "
+                             "csv)", optarg);
+            break;
         case 'h': fputs(bbv_usage, stdout); return 0;
         default:  return pn_cli_option_error("bbv", c, argv);
         }
@@ -211,8 +289,7 @@ int pn_cmd_bbv(int argc, char **argv)
         if (output) {
             if (pn_cli_out_open(&out, output, &err) != PN_OK)
                 goto fail;
-            print_metrics(out.f, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
-            print_fragment(out.f, &d);
+            print_output(out.f, fmt, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
             if (pn_cli_out_commit(&out, &err) != PN_OK)
                 goto fail;
         }
@@ -230,8 +307,7 @@ int pn_cmd_bbv(int argc, char **argv)
     }
     if (pn_cli_out_open(&out, output, &err) != PN_OK)
         goto fail;
-    print_metrics(out.f, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
-    print_fragment(out.f, &d);
+    print_output(out.f, fmt, bbv_path, blocks_path, &bbv, &d, &dev, l1, l2, grid);
     if (pn_cli_out_commit(&out, &err) != PN_OK)
         goto fail;
     goto done;

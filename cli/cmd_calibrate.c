@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
+#include "cmd_progress.h"
 #include "pn_baseline.h"
 #include "pn_calib.h"
 #include "pn_commands.h"
@@ -32,6 +33,8 @@ static const char calibrate_usage[] =
     "  -d, --device NAME     the device profile to calibrate (required; a name or a\n"
     "                        .yaml path); every point is simulated on it\n"
     "  -o, --output FILE     write the calibrated profile to FILE (only on success)\n"
+    "  -f, --format FMT      the report on standard output: text (default), json, or\n"
+    "                        csv (one row per point, as --points writes)\n"
     "  -P, --points FILE     write one CSV row per point (measured, steps, predictions)\n"
     "  -r, --runs N          runs per point, 1 to 1000000 (default: each config's\n"
     "                        simulation.runs)\n"
@@ -51,9 +54,10 @@ static const char calibrate_usage[] =
     "      --l2 LIST         the grid's shared latencies (default 1,2,4,8)\n"
     "      --source TEXT     calibration.source of the profile (default: a summary)\n"
     "      --max-steps N     abort a run after N steps (default: the config's)\n"
-    "  -q, --quiet           no progress (shown by default when standard error is a\n"
-    "                        terminal: a line per point)\n"
-    "  -v, --verbose         progress on standard error even when it is not a terminal\n"
+    "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on:\n"
+    "                        the runs done and an ETA)\n"
+    "  -v, --verbose         a line per simulated point on standard error, also when\n"
+    "                        it is not a terminal\n"
     "  -h, --help            this help\n";
 
 enum { MODEL_PNSIM, MODEL_ROOF, MODEL_BBV, N_MODELS };
@@ -278,6 +282,118 @@ static void write_points_csv(FILE *out, const calib_run_t *r)
     }
 }
 
+/* A JSON number, null when not finite. */
+static void json_num(FILE *out, const char *key, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "\"%s\": %.10g", key, v);
+    else
+        fprintf(out, "\"%s\": null", key);
+}
+
+/* {"n": .., "r2": .., ...} of metrics m. */
+static void json_metrics(FILE *out, const pn_calib_metrics_t *m)
+{
+    fprintf(out, "{\"n\": %zu, ", m->n);
+    json_num(out, "r2", m->r2);
+    fputs(", ", out);
+    json_num(out, "rmse_us", m->rmse);
+    fputs(", ", out);
+    json_num(out, "mape_pct", m->mape);
+    fputs(", ", out);
+    json_num(out, "geo_pct", m->geo);
+    fputs(", ", out);
+    json_num(out, "max_pct", m->max_ape);
+    fprintf(out, ", \"nonpositive\": %zu}", m->n_nonpos);
+}
+
+/* The report as one JSON object: what the text report says, keyed. */
+static void print_json(FILE *out, const calib_run_t *r)
+{
+    const pn_point_set_t *s = r->set;
+    fputs("{\n  \"device\": ", out);
+    pn_json_string(out, r->dev->name);
+    fputs(",\n  \"measurements\": ", out);
+    pn_json_string(out, r->meas->path);
+    fprintf(out, ",\n  \"n_points\": %zu,\n  \"n_kernels\": %zu,\n  \"engine\": ", s->n_points,
+            s->n_groups);
+    pn_json_string(out, s->points[0].engine);
+    fprintf(out, ",\n  \"weighting\": \"%s\",\n  \"net\": \"%s\",\n",
+            r->weighted ? "relative" : "none", r->pipelined ? "pipelined" : "paper");
+    if (!r->pipelined)
+        fprintf(out, "  \"latency\": {\"global\": %u, \"shared\": %u, \"searched\": %s},\n",
+                r->l1, r->l2, r->searched ? "true" : "false");
+    if (r->pipelined) {
+        fprintf(out, "  \"probed\": {\"clock_mhz\": %.10g, \"launch_us\": %.10g, \"all\": ",
+                r->clock_mhz, r->launch_us);
+        json_metrics(out, &r->probed_all);
+        fputs("},\n", out);
+    }
+    fputs("  \"models\": [", out);
+    for (int k = 0; k < N_MODELS; k++) {
+        const pn_model_eval_t *m = &r->ev[k];
+        fprintf(out, "%s\n    {\"model\": \"%s\", ", k ? "," : "", model_names[k]);
+        json_num(out, "a", m->fit.a);
+        fputs(", ", out);
+        json_num(out, "b", m->fit.b);
+        fputs(", \"all\": ", out);
+        json_metrics(out, &m->all);
+        fputs(", ", out);
+        json_num(out, "spearman", m->spearman);
+        fputs(", \"leave_one_kernel_out\": ", out);
+        json_metrics(out, &m->loo);
+        fputs("}", out);
+    }
+    fputs("\n  ],\n  \"per_kernel\": [", out);
+    for (size_t g = 0; g < s->n_groups; g++) {
+        const pn_group_eval_t *ge = &r->ev[MODEL_PNSIM].groups[g];
+        fprintf(out, "%s\n    {\"kernel\": ", g ? "," : "");
+        pn_json_string(out, s->groups[g]);
+        fputs(", \"fit\": ", out);
+        json_metrics(out, &ge->fit);
+        fputs(", ", out);
+        json_num(out, "spearman", ge->spearman);
+        fputs(", \"leave_one_kernel_out\": ", out);
+        json_metrics(out, &ge->loo);
+        fputs(", ", out);
+        json_num(out, "roofline_mape_pct", r->ev[MODEL_ROOF].groups[g].fit.mape);
+        fputs(", ", out);
+        json_num(out, "bbv_mape_pct", r->ev[MODEL_BBV].groups[g].fit.mape);
+        if (r->pipelined) {
+            fputs(", \"probed\": ", out);
+            json_metrics(out, &r->probed_group[g]);
+        }
+        fputs("}", out);
+    }
+    fputs("\n  ],\n  \"points\": [", out);
+    for (size_t i = 0; i < s->n_points; i++) {
+        const pn_point_t *p = &s->points[i];
+        char ps[256];
+        params_str(p->m, ps, sizeof ps);
+        fprintf(out, "%s\n    {\"line\": %ld, \"kernel\": ", i ? "," : "", p->m->line);
+        pn_json_string(out, s->groups[p->group]);
+        fputs(", \"config\": ", out);
+        pn_json_string(out, p->m->config);
+        fprintf(out, ", \"threads\": %u, \"params\": ", p->k.threads);
+        pn_json_string(out, ps);
+        fprintf(out, ", \"measured_us\": %.10g, \"runs\": %u, \"steps_mean\": %.10g, "
+                "\"steps_sd\": %.10g, ", r->y[i], p->runs, p->steps_mean, p->steps_sd);
+        json_num(out, "pnsim_us", r->ev[MODEL_PNSIM].pred[i]);
+        fputs(", ", out);
+        json_num(out, "pnsim_loo_us", r->ev[MODEL_PNSIM].loo_pred[i]);
+        if (r->pipelined) {
+            fputs(", ", out);
+            json_num(out, "probed_us", r->probed[i]);
+        }
+        fputs(", ", out);
+        json_num(out, "roofline_us", r->ev[MODEL_ROOF].pred[i]);
+        fputs(", ", out);
+        json_num(out, "bbv_us", r->ev[MODEL_BBV].pred[i]);
+        fputs("}", out);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
 /* Simulate at every (l1, l2) of the grid and keep the best fit's steps. */
 static pn_status_t search_latency(calib_run_t *r, const uint32_t *l1s, size_t n1,
                                   const uint32_t *l2s, size_t n2, FILE *progress, FILE *out,
@@ -292,9 +408,10 @@ static pn_status_t search_latency(calib_run_t *r, const uint32_t *l1s, size_t n1
         free(x);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
-    fprintf(out, "latency search (fit at each pair; kept: the smallest residual sum of "
-                 "squares)\n%6s %6s %13s %11s %9s %10s %9s\n", "l1", "l2", "a", "b", "R2",
-            "RMSE_us", "MAPE%");
+    if (out)
+        fprintf(out, "latency search (fit at each pair; kept: the smallest residual sum of "
+                     "squares)\n%6s %6s %13s %11s %9s %10s %9s\n", "l1", "l2", "a", "b", "R2",
+                "RMSE_us", "MAPE%");
     pn_status_t st = PN_OK;
     for (size_t i = 0; i < n1 && st == PN_OK; i++)
         for (size_t k = 0; k < n2 && st == PN_OK; k++) {
@@ -320,10 +437,12 @@ static pn_status_t search_latency(calib_run_t *r, const uint32_t *l1s, size_t n1
             pn_calib_metrics(r->y, pred, n, &m);
             free(pred);
             char b[3][32];
-            fprintf(out, "%6u %6u %13.6g %11.5g %9s %10s %9s\n", l1s[i], l2s[k], fit.a, fit.b,
-                    num(b[0], 32, "%.5f", m.r2), num(b[1], 32, "%.4g", m.rmse),
-                    num(b[2], 32, "%.2f", m.mape));
-            fflush(out);
+            if (out) {
+                fprintf(out, "%6u %6u %13.6g %11.5g %9s %10s %9s\n", l1s[i], l2s[k], fit.a,
+                        fit.b, num(b[0], 32, "%.5f", m.r2), num(b[1], 32, "%.4g", m.rmse),
+                        num(b[2], 32, "%.2f", m.mape));
+                fflush(out);
+            }
             if (fit.sumsq < best_ss) {
                 best_ss = fit.sumsq;
                 r->l1 = l1s[i];
@@ -332,7 +451,8 @@ static pn_status_t search_latency(calib_run_t *r, const uint32_t *l1s, size_t n1
             }
         }
     if (st == PN_OK) {
-        fprintf(out, "kept       l1 %u, l2 %u\n\n", r->l1, r->l2);
+        if (out)
+            fprintf(out, "kept       l1 %u, l2 %u\n\n", r->l1, r->l2);
         /* restore the chosen pair's steps and latencies */
         for (size_t j = 0; j < n; j++) {
             pn_point_t *p = &s->points[j];
@@ -466,6 +586,7 @@ int pn_cmd_calibrate(int argc, char **argv)
     static const struct option longopts[] = {
         { "device", required_argument, NULL, 'd' },
         { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },
         { "points", required_argument, NULL, 'P' },
         { "runs", required_argument, NULL, 'r' },
         { "seed", required_argument, NULL, 's' },
@@ -488,6 +609,7 @@ int pn_cmd_calibrate(int argc, char **argv)
     const char *device = NULL, *output = NULL, *points_out = NULL, *source = NULL;
     uint64_t runs = 0, seed = 0, jobs = 0, max_steps = 0;
     int have_seed = 0, verbose = 0, quiet = 0, search = 0, weighted = 0;
+    pn_format_t format = PN_FORMAT_TEXT;
     pn_engine_kind_t engine = PN_ENGINE_DEFAULT;
     pn_point_opts_t popts = { 0 };
     static const uint32_t def_l1[] = {10, 20, 40, 80, 160}, def_l2[] = {1, 2, 4, 8};
@@ -496,11 +618,12 @@ int pn_cmd_calibrate(int argc, char **argv)
     int rc = 2, c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:o:P:r:s:j:e:k:vqh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:o:f:P:r:s:j:e:k:vqh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'd': device = optarg; break;
         case 'o': output = optarg; break;
+        case 'f': st = pn_format_parse(optarg, &format, &err); break;
         case 'P': points_out = optarg; break;
         case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, PN_CLI_MAX_RUNS, &runs, &err); break;
         case 's': st = pn_cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err); have_seed = 1; break;
@@ -562,8 +685,10 @@ int pn_cmd_calibrate(int argc, char **argv)
                       .weighted = weighted, .searched = search,
                       .jobs = jobs ? (unsigned)jobs : pn_engine_cpu_count() };
     pn_cli_out_t pout = { 0 }, prof = { 0 };
-    /* progress: on a terminal unless -q, anywhere with -v */
-    FILE *progress = verbose || (!quiet && isatty(STDERR_FILENO)) ? stderr : NULL;
+    /* progress: -v a line per point, anywhere; else on a terminal (unless -q)
+     * one line rewritten in place with the runs done and an ETA */
+    FILE *progress = verbose ? stderr : NULL;
+    pn_cli_progress_t bar = { 0 };
     rc = 0;
     if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
         pn_measure_load(&meas, argv[optind], &err) != PN_OK ||
@@ -592,9 +717,20 @@ int pn_cmd_calibrate(int argc, char **argv)
     }
     r.l1 = dev.l1;
     r.l2 = dev.l2;
+    if (!verbose) {
+        uint64_t total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += set.points[i].runs;
+        if (search)
+            total *= (uint64_t)(l1s ? n1 : 5) * (l2s ? n2 : 4);
+        pn_cli_progress_begin(&bar, "calibrate", total, 0, quiet);
+        set.on_run = pn_cli_progress_one_more;
+        set.on_run_ctx = &bar;
+    }
     if (search) {
         if (search_latency(&r, l1s ? l1s : def_l1, l1s ? n1 : 5, l2s ? l2s : def_l2,
-                           l2s ? n2 : 4, progress, stdout, &err) != PN_OK)
+                           l2s ? n2 : 4, progress, format == PN_FORMAT_TEXT ? stdout : NULL,
+                           &err) != PN_OK)
             goto fail;
     } else if (pn_points_simulate(&set, engine, 0, 0, r.jobs, progress, &err) != PN_OK) {
         goto fail;
@@ -616,11 +752,18 @@ int pn_cmd_calibrate(int argc, char **argv)
             pn_error_prefix(&err, model_names[k]);
             goto fail;
         }
+    pn_cli_progress_end(&bar);
     if (probe_pipelined(&r, &err) != PN_OK)
         goto fail;
-    print_report(stdout, &r);
-    if (r.pipelined)
-        print_probed_groups(stdout, &r);
+    if (format == PN_FORMAT_JSON) {
+        print_json(stdout, &r);
+    } else if (format == PN_FORMAT_CSV) {
+        write_points_csv(stdout, &r);
+    } else {
+        print_report(stdout, &r);
+        if (r.pipelined)
+            print_probed_groups(stdout, &r);
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         pn_error_set(&err, PN_EIO, "write error on standard output");
         goto fail;
@@ -637,6 +780,7 @@ int pn_cmd_calibrate(int argc, char **argv)
         goto fail;
     goto done;
 fail:
+    pn_cli_progress_end(&bar);
     pn_cli_out_abort(&pout);
     pn_cli_out_abort(&prof);
     rc = pn_cli_fail("calibrate", &err);

@@ -1,5 +1,5 @@
 /* cmd_compare.c - `pnsim compare TIMES.csv CONFIG_DIR`: measured kernel times
- * against the predictions of the configs `pnsim import -o` wrote. */
+ * against the predictions of the configs `pnsim import -O` wrote. */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -26,7 +26,7 @@ static const char compare_usage[] =
     "TIMES.csv has a header with the columns kernel, size, threads, blocks and\n"
     "median_us (more are ignored; '#' lines are comments), as\n"
     "examples/deps/measure.sh writes it. CONFIG_DIR holds the configs of\n"
-    "`pnsim import -o CONFIG_DIR` (<kernel>-<threads>x<blocks>-<id>.yaml; a\n"
+    "`pnsim import -O CONFIG_DIR` (<kernel>-<threads>x<blocks>-<id>.yaml; a\n"
     "template kernel's name may carry a 'void ' prefix). A row takes the config of\n"
     "its kernel, threads and blocks; rows with the same three take those configs\n"
     "in the order of their launch IDs. A row without a config is listed, not\n"

@@ -14,7 +14,7 @@
 
 static const char import_usage[] =
     "usage: pnsim import [options] PROF.csv\n"
-    "       pnsim import -o DIR --source SOURCE.csv RAW.csv\n"
+    "       pnsim import -O DIR --source SOURCE.csv RAW.csv\n"
     "       pnsim import --metrics\n"
     "\n"
     "Read the CSV of Nsight Compute,\n"
@@ -27,12 +27,12 @@ static const char import_usage[] =
     "and ncu's occupancy limits beside pnsim's in comments. Nothing is written\n"
     "when the CSV is malformed or a launch lacks a metric.\n"
     "\n"
-    "With -o, a kernel profiled at several block sizes for the same number of\n"
+    "With -O, a kernel profiled at several block sizes for the same number of\n"
     "threads also gets DIR/<kernel>-x<threads in all>.yaml: counts, registers,\n"
     "shared bytes and kernel.memory as expressions of threads through the profiled\n"
     "sizes (exact there), blocks = n / threads, and a sweep over the sizes.\n"
     "\n"
-    "With --source (and -o), each launch's warps run its SASS: take one report,\n"
+    "With --source (and -O), each launch's warps run its SASS: take one report,\n"
     "  ncu --section SourceCounters --metrics $(pnsim import --metrics) \\\n"
     "      --cache-control none -o REPORT ./app\n"
     "  ncu -i REPORT.ncu-rep --csv --page raw --print-metric-instances details \\\n"
@@ -45,9 +45,16 @@ static const char import_usage[] =
     "options:\n"
     "      --metrics         print the metric list for ncu --metrics and exit\n"
     "  -d, --device NAME     the configs' device (default h100)\n"
-    "  -o, --output DIR      write DIR/<kernel>-<threads>x<blocks>-<id>.yaml (default:\n"
-    "                        the configs one after another on standard output)\n"
-    "  -S, --source FILE     the report's source page: warps run the SASS (needs -o)\n"
+    "  -O, --output-dir DIR  write DIR/<kernel>-<threads>x<blocks>-<id>.yaml, one\n"
+    "                        config per launch (without it: the configs one after\n"
+    "                        another on standard output)\n"
+    "  -o, --output FILE     write to FILE instead of standard output (only on\n"
+    "                        success): the configs, or with -f the table\n"
+    "  -f, --format FMT      yaml (default: the configs; with -O nothing), or csv\n"
+    "                        or json: one row per launch (id, kernel, threads,\n"
+    "                        blocks, registers, instructions, ncu's duration, the\n"
+    "                        config written)\n"
+    "  -S, --source FILE     the report's source page: warps run the SASS (needs -O)\n"
     "  -h, --help            this help\n";
 
 static int by_threads(const void *a, const void *b, void *ctx)
@@ -153,20 +160,32 @@ int pn_cmd_import(int argc, char **argv)
     static const struct option longopts[] = {
         { "metrics", no_argument, NULL, 'm' },
         { "device", required_argument, NULL, 'd' },
+        { "output-dir", required_argument, NULL, 'O' },
         { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },
         { "source", required_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *device = "h100", *outdir = NULL, *source = NULL;
+    const char *device = "h100", *outdir = NULL, *source = NULL, *output = NULL;
+    pn_format_t fmt = PN_FORMAT_TEXT;       /* text: the configs as YAML */
+    pn_error_t err;
+    pn_error_clear(&err);
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:o:S:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:O:o:f:S:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': printf("%s\n", pn_ncu_metric_list); return 0;
         case 'd': device = optarg; break;
-        case 'o': outdir = optarg; break;
+        case 'O': outdir = optarg; break;
+        case 'o': output = optarg; break;
+        case 'f':
+            /* yaml (text is the same): the configs */
+            if (strcmp(optarg, "yaml") != 0 && pn_format_parse(optarg, &fmt, &err) != PN_OK)
+                return pn_cli_usage_error("import", "unknown format '%s' (expected yaml, "
+                                          "csv or json)", optarg);
+            break;
         case 'S': source = optarg; break;
         case 'h': fputs(import_usage, stdout); return 0;
         default:
@@ -177,18 +196,27 @@ int pn_cmd_import(int argc, char **argv)
         return pn_cli_usage_error("import", "expected exactly one PROF.csv, got %d",
                                   argc - optind);
     if (source && !outdir)
-        return pn_cli_usage_error("import", "--source writes program files: give -o DIR");
-    pn_error_t err;
-    pn_error_clear(&err);
+        return pn_cli_usage_error("import", "--source writes program files: give -O DIR");
+    struct stat sb;
+    if (output && strcmp(output, "-") && stat(output, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return pn_cli_usage_error("import", "-o %s: a directory; -o takes a file, -O DIR "
+                                  "writes the configs into a folder", output);
+    if (output && outdir && fmt == PN_FORMAT_TEXT)
+        return pn_cli_usage_error("import", "with -O the configs go to the folder: -o writes "
+                                  "the table of launches, give -f csv or json");
     pn_ncu_t ncu;
     pn_ncu_source_t src = { 0 };
     size_t *table_of = NULL;
     pn_cli_out_t *progs = NULL;
     pn_device_t dev = { 0 };
     int rc = 0;
-    pn_cli_out_t *outs = NULL, *fitted = NULL;
+    pn_cli_out_t *outs = NULL, *fitted = NULL, main_out = { 0 };
+    char **written = NULL;
     size_t n_fitted = 0;
     pn_cli_input(argv[optind]);
+    pn_cli_input(source);
+    if (pn_cli_out_check(output, &err) != PN_OK)
+        return pn_cli_fail("import", &err);
     if (pn_device_load(&dev, device, NULL, 0, 0, &err) != PN_OK ||
         pn_ncu_read(&ncu, argv[optind], &err) != PN_OK) {
         pn_device_destroy(&dev);
@@ -223,10 +251,13 @@ int pn_cmd_import(int argc, char **argv)
         goto fail;
     }
     outs = calloc(ncu.n_launches, sizeof *outs);
-    if (!outs) {
+    written = calloc(ncu.n_launches ? ncu.n_launches : 1, sizeof *written);
+    if (!outs || !written) {
         pn_error_set(&err, PN_ENOMEM, "out of memory");
         goto fail;
     }
+    if (pn_cli_out_open(&main_out, output, &err) != PN_OK)
+        goto fail;
     char unknown[256] = "";
     /* all files written to temporaries first: all or nothing */
     for (size_t i = 0; i < ncu.n_launches; i++) {
@@ -240,14 +271,21 @@ int pn_cmd_import(int argc, char **argv)
         if (source && write_program(&progs[i], outdir, sass, &src, &src.tables[table_of[i]], &ncu, l,
                                     unknown, sizeof unknown, &err) != PN_OK)
             goto fail;
-        if (pn_cli_out_open(&outs[i], outdir ? path : NULL, &err) != PN_OK ||
-            pn_ncu_write_config(outs[i].f, &ncu, l, device,
-                                dev.has_occupancy ? &dev.occ : NULL, source ? sass : NULL,
-                                &err) != PN_OK)
-            goto fail;
-        if (!outdir && pn_cli_out_commit(&outs[i], &err) != PN_OK)
+        if (!outdir && fmt != PN_FORMAT_TEXT)
+            continue;                       /* the table alone */
+        FILE *f = main_out.f;
+        if (outdir) {
+            if (pn_cli_out_open(&outs[i], path, &err) != PN_OK)
+                goto fail;
+            f = outs[i].f;
+            written[i] = strdup(path);
+        }
+        if (pn_ncu_write_config(f, &ncu, l, device, dev.has_occupancy ? &dev.occ : NULL,
+                                source ? sass : NULL, &err) != PN_OK)
             goto fail;
     }
+    if (fmt != PN_FORMAT_TEXT)
+        pn_ncu_write_table(main_out.f, fmt == PN_FORMAT_CSV, &ncu, written);
     /* a kernel profiled at several block sizes (the same threads in all): one
      * config fitted through them, with a sweep */
     if (outdir && write_fitted(&ncu, outdir, device, &fitted, &n_fitted, &err) != PN_OK)
@@ -259,6 +297,8 @@ int pn_cmd_import(int argc, char **argv)
     for (size_t i = 0; i < n_fitted; i++)
         if (pn_cli_out_commit(&fitted[i], &err) != PN_OK)
             goto fail;
+    if (pn_cli_out_commit(&main_out, &err) != PN_OK)
+        goto fail;
     if (*unknown)
         fprintf(stderr, "pnsim import: warning: opcodes pnsim does not know, simulated as "
                 "arithmetic (doc/dependencies.md): %s\n", unknown);
@@ -273,8 +313,12 @@ fail:
         pn_cli_out_abort(&progs[i]);
     for (size_t i = 0; i < n_fitted; i++)
         pn_cli_out_abort(&fitted[i]);
+    pn_cli_out_abort(&main_out);
     rc = pn_cli_fail("import", &err);
 done:
+    for (size_t i = 0; written && i < ncu.n_launches; i++)
+        free(written[i]);
+    free(written);
     free(outs);
     free(fitted);
     free(progs);

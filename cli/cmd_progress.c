@@ -49,8 +49,11 @@ static void show(pn_cli_progress_t *p)
         fmt_time(left, sizeof left, el * (1 - frac) / frac);
         snprintf(eta, sizeof eta, ", ETA %s", left);
     }
-    fprintf(stderr, "\r\033[Kpnsim %s: %llu/%llu runs done, a run at step %.3g, %s%s", p->cmd,
-            (unsigned long long)done, (unsigned long long)p->total, (double)at, spent, eta);
+    char step[48] = "";           /* where a run is, when the job reports it */
+    if (at > 0)
+        snprintf(step, sizeof step, ", a run at step %.3g", (double)at);
+    fprintf(stderr, "\r\033[Kpnsim %s: %llu/%llu runs done%s, %s%s", p->cmd,
+            (unsigned long long)done, (unsigned long long)p->total, step, spent, eta);
     fflush(stderr);
     p->shown = 1;
 }

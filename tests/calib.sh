@@ -63,6 +63,18 @@ if $RUN calibrate -d $D -j 1 -e literal --weight relative $C/meas-good.csv >"$TM
    grep -q 'weighted least squares' "$TMP/report"; then ok calibrate-weighted
 else bad calibrate-weighted "$(cat "$TMP/err") $(grep '^fit' "$TMP/report")"; fi
 
+# ---- calibrate -f json and -f csv: the same fit, keyed; the points as --points writes
+$RUN calibrate -q -d $D -j 2 -f json $C/meas-good.csv >"$TMP/cal.json" 2>"$TMP/err" &&
+    grep -q '"n_points": 6,' "$TMP/cal.json" &&
+    grep -q '{"model": "pnsim steps", "a": 0.01, "b": 2, "all": {"n": 6, "r2": 1, "rmse_us": 0, "mape_pct": 0,' "$TMP/cal.json" &&
+    grep -q '{"line": 9, "kernel": "k_global", "config": "k-global.yaml", "threads": 32, "params": "K=400", "measured_us": 102.01,' "$TMP/cal.json" &&
+    [ "$(tail -n 1 "$TMP/cal.json")" = "}" ] && ok calibrate-json ||
+    bad calibrate-json "$(head -12 "$TMP/cal.json") $(cat "$TMP/err")"
+$RUN calibrate -q -d $D -j 2 -f csv $C/meas-good.csv >"$TMP/cal.csv" 2>"$TMP/err" &&
+    [ -s "$TMP/points.csv" ] && cmp -s "$TMP/cal.csv" "$TMP/points.csv" && ok calibrate-csv ||
+    bad calibrate-csv "differs from --points: $(diff "$TMP/cal.csv" "$TMP/points.csv" | head -3) $(cat "$TMP/err")"
+expect_fail calibrate-bad-format 2 "pnsim calibrate: unknown format 'yaml'" $RUN calibrate -d $D -f yaml $C/meas-good.csv
+
 # ---- calibrate simulates exactly the net `run` simulates, also for a program config ---
 if $RUN calibrate -d gtx960m -P "$TMP/prog.csv" $C/meas-program.csv >/dev/null 2>"$TMP/err"; then
     for t in 512 256; do
@@ -137,6 +149,16 @@ if $RUN bbv -o "$TMP/f.yaml" -d $D --blocks $C/blocks.csv $C/bbv64.csv >"$TMP/st
    [ ! -s "$TMP/stdout" ] && cmp -s "$TMP/f.yaml" $C/bbv64.golden; then ok bbv-output-file
 else bad bbv-output-file "-o differs from stdout"; fi
 
+# -f json and -f csv: the same counts, keyed or one row per warp
+$RUN bbv -d $D -f json --blocks $C/blocks.csv $C/bbv64.csv >"$TMP/b.json" 2>"$TMP/err" &&
+    grep -q '"activity_factor": 0.4065061475,' "$TMP/b.json" &&
+    grep -q '{"warp": 1, "arith": 13, "shared": 2, "global": 7}' "$TMP/b.json" &&
+    [ "$(tail -n 1 "$TMP/b.json")" = "}" ] && ok bbv-json || bad bbv-json "$(cat "$TMP/b.json" "$TMP/err")"
+$RUN bbv -d $D -f csv --blocks $C/blocks.csv $C/bbv64.csv >"$TMP/b.csv" 2>"$TMP/err" &&
+    [ "$(tr '\n' ' ' <"$TMP/b.csv")" = "warp,arith,shared,global 0,54,31,15 1,13,2,7 " ] &&
+    ok bbv-csv || bad bbv-csv "$(cat "$TMP/b.csv" "$TMP/err")"
+expect_fail bbv-bad-format 2 "pnsim bbv: unknown format 'xml' (expected yaml, json or csv)" \
+    $RUN bbv -f xml --blocks $C/blocks.csv $C/bbv64.csv
 if $RUN bbv --blocks $C/blocks.csv --check $C/bbv64-ok.yaml $C/bbv64.csv >"$TMP/chk" 2>"$TMP/err" &&
    [ ! -s "$TMP/err" ] && grep -q 'all 6 counts within 5% of the BBV' "$TMP/chk" &&
    grep -q '^    0  arith             54            56      3.704$' "$TMP/chk"; then

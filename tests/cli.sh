@@ -309,7 +309,7 @@ done
 
 # ---- import --source: warps that run their SASS (doc/dependencies.md) ------
 rm -rf "$TMP/sass"
-$RUN import -o "$TMP/sass" -S tests/ncu/sass-source.csv tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+$RUN import -O "$TMP/sass" -S tests/ncu/sass-source.csv tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
 cfg="$TMP/sass/dp_serial-256x16384-91.yaml"
 if [ $rc -eq 0 ] && grep -q '^  sass: dp_serial-256x16384-91.sass$' "$cfg" &&
    grep -q '^warps: 131072$' "$TMP/sass/dp_serial-256x16384-91.sass" &&
@@ -358,25 +358,25 @@ else bad run-sass-literal-refused "rc $rc: $(cat "$TMP/err")"; fi
 # a source page of another launch: one line naming both, nothing written
 sed 's/"dp_serial(/"dp_other(/' tests/ncu/sass-source.csv >"$TMP/other.csv"
 rm -rf "$TMP/sass2"
-$RUN import -o "$TMP/sass2" -S "$TMP/other.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+$RUN import -O "$TMP/sass2" -S "$TMP/other.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
 if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
    grep -q "other.csv:1:1: the source table of kernel 'dp_other' is not launch 91 (dp_serial)" "$TMP/err" &&
    [ -z "$(ls "$TMP/sass2" 2>/dev/null)" ]; then ok import-source-other-kernel
 else bad import-source-other-kernel "rc $rc: $(cat "$TMP/err")"; fi
 sed '$ s/NOP/YIELD/' tests/ncu/sass-source.csv >"$TMP/count.csv"
-$RUN import -o "$TMP/sass2" -S "$TMP/count.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+$RUN import -O "$TMP/sass2" -S "$TMP/count.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q "count.csv:115:1: 2 tables for 1 launches of tests/ncu/sass-raw.csv, but this one differs" "$TMP/err"; then
     ok import-source-tables-differ
 else bad import-source-tables-differ "rc $rc: $(cat "$TMP/err")"; fi
 # opcodes pnsim does not know: one warning line naming each once, still imported
 sed -e 's/"      MOV /"      FOOX /' -e 's/"      ISETP/"      BARX/' tests/ncu/sass-source.csv >"$TMP/unknown.csv"
 rm -rf "$TMP/sass3"
-$RUN import -o "$TMP/sass3" -S "$TMP/unknown.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
+$RUN import -O "$TMP/sass3" -S "$TMP/unknown.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
 if [ $rc -eq 0 ] && [ "$(head -n 1 "$TMP/err")" = "pnsim import: warning: opcodes pnsim does not know, simulated as arithmetic (doc/dependencies.md): FOOX BARX" ] &&
    grep -q '| FOOX R' "$TMP/sass3/dp_serial-256x16384-91.sass"; then ok import-source-unknown-opcodes
 else bad import-source-unknown-opcodes "rc $rc: $(cat "$TMP/err")"; fi
 $RUN import -S tests/ncu/sass-source.csv tests/ncu/sass-raw.csv >/dev/null 2>"$TMP/err"; rc=$?
-if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -q -- "--source writes program files: give -o DIR"; then ok import-source-needs-dir
+if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -q -- "--source writes program files: give -O DIR"; then ok import-source-needs-dir
 else bad import-source-needs-dir "rc $rc: $(cat "$TMP/err")"; fi
 
 [ "$fails" -eq 0 ]

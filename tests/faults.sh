@@ -245,7 +245,7 @@ with open(src) as f, open(dst, "w", newline="") as g:
                 row[14] = "0"
         w.writerow(row)
 PY
-if $RUN import -o "$G/imp" "$G/longprof.csv" >/dev/null 2>"$G/imp.err"; then
+if $RUN import -O "$G/imp" "$G/longprof.csv" >/dev/null 2>"$G/imp.err"; then
     cfg=$(ls "$G"/imp/*.yaml | head -n 1)
     out=$($RUN run -r 1 -f csv "$cfg" 2>&1)
     steps=$(echo "$out" | awk -F, 'NR == 2 { print $6 }')
@@ -283,6 +283,16 @@ YAML
     if echo "$tty" | grep -aq "pnsim reorder: [0-9]*/1000 runs done"; then ok progress-reorder
     elif [ -z "$tty" ]; then echo "SKIP progress-reorder (the run ended before its first line)"
     else bad progress-reorder "$tty"; fi
+    # calibrate: one line with the runs of every point and an ETA; -v a line per point
+    sed 's/600000/300000/; s/name: slow/name: slow2/' "$G/slow.yaml" >"$G/slow2.yaml"
+    printf 'kernel,config,threads,params,median_us\nslow,slow.yaml,64,,1000\nslow2,slow2.yaml,64,,600\n' >"$G/meas.csv"
+    tty=$(script -qc "$RUN calibrate -j 1 -d h100 $G/meas.csv" /dev/null | tr '\r' '\n')
+    if echo "$tty" | grep -aq "pnsim calibrate: [0-9]*/10 runs done, [0-9]* s"; then ok progress-calibrate
+    elif ! echo "$tty" | grep -q 'runs done'; then echo "SKIP progress-calibrate (the runs ended before its first line)"
+    else bad progress-calibrate "$tty"; fi
+    err=$($RUN calibrate -v -j 1 -d h100 "$G/meas.csv" 2>&1 >/dev/null)
+    if echo "$err" | grep -q '^\[2/2\] slow2* threads 64 (line [23])'; then ok progress-calibrate-verbose
+    else bad progress-calibrate-verbose "$err"; fi
     unset PNSIM_PROGRESS_AFTER
 else
     echo "SKIP progress-on-terminal (no script(1), or under valgrind)"

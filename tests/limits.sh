@@ -74,9 +74,9 @@ refuse bbv-blocks-huge "$TMP/huge.csv: cannot open: file larger than the 64 MiB 
 refuse probe-huge "$TMP/huge.csv: cannot open: file larger than the 64 MiB limit" \
     $PNSIM probe -d h100 -o "$TMP/out" "$TMP/huge.csv"
 refuse import-dev-zero "/dev/zero: cannot open the ncu CSV: not a regular file" \
-    $PNSIM import -o "$TMP/dir" /dev/zero
+    $PNSIM import -O "$TMP/dir" /dev/zero
 refuse import-huge "$TMP/huge.csv: cannot open the ncu CSV: file larger than the 64 MiB limit" \
-    $PNSIM import -o "$TMP/dir" "$TMP/huge.csv"
+    $PNSIM import -O "$TMP/dir" "$TMP/huge.csv"
 
 # a probe value beyond what a profile accepts (found by fuzz_probe: 6.8e39
 # cycles overflowed the conversion to steps)
@@ -90,16 +90,16 @@ refuse probe-latency-huge "$TMP/probe.csv:$line: probe lat_dram: 6.8e+39 is abov
 mkdir "$TMP/imp"
 sed 's/"pn_hist(const/"..\/..\/pn_hist(const/' tests/ncu/good.csv >"$TMP/slash.csv"
 refuse import-kernel-name-path "$TMP/slash.csv:6:33: launch 0: kernel name '../../pn_hist(const unsigned int *, unsigned int *, int)' is not a C++ name (letters, digits, '_', ':', spaces) before its arguments" \
-    $PNSIM import -o "$TMP/imp" "$TMP/slash.csv"
+    $PNSIM import -O "$TMP/imp" "$TMP/slash.csv"
 sed 's/"smsp__inst_executed.sum","inst","765,952"/"smsp__inst_executed.sum","inst","1e30"/' tests/ncu/good.csv >"$TMP/many.csv"
 refuse import-count-huge "$TMP/many.csv:6: launch 0 (pn_hist): 2.44140625e+26 instructions per warp, above the limit 4294967295 of a config" \
-    $PNSIM import -o "$TMP/imp" "$TMP/many.csv"
+    $PNSIM import -O "$TMP/imp" "$TMP/many.csv"
 sed 's/"launch__registers_per_thread","register\/thread","16 (0: 16)"/"launch__registers_per_thread","register\/thread","1e10"/' tests/ncu/good.csv >"$TMP/regs.csv"
 refuse import-registers-huge "$TMP/regs.csv:6: launch 0 (pn_hist): metric launch__registers_per_thread: 1e+10 is not between 0 and 4294967295" \
-    $PNSIM import -o "$TMP/imp" "$TMP/regs.csv"
+    $PNSIM import -O "$TMP/imp" "$TMP/regs.csv"
 sed 's/"smsp__inst_executed.sum","inst","765,952"/"smsp__inst_executed.sum","inst","-765,952"/' tests/ncu/good.csv >"$TMP/neg.csv"
 refuse import-metric-negative "$TMP/neg.csv:30:197: launch 0: metric smsp__inst_executed.sum: expected a number >= 0, got '-765,952'" \
-    $PNSIM import -o "$TMP/imp" "$TMP/neg.csv"
+    $PNSIM import -O "$TMP/imp" "$TMP/neg.csv"
 printf '"ID","Kernel Name","Block Size","Grid Size","Metric Name","Metric Value"\n' >"$TMP/bar.csv"
 for m in launch__block_size:32 launch__grid_size:1 smsp__inst_executed.sum:100 smsp__sass_inst_executed_op_global_ld.sum:0 \
          smsp__sass_inst_executed_op_global_st.sum:0 smsp__sass_inst_executed_op_shared_ld.sum:0 \
@@ -107,7 +107,7 @@ for m in launch__block_size:32 launch__grid_size:1 smsp__inst_executed.sum:100 s
     printf '"0","k(int)","(32, 1, 1)","(1, 1, 1)","%s","%s"\n' "${m%%:*}" "${m#*:}" >>"$TMP/bar.csv"
 done
 refuse import-opcode-negative "$TMP/bar.csv:2: launch 0 (k): -9 barriers instructions in all, expected a count >= 0" \
-    $PNSIM import -o "$TMP/imp" "$TMP/bar.csv"
+    $PNSIM import -O "$TMP/imp" "$TMP/bar.csv"
 name=import-nothing-written
 if [ -z "$(ls "$TMP/imp")" ] && [ ! -e "$TMP/pn_hist-64x2048-0.yaml" ]; then ok $name; else bad $name "$(ls "$TMP/imp")"; fi
 

@@ -15,6 +15,17 @@ expect_fail() {  # name, expected stderr substring, command...
     if [ "$(wc -l <"$TMP/stderr")" -ne 1 ]; then bad "$name" "stderr not one line"; return; fi
     case "$msg" in *"$want"*) ok "$name" ;; *) bad "$name" "got: $msg" ;; esac
 }
+usage_fail() {  # name, expected first stderr line substring, command...: exit 2, try --help
+    name=$1; want=$2; shift 2
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    msg=$(head -n 1 "$TMP/stderr")
+    if [ "$rc" -ne 2 ]; then bad "$name" "exit status $rc, expected 2: $msg"; return; fi
+    if ! tail -n 1 "$TMP/stderr" | grep -q "^Try 'pnsim .*--help' for more information.$"; then
+        bad "$name" "no try line: $(cat "$TMP/stderr")"; return
+    fi
+    case "$msg" in *"$want"*) ok "$name" ;; *) bad "$name" "got: $msg" ;; esac
+}
 
 # ---- probe: the committed CSV gives the h100 profile's pipelined section ----------
 if $RUN probe examples/data/h100/probe.csv -d h100 -o "$TMP/h100.yaml" 2>"$TMP/err"; then
@@ -95,7 +106,7 @@ want='counts: {arith: 157, sfu: 7, shared_ld: 12, shared_st: 4, global_ld: 10, g
 got=$($RUN import tests/ncu/opcodes.csv 2>&1 | grep 'counts:' | sed 's/^ *//')
 if [ "$got" = "$want" ]; then ok import-opcode-classes
 else bad import-opcode-classes "got '$got'"; fi
-if $RUN import -o "$TMP/fit" tests/ncu/two-sizes.csv 2>"$TMP/err" &&
+if $RUN import -O "$TMP/fit" tests/ncu/two-sizes.csv 2>"$TMP/err" &&
    cmp -s "$TMP/fit/pn_hist-x131072.yaml" tests/ncu/two-sizes.yaml.golden &&
    grep -q "2 configs in $TMP/fit, and 1 fitted across block sizes" "$TMP/err"; then ok import-fitted
 else bad import-fitted "$(diff tests/ncu/two-sizes.yaml.golden "$TMP/fit/pn_hist-x131072.yaml" | head -5) $(cat "$TMP/err")"; fi
@@ -111,19 +122,38 @@ for t in per:
     assert abs(rows[t] - per[t]) <= 0.02 * per[t], (t, rows[t], per[t])
 ' "$TMP/fit.csv" "$a" "$b" 2>>"$TMP/err"; then ok import-fitted-sweep
 else bad import-fitted-sweep "$(cat "$TMP/fit.csv" "$TMP/err")"; fi
+# -f csv|json: a table of the launches; -O the folder, -o a file
+want='id,kernel,line,cc,threads,blocks,registers,shared_bytes,warp_instructions,global_ld,global_st,shared_ld,shared_st,duration_ns,config
+0,pn_hist,6,9.0,64,2048,16,1024,765952,32768,0,16384,16384,13664,
+1,pn_hist,39,9.0,128,1024,16,1024,667648,32768,0,8192,8192,9216,'
+got=$($RUN import -f csv tests/ncu/two-sizes.csv 2>&1)
+[ "$got" = "$want" ] && ok import-table-csv || bad import-table-csv "got: $got"
+$RUN import -O "$TMP/tab" -f json -o "$TMP/tab.json" tests/ncu/two-sizes.csv 2>"$TMP/err" &&
+    grep -q "{\"id\": 1, \"kernel\": \"pn_hist\", \"line\": 39, \"cc\": \"9.0\", \"threads\": 128, \"blocks\": 1024, .*\"duration_ns\": 9216, \"config\": \"$TMP/tab/pn_hist-128x1024-1.yaml\"}" "$TMP/tab.json" &&
+    [ -f "$TMP/tab/pn_hist-128x1024-1.yaml" ] && ok import-table-json-dir ||
+    bad import-table-json-dir "$(cat "$TMP/tab.json" "$TMP/err")"
+$RUN import -o "$TMP/all.yaml" tests/ncu/two-sizes.csv >"$TMP/stdout" 2>"$TMP/err" &&
+    [ ! -s "$TMP/stdout" ] && [ "$($RUN import tests/ncu/two-sizes.csv 2>/dev/null)" = "$(cat "$TMP/all.yaml")" ] &&
+    ok import-output-file || bad import-output-file "$(cat "$TMP/err")"
+usage_fail import-o-is-dir "pnsim import: -o $TMP/tab: a directory; -o takes a file, -O DIR writes the configs into a folder" \
+    $RUN import -o "$TMP/tab" tests/ncu/two-sizes.csv
+usage_fail import-o-with-dir "with -O the configs go to the folder: -o writes the table of launches, give -f csv or json" \
+    $RUN import -O "$TMP/tab" -o "$TMP/x.txt" tests/ncu/two-sizes.csv
+usage_fail import-bad-format "pnsim import: unknown format 'xml' (expected yaml, csv or json)" \
+    $RUN import -f xml tests/ncu/two-sizes.csv
 mkdir "$TMP/out"
 expect_fail import-missing-metric "bad-missing-metric.csv:6: launch 0 (pn_hist): missing metric 'smsp__inst_executed.sum'" \
-    $RUN import -o "$TMP/out" tests/ncu/bad-missing-metric.csv
+    $RUN import -O "$TMP/out" tests/ncu/bad-missing-metric.csv
 expect_fail import-error-row "bad-error-row.csv:5:1: ncu reported an error" \
-    $RUN import -o "$TMP/out" tests/ncu/bad-error-row.csv
+    $RUN import -O "$TMP/out" tests/ncu/bad-error-row.csv
 expect_fail import-no-instructions "bad-no-instructions.csv:6: launch 0 (pn_hist): no instruction executed" \
-    $RUN import -o "$TMP/out" tests/ncu/bad-no-instructions.csv
+    $RUN import -O "$TMP/out" tests/ncu/bad-no-instructions.csv
 expect_fail import-short-row "bad-short-row.csv:7:1: row has 14 fields" \
-    $RUN import -o "$TMP/out" tests/ncu/bad-short-row.csv
+    $RUN import -O "$TMP/out" tests/ncu/bad-short-row.csv
 expect_fail import-duplicate-launch "bad-duplicate-launch.csv:39:164: launch 0: metric device__attribute_multiprocessor_count appears twice (first at line 6)" \
-    $RUN import -o "$TMP/out" tests/ncu/bad-duplicate-launch.csv
+    $RUN import -O "$TMP/out" tests/ncu/bad-duplicate-launch.csv
 expect_fail import-conflicting-row "bad-conflicting-row.csv:31:164: launch 0: metric smsp__inst_executed.sum appears twice (first at line 30) with a different value" \
-    $RUN import -o "$TMP/out" tests/ncu/bad-conflicting-row.csv
+    $RUN import -O "$TMP/out" tests/ncu/bad-conflicting-row.csv
 if [ -z "$(ls "$TMP/out")" ]; then ok import-nothing-written; else bad import-nothing-written "$(ls "$TMP/out")"; fi
 if [ "$($RUN import --metrics | tr ',' '\n' | grep -c sass__inst_executed_per_opcode)" = 1 ]; then
     ok import-metrics

@@ -5,7 +5,7 @@
 #
 # TIMES.csv: rows "kernel,size,threads,blocks,...,median_us,..." (the header names the
 # columns; '#' lines skipped), as examples/deps/measure.sh writes. CONFIG_DIR: the configs
-# of `pnsim import -o` (<kernel>-<threads>x<blocks>-<id>.yaml). Prints pnsim compare's
+# of `pnsim import -O` (<kernel>-<threads>x<blocks>-<id>.yaml). Prints pnsim compare's
 # table: per launch the error, per kernel the MAPE, per sweep (a kernel at one size over
 # several block sizes) the best block size measured and predicted, the worst launches and
 # the overall line (MAPE, median error, worst kernel, sweeps right). With PN_VERSIONS=1,

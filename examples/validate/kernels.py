@@ -24,7 +24,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.strip().splitlines()[-1])
     pnsim, out = sys.argv[1], sys.argv[2]
-    subprocess.run([pnsim, "import", "-o", out, os.path.relpath(os.path.join(DATA, "ncu_import.csv"))],
+    subprocess.run([pnsim, "import", "-O", out, os.path.relpath(os.path.join(DATA, "ncu_import.csv"))],
                    check=True)
     times = {}
     with open(os.path.join(DATA, "times.csv")) as f:

@@ -22,7 +22,7 @@ done
 $PNSIM bbv -d tests/calib/devices/h100-uncal.yaml --blocks tests/calib/blocks.csv tests/calib/bbv64.csv >tests/calib/bbv64.golden
 $PNSIM import tests/ncu/good.csv >tests/ncu/good.yaml.golden
 T=$(mktemp -d)
-$PNSIM import -o "$T" tests/ncu/two-sizes.csv >/dev/null
+$PNSIM import -O "$T" tests/ncu/two-sizes.csv >/dev/null
 cp "$T/pn_hist-x131072.yaml" tests/ncu/two-sizes.yaml.golden
 rm -rf "$T"
 # the lines CHANGES needs for files whose hash it does not list yet
