@@ -81,6 +81,17 @@ for c in run sweep reorder export devices calibrate bbv probe import compare; do
         grep -q -- "$opt" "$TMP/man.txt" || bad "man-$c$opt" "$opt is not in $M"
     done
 done
+# every config key the reader accepts is in CONFIGURATION (the installed reference)
+sed -n '/^\.SH CONFIGURATION/,/^\.SH EXIT/p' "$TMP/man.txt" >"$TMP/conf.txt"
+keys=$(sed -n '/^static const char \*const \(top\|model\|kernel\|override\|segment\)_keys\[\]/,/NULL};/p' \
+           models/config/pn_config.c models/config/pn_config_keys.c |
+       grep -o '"[a-z_0-9]*"' | tr -d '"'
+       sed -n '/pn_\(count\|memory\)_keys\[.*\] = {/,/NULL/p' models/config/pn_config_keys.c |
+       grep -o '"[a-z_0-9]*"' | tr -d '"')
+missing=""
+for k in $keys; do grep -qw -- "$k" "$TMP/conf.txt" || missing="$missing $k"; done
+[ "$(echo "$keys" | wc -w)" -ge 60 ] && [ -z "$missing" ] && ok man-config-keys ||
+    bad man-config-keys "$(echo "$keys" | wc -w) keys; not in CONFIGURATION:$missing"
 for s in "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
     grep -q "^\.SH $s" "$M" && ok "man-section-$s" || bad "man-section-$s" "missing"
 done
