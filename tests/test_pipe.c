@@ -409,7 +409,7 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
     if (lo > 100)
         lo -= 100;
     hist_literal(&net, lay.t0, runs, 1, lo, sa, ia);
-    hist_compiled(pl, runs, 1000003, lo, sb, ib, shift);
+    hist_compiled(pl, runs, 3000017, lo, sb, ib, shift);
     *ps = pn_chi2_p(sa, sb, NBIN, 0, 10);
     *pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
     pn_pipe_plan_free(pl);

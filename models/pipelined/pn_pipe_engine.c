@@ -179,8 +179,13 @@ typedef struct run {
     uint32_t *ready, *wake, *next;
     uint64_t *bits;
     uint64_t pending;                  /* warps in either list */
-    uint32_t *waiters, n_waiters;      /* parked until an inflight token comes back */
     uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
+    /* the ready warps of other kinds wait in classes (kind, partition): the
+     * members of a class take the same amounts from the same buckets, so
+     * they fit or not together; cm[c][0 .. cn[c]) (unordered), cact[0 ..
+     * n_cact) the classes with members */
+    uint32_t **cm, *cn, *ccap, *cact, n_cact;
+    uint32_t *en, *rem;                /* scratch: enabled classes, members left to draw */
     /* per bucket, the ready warps of simple kinds waiting for it: q[qoff[b] ..
      * qoff[b] + n_q[b]); active[0..n_active) lists the buckets with waiters */
     uint32_t *q, *qoff, *n_q, *active, n_active;
@@ -189,7 +194,6 @@ typedef struct run {
     uint32_t *n_go;
     uint32_t go_total;
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
-    uint32_t *order;                   /* scratch for the acquisition walk */
     bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
     uint64_t idle, firings;
@@ -379,76 +383,132 @@ static uint64_t queue_wait(const run_t *r)
     return best;
 }
 
-static void acquire(run_t *r)
+/* The class of warp w: its kind on its partition. */
+static uint32_t class_of(const run_t *r, const warp_t *w)
 {
-    /* simple kinds wait in their pipe's queue */
-    uint32_t ng = 0;
+    return (uint32_t)w->kind * r->pl->p.partitions + w->part;
+}
+
+/* Warp wi (of a kind that is not simple) waits in its class. 0, or -1 when
+ * out of memory. */
+static int class_push(run_t *r, uint32_t wi)
+{
+    uint32_t c = class_of(r, &r->w[wi]);
+    if (r->cn[c] == r->ccap[c]) {
+        uint32_t cap = r->ccap[c] ? 2 * r->ccap[c] : 16;
+        uint32_t *m = realloc(r->cm[c], (size_t)cap * sizeof *m);
+        if (!m)
+            return -1;
+        r->cm[c] = m;
+        r->ccap[c] = cap;
+    }
+    if (r->cn[c] == 0)
+        r->cact[r->n_cact++] = c;
+    r->cm[c][r->cn[c]++] = wi;
+    return 0;
+}
+
+/* Warp j of class c acquires: take its resources, go from the next step. */
+static void class_take(run_t *r, uint32_t c, uint32_t j)
+{
+    uint32_t wi = r->cm[c][j];
+    take(r, &r->w[wi]);
+    r->fresh[r->n_fresh++] = wi;
+    r->cm[c][j] = r->cm[c][--r->cn[c]];
+}
+
+/* Steps after the marking of the buckets' current levels until some class's
+ * members fit (refills alone); UINT64_MAX when none waits or every class
+ * waits for an inflight token (its return is an event). */
+static uint64_t class_wait(const run_t *r)
+{
+    uint64_t best = UINT64_MAX;
+    for (uint32_t a = 0; a < r->n_cact; a++) {
+        uint32_t c = r->cact[a];
+        uint64_t m = wait_for(r, &r->w[r->cm[c][0]]);
+        if (m < best)
+            best = m;
+    }
+    return best;
+}
+
+/* The acquisitions of one step, from the marking's levels. Simple kinds wait
+ * in their pipe's queue (acquire_queued); the others in their class. The net
+ * fires the enabled acquisitions in a uniform random order, each that still
+ * fits: drawn here one at a time, a class with the weight of its members
+ * left and a uniform member of it; when a member does not fit, none of its
+ * class will in this step (takes only lower the levels), so the class
+ * leaves the draw, which changes no other outcome's probability. When all
+ * enabled ones fit together, all acquire. O(classes + acquisitions). */
+static int acquire(run_t *r)
+{
+    const pn_pipe_plan_t *pl = r->pl;
     for (uint32_t i = 0; i < r->n_acq; i++) {
         uint32_t wi = r->acq[i];
-        if (r->pl->simple[r->w[wi].kind])
+        if (pl->simple[r->w[wi].kind])
             queue_push(r, wi);
-        else
-            r->acq[ng++] = wi;
+        else if (class_push(r, wi) != 0)
+            return -1;
     }
-    r->n_acq = ng;
+    r->n_acq = 0;
     acquire_queued(r);
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < r->n_acq; i++)
-        if (fits(r, &r->w[r->acq[i]]))
-            r->order[n++] = i;
-    if (n == 0)
-        return;
-    /* walk a uniform random order of the enabled ones; when all of them fit
-     * together every order fires them all, so no shuffle is needed */
+    uint32_t ne = 0;
+    uint64_t N = 0;
+    for (uint32_t a = 0; a < r->n_cact; a++) {
+        uint32_t c = r->cact[a];
+        if (fits(r, &r->w[r->cm[c][0]])) {
+            r->en[ne++] = c;
+            N += r->cn[c];
+        }
+    }
+    if (ne == 0)
+        return 0;
     int all_fit = 1;
-    if (n > 1) {
-        const pn_pipe_plan_t *pl = r->pl;
+    if (N > 1) {
         uint64_t *need = r->need, loads = 0;
         memset(need, 0, pl->n_buckets * sizeof *need);
-        for (uint32_t i = 0; i < n; i++) {
-            const warp_t *w = &r->w[r->acq[r->order[i]]];
-            for (uint32_t c = 0; c < pl->n_cost[w->kind]; c++)
-                need[bucket_index(pl->cost_pipe[w->kind][c], w->part)] += pl->cost[w->kind][c];
-            loads += (uint64_t)is_load(w->kind);
+        for (uint32_t e = 0; e < ne; e++) {
+            uint32_t c = r->en[e];
+            const warp_t *w = &r->w[r->cm[c][0]];
+            for (uint32_t k = 0; k < pl->n_cost[w->kind]; k++)
+                need[bucket_index(pl->cost_pipe[w->kind][k], w->part)] +=
+                    (uint64_t)pl->cost[w->kind][k] * r->cn[c];
+            loads += is_load(w->kind) ? r->cn[c] : 0;
         }
         for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
             all_fit = need[i] <= r->bk[i].level;
         if (r->inflight != UINT64_MAX && loads > r->inflight)
             all_fit = 0;
     }
-    if (!all_fit)
-        pn_rng_shuffle_u32(&r->rng, r->order, n);
-    uint32_t taken = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t idx = r->order[i];
-        const warp_t *w = &r->w[r->acq[idx]];
-        if (!all_fit && !fits(r, w))
-            continue;
-        take(r, w);
-        r->fresh[r->n_fresh++] = r->acq[idx];
-        r->acq[idx] = UINT32_MAX;
-        taken++;
+    if (all_fit) {
+        for (uint32_t e = 0; e < ne; e++)
+            while (r->cn[r->en[e]])
+                class_take(r, r->en[e], r->cn[r->en[e]] - 1);
+    } else {
+        for (uint32_t e = 0; e < ne; e++)
+            r->rem[e] = r->cn[r->en[e]];
+        while (N > 0) {
+            uint64_t u = pn_rng_below(&r->rng, (uint32_t)N);   /* N <= warps < 2^31 */
+            uint32_t e = 0;
+            while (u >= r->rem[e])
+                u -= r->rem[e++];
+            uint32_t c = r->en[e];
+            if (fits(r, &r->w[r->cm[c][0]])) {
+                class_take(r, c, (uint32_t)u);
+                r->rem[e]--;
+                N--;
+            } else {
+                N -= r->rem[e];
+                r->rem[e] = 0;
+            }
+        }
     }
-    (void)taken;
-}
-
-/* Park the warps that did not acquire in this step, from the marking of the
- * next step (t+1): until an inflight token comes back, or until the first
- * step at which refills alone make them fit (no warp can fit earlier: takes
- * only lower the levels). */
-static void park(run_t *r, uint64_t t)
-{
-    for (uint32_t i = 0; i < r->n_acq; i++) {
-        uint32_t wi = r->acq[i];
-        if (wi == UINT32_MAX)
-            continue;
-        uint64_t m = wait_for(r, &r->w[wi]);
-        if (m == UINT64_MAX)
-            r->waiters[r->n_waiters++] = wi;
+    for (uint32_t a = 0; a < r->n_cact;)
+        if (r->cn[r->cact[a]] == 0)
+            r->cact[a] = r->cact[--r->n_cact];
         else
-            cal_push(r, r->wake, t + 1 + m, wi);
-    }
-    r->n_acq = 0;
+            a++;
+    return 0;
 }
 
 /* The issues of one step at time t: per partition, a uniform subset of the
@@ -489,7 +549,14 @@ static void run_free(run_t *r)
     free(r->bits);
     free(r->acq);
     free(r->wake);
-    free(r->waiters);
+    for (uint32_t c = 0; r->cm && c < (uint32_t)PN_PIPE_KINDS * r->pl->p.partitions; c++)
+        free(r->cm[c]);
+    free(r->cm);
+    free(r->cn);
+    free(r->ccap);
+    free(r->cact);
+    free(r->en);
+    free(r->rem);
     free(r->need);
     free(r->q);
     free(r->qoff);
@@ -498,7 +565,6 @@ static void run_free(run_t *r)
     free(r->go);
     free(r->n_go);
     free(r->fresh);
-    free(r->order);
     free(r->bk);
     free(r->arrived);
     free(r->ended);
@@ -580,12 +646,8 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     warp_t *w = &r->w[wi];
     int cr = w->cr;
     w->cr = 0;
-    if (!cr && is_load(w->kind) && r->inflight != UINT64_MAX) {
-        r->inflight++;
-        memcpy(r->acq + r->n_acq, r->waiters, r->n_waiters * sizeof *r->waiters);
-        r->n_acq += r->n_waiters;
-        r->n_waiters = 0;
-    }
+    if (!cr && is_load(w->kind) && r->inflight != UINT64_MAX)
+        r->inflight++;                      /* the classes waiting for it look again */
     if (w->left && w->bud) {
         select_kind(r, w);
         if (cr)
@@ -612,12 +674,17 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.bits = calloc(pl->ring / 64, sizeof *r.bits);
     r.acq = malloc((size_t)T * sizeof *r.acq);
     r.wake = malloc(pl->ring * sizeof *r.wake);
-    r.waiters = malloc((size_t)T * sizeof *r.waiters);
+    const uint32_t n_cls = (uint32_t)PN_PIPE_KINDS * p->partitions;
+    r.cm = calloc(n_cls, sizeof *r.cm);
+    r.cn = calloc(n_cls, sizeof *r.cn);
+    r.ccap = calloc(n_cls, sizeof *r.ccap);
+    r.cact = malloc(n_cls * sizeof *r.cact);
+    r.en = malloc(n_cls * sizeof *r.en);
+    r.rem = malloc(n_cls * sizeof *r.rem);
     r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
     r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
     r.fresh = malloc((size_t)T * sizeof *r.fresh);
-    r.order = malloc((size_t)T * sizeof *r.order);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
     r.qoff = calloc(pl->n_buckets, sizeof *r.qoff);
@@ -626,7 +693,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.q = malloc(((size_t)T * 3 + 1) * sizeof *r.q);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
     if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
-        !r.order || !r.bk || !r.wake || !r.waiters || !r.need || !r.arrived || !r.ended ||
+        !r.bk || !r.wake || !r.cm || !r.cn || !r.ccap || !r.cact || !r.en || !r.rem ||
+        !r.need || !r.arrived || !r.ended ||
         !r.qoff || !r.n_q || !r.active || !r.q) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
@@ -695,9 +763,11 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != T) {
             next = r.pending ? cal_next(&r, t) : UINT64_MAX;
-            uint64_t qw = queue_wait(&r);
+            uint64_t qw = queue_wait(&r), cw = class_wait(&r);
             if (qw != UINT64_MAX && t + 1 + qw < next)
                 next = t + 1 + qw;
+            if (cw != UINT64_MAX && t + 1 + cw < next)
+                next = t + 1 + cw;
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
                                   "at step %" PRIu64 ": no warp can go on", seed, t);
@@ -742,13 +812,15 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
             refill[i] = (b->rate && b->cap - b->level >= b->rate) ? b->rate : 0;
         }
         issue(&r, t);
-        acquire(&r);
+        if (acquire(&r) != 0) {
+            st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
+            break;
+        }
         for (uint32_t i = 0; i < pl->n_buckets; i++) {
             r.bk[i].level += refill[i];
             r.firings += refill[i] != 0;
             assert(r.bk[i].level <= r.bk[i].cap);
         }
-        park(&r, t);
     }
     res->seed = seed;
     res->steps = t + 1;
