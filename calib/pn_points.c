@@ -232,7 +232,7 @@ static pn_status_t sim_prepare(const pn_point_set_t *s, pn_point_t *p, point_sim
     pn_sm_layout_t lay;
     PN_CHECK(pn_kernel_net_check_steps(cfg, &q->k, p->max_steps, p->max_steps != cfg->max_steps,
                                        &q->opts.max_steps, err));
-    PN_CHECK(pn_kernel_net_build(cfg, &q->k, p->params, &q->net, &lay, err));
+    PN_CHECK(pn_kernel_net_build_for(cfg, &q->k, p->params, kind, &q->net, &lay, err));
     q->opts.idle_trans = lay.t0;
     pn_status_t st = pn_kernel_net_engine(&q->prep, kind, cfg, &q->k, &q->net, &q->opts,
                                               err);

@@ -133,7 +133,8 @@ int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
     pn_cli_input(file);
     if (pn_cli_out_check(o->output, &err) != PN_OK)
         return pn_cli_fail(cmd, &err);
-    if (pn_model_load(m, file, o->device, (uint32_t)o->threads, &err) != PN_OK)
+    if (pn_model_load_engine(m, file, o->device, (uint32_t)o->threads, o->engine, &err) !=
+        PN_OK)
         return pn_cli_fail(cmd, &err);
     if (pn_cli_sim_defaults(o, &m->cfg, &err) != PN_OK) {
         pn_model_destroy(m);

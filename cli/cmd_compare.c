@@ -157,7 +157,7 @@ static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsig
                            double *us, pn_error_t *err)
 {
     pn_model_t m;
-    PN_CHECK(pn_model_load(&m, path, NULL, 0, err));
+    PN_CHECK(pn_model_load_engine(&m, path, NULL, 0, PN_ENGINE_AUTO, err));
     pn_run_opts_t opts = { .idle_trans = m.layout.t0, .net_name = m.cfg.kernel_name,
                            .stop = &pn_cli_stop };
     pn_prepared_t prep = { 0 };

@@ -51,6 +51,14 @@ void pn_net_destroy(pn_net_t *net)
     pn_net_init(net);
 }
 
+pn_status_t pn_net_set_counting(pn_net_t *net, pn_error_t *err)
+{
+    if (net->frozen || net->n_places || net->n_trans || net->n_recs)
+        return pn_error_set(err, PN_EINVAL, "only an empty net can become a counting net");
+    net->counting = true;
+    return PN_OK;
+}
+
 static pn_status_t check_name(pn_net_t *net, const char *name, pn_error_t *err)
 {
     if (net->frozen)
@@ -79,6 +87,14 @@ static pn_status_t grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, p
 pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
                              uint32_t *id, pn_error_t *err)
 {
+    if (net->counting && !net->frozen) {
+        if (net->n_places == UINT32_MAX)
+            return pn_error_set(err, PN_ELIMIT, "more than %u places", UINT32_MAX - 1);
+        if (id)
+            *id = net->n_places;
+        net->n_places++;
+        return PN_OK;
+    }
     PN_CHECK(check_name(net, name, err));
     uint32_t need = net->n_places + 1, cap = net->cap_places;
     PN_CHECK(grow((void **)&net->place_name, &cap, need, sizeof(char *), err));
@@ -99,22 +115,26 @@ pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
 pn_status_t pn_net_add_placef(pn_net_t *net, pn_tokens_t m0, uint32_t *id, pn_error_t *err,
                               const char *fmt, ...)
 {
-    char name[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
+    char name[128] = "";
+    if (!net->counting) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(name, sizeof name, fmt, ap);
+        va_end(ap);
+    }
     return pn_net_add_place(net, name, m0, id, err);
 }
 
 pn_status_t pn_net_add_transitionf(pn_net_t *net, uint32_t *id, pn_error_t *err,
                                    const char *fmt, ...)
 {
-    char name[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
+    char name[128] = "";
+    if (!net->counting) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(name, sizeof name, fmt, ap);
+        va_end(ap);
+    }
     return pn_net_add_transition(net, name, id, err);
 }
 
@@ -124,13 +144,22 @@ pn_status_t pn_net_set_initial(pn_net_t *net, uint32_t p, pn_tokens_t m0, pn_err
         return pn_error_set(err, PN_EINVAL, "net is frozen: cannot set the marking of place %u", p);
     if (p >= net->n_places)
         return pn_error_set(err, PN_EINVAL, "no place %u (the net has %u)", p, net->n_places);
-    net->m0[p] = m0;
+    if (!net->counting)
+        net->m0[p] = m0;
     return PN_OK;
 }
 
 pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
                                   pn_error_t *err)
 {
+    if (net->counting && !net->frozen) {
+        if (net->n_trans == UINT32_MAX)
+            return pn_error_set(err, PN_ELIMIT, "more than %u transitions", UINT32_MAX - 1);
+        if (id)
+            *id = net->n_trans;
+        net->n_trans++;
+        return PN_OK;
+    }
     PN_CHECK(check_name(net, name, err));
     PN_CHECK(grow((void **)&net->trans_name, &net->cap_trans, net->n_trans + 1,
                   sizeof(char *), err));
@@ -156,10 +185,17 @@ pn_status_t pn_net_add_arc(pn_net_t *net, pn_arc_kind_t kind, uint32_t t, uint32
         return pn_error_set(err, PN_EINVAL, "unknown arc kind %d", (int)kind);
     if (kind == PN_ARC_INHIBITOR)
         weight = 1;
+    else if (weight == 0 && net->counting)
+        return pn_error_set(err, PN_EINVAL, "arc of transition %u %s place %u has weight 0 "
+                            "(must be >= 1)", t, kind == PN_ARC_INPUT ? "<-" : "->", p);
     else if (weight == 0)
         return pn_error_set(err, PN_EINVAL, "arc %s %s %s has weight 0 (must be >= 1)",
                             net->trans_name[t], kind == PN_ARC_INPUT ? "<-" : "->",
                             net->place_name[p]);
+    if (net->counting) {
+        net->n_counted[kind]++;
+        return PN_OK;
+    }
     if (net->n_recs == net->cap_recs) {
         size_t ncap = net->cap_recs ? net->cap_recs * 2 : 64;
         void *q = realloc(net->recs, ncap * sizeof *net->recs);
@@ -260,6 +296,10 @@ pn_status_t pn_net_freeze(pn_net_t *net, pn_error_t *err)
 {
     if (net->frozen)
         return PN_OK;
+    if (net->counting) {
+        net->frozen = true;
+        return PN_OK;
+    }
     PN_CHECK(check_unique(net->place_name, net->n_places, "place", err));
     PN_CHECK(check_unique(net->trans_name, net->n_trans, "transition", err));
 
@@ -331,6 +371,8 @@ size_t pn_net_n_arcs(const pn_net_t *net, pn_arc_kind_t kind)
 {
     if (!net->frozen)
         return 0;
+    if (net->counting)
+        return kind <= PN_ARC_INHIBITOR ? net->n_counted[kind] : 0;
     switch (kind) {
     case PN_ARC_INPUT:     return net->in_off[net->n_trans];
     case PN_ARC_OUTPUT:    return net->out_off[net->n_trans];

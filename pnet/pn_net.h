@@ -46,6 +46,10 @@ typedef struct pn_net {
     struct pn_net_arc_rec *recs;
     size_t n_recs, cap_recs;
     uint32_t cap_places, cap_trans;
+
+    /* a counting net (pn_net_set_counting): sizes only */
+    bool counting;
+    size_t n_counted[3];          /* arcs per kind */
 } pn_net_t;
 
 typedef enum pn_arc_kind {
@@ -59,6 +63,17 @@ void pn_net_init(pn_net_t *net);
 
 /* Free everything net owns and leave it empty. net may be NULL. */
 void pn_net_destroy(pn_net_t *net);
+
+/* Make the empty net `net` a counting net: places, transitions and arcs are
+ * counted (ids assigned as usual, pn_net_n_arcs answers after the freeze)
+ * but nothing is stored: no names (any name is accepted, unchecked), no
+ * marking, no arc lists, so a generator run against it costs time in its
+ * own loops alone. For a model whose compiled engine plans from parameters
+ * and only reports the net's size. Arcs are counted as added: a generator
+ * that adds the same (kind, transition, place) twice counts it twice where
+ * the frozen net merges it (tests compare the two). Engines, exports and
+ * analyses refuse a counting net. PN_EINVAL when net is not empty. */
+pn_status_t pn_net_set_counting(pn_net_t *net, pn_error_t *err);
 
 /* Add a place named `name` (copied; non-empty; names must be unique among
  * places, which pn_net_freeze checks for all of them at once) with initial

@@ -90,6 +90,9 @@ pn_status_t pn_engine_prepare(pn_prepared_t *p, pn_engine_kind_t kind, const pn_
     p->opts = o;
     if (!net->frozen)
         return pn_error_set(err, PN_EINVAL, "cannot simulate a net that is not frozen");
+    if (net->counting)
+        return pn_error_set(err, PN_EINVAL, "cannot simulate a counting net (its size alone "
+                            "was built)");
     switch (kind) {
     case PN_ENGINE_LITERAL:
         p->impl = &literal_impl;

@@ -129,7 +129,7 @@ static pn_status_t build_point(const pn_sweep_t *sw, pn_sweep_point_t *pt, pn_ne
     st = pn_kernel_net_check_steps(cfg, &k, sw->max_steps, sw->max_steps_given, &o->max_steps,
                                    err);
     if (st == PN_OK)
-        st = pn_kernel_net_build(cfg, &k, params, net, &lay, err);
+        st = pn_kernel_net_build_for(cfg, &k, params, sw->engine, net, &lay, err);
     o->idle_trans = lay.t0;
     if (st == PN_OK)
         st = pn_kernel_net_engine(prep, sw->engine, cfg, &k, net, o, err);

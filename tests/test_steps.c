@@ -54,6 +54,21 @@ static void check_config(const char *path, uint32_t runs)
                      (unsigned long long)hi);
     }
     pn_engine_release(&prep);
+    /* the counting net the compiled engine's runs build has the full net's size */
+    pn_model_t c;
+    if (pn_model_load_engine(&c, path, NULL, 0, PN_ENGINE_AUTO, &err) != PN_OK)
+        fail_msg("%s", err.msg);
+    if (pn_kernel_net_compiled(&c.cfg, &c.kernel, PN_ENGINE_AUTO) != c.net.counting)
+        fail_msg("%s: counting %d, compiled %d", path, c.net.counting,
+                 pn_kernel_net_compiled(&c.cfg, &c.kernel, PN_ENGINE_AUTO));
+    assert_int_equal(c.net.n_places, m.net.n_places);
+    assert_int_equal(c.net.n_trans, m.net.n_trans);
+    for (int k = PN_ARC_INPUT; k <= PN_ARC_INHIBITOR; k++)
+        if (pn_net_n_arcs(&c.net, (pn_arc_kind_t)k) != pn_net_n_arcs(&m.net, (pn_arc_kind_t)k))
+            fail_msg("%s: %zu arcs of kind %d counted, %zu in the net", path,
+                     pn_net_n_arcs(&c.net, (pn_arc_kind_t)k), k,
+                     pn_net_n_arcs(&m.net, (pn_arc_kind_t)k));
+    pn_model_destroy(&c);
     pn_model_destroy(&m);
 }
 
@@ -132,12 +147,13 @@ static void random_kernels_respect_bounds(void **state)
         fprintf(f, "device: h100\nmodel: {net: pipelined}\nkernel:\n  name: r%d\n"
                 "  threads: %u\n  blocks: %u\n"
                 "  counts: {arith: %u, sfu: %u, shared_ld: %u, shared_st: %u, global_ld: %u, "
-                "global_st: %u}\n"
+                "global_st: %u, barriers: %u}\n"
                 "  memory: {l1_hit: %.2f, l2_hit: %.2f, sectors_ld: %u, sectors_st: %u}\n"
                 "simulation: {runs: 2}\n", t, 32 * (1 + pn_rng_below(&rng, 16)),
                 1 + pn_rng_below(&rng, 600), pn_rng_below(&rng, 300), pn_rng_below(&rng, 30),
                 pn_rng_below(&rng, 40), pn_rng_below(&rng, 12), pn_rng_below(&rng, 40),
-                pn_rng_below(&rng, 12), pn_rng_below(&rng, 100) / 100.0,
+                pn_rng_below(&rng, 12), t % 3 == 0 ? 1 + t / 3 % 4 : 0,
+                pn_rng_below(&rng, 100) / 100.0,
                 pn_rng_below(&rng, 101) / 100.0, 1 + pn_rng_below(&rng, 32),
                 1 + pn_rng_below(&rng, 32));
         fclose(f);

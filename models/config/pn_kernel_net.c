@@ -74,6 +74,25 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
     return st;
 }
 
+int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
+                           pn_engine_kind_t kind)
+{
+    if ((kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED) || cfg->has_program)
+        return 0;
+    if (k->net == PN_NET_PIPELINED)
+        return 1;                  /* counts, or kernel.sass (no net at all) */
+    return pn_sm_grid_is_plain(&k->sm_grid);
+}
+
+pn_status_t pn_kernel_net_build_for(const pn_config_t *cfg, const pn_kernel_t *k,
+                                    const double *param_values, pn_engine_kind_t kind,
+                                    pn_net_t *net, pn_sm_layout_t *lay, pn_error_t *err)
+{
+    if (pn_kernel_net_compiled(cfg, k, kind))
+        PN_CHECK(pn_net_set_counting(net, err));
+    return pn_kernel_net_build(cfg, k, param_values, net, lay, err);
+}
+
 pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      const pn_config_t *cfg, const pn_kernel_t *k,
                                      const pn_net_t *net, const pn_run_opts_t *o,

@@ -22,6 +22,21 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err);
 
+/* 1 when engine `kind` runs point k of cfg on a compiled engine that plans
+ * from parameters, not from the net: auto or compiled, counts (no program),
+ * and the pipelined net, or the paper net of one block without barriers. */
+int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
+                           pn_engine_kind_t kind);
+
+/* pn_kernel_net_build for a run on engine `kind`: where the engine plans
+ * from parameters (pn_kernel_net_compiled), net is a counting net
+ * (pn_net_set_counting: the same generator, its sizes alone, no names, no
+ * arc lists), else the full net. tests/test_steps.c checks that the sizes
+ * agree with the full net's. Errors as pn_kernel_net_build. */
+pn_status_t pn_kernel_net_build_for(const pn_config_t *cfg, const pn_kernel_t *k,
+                                    const double *param_values, pn_engine_kind_t kind,
+                                    pn_net_t *net, pn_sm_layout_t *lay, pn_error_t *err);
+
 /* Prepare engine `kind` for net, the net pn_kernel_net_build made of cfg's
  * point k (all borrowed, as o, and must outlive p). This is where the model
  * of a net picks its engine: PN_ENGINE_AUTO takes the model's compiled

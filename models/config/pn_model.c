@@ -24,6 +24,13 @@ void pn_model_destroy(pn_model_t *m)
 pn_status_t pn_model_load(pn_model_t *m, const char *path, const char *device_override,
                           uint32_t threads, pn_error_t *err)
 {
+    /* the fast engine reads the net: the full net */
+    return pn_model_load_engine(m, path, device_override, threads, PN_ENGINE_FAST, err);
+}
+
+pn_status_t pn_model_load_engine(pn_model_t *m, const char *path, const char *device_override,
+                                 uint32_t threads, pn_engine_kind_t kind, pn_error_t *err)
+{
     memset(m, 0, sizeof *m);
     pn_net_init(&m->net);
     pn_status_t st = pn_config_load(&m->cfg, path, err);
@@ -34,7 +41,8 @@ pn_status_t pn_model_load(pn_model_t *m, const char *path, const char *device_ov
         st = pn_kernel_resolve(&m->cfg, &m->dev, threads, NULL, &m->kernel, err);
     if (st == PN_OK) {
         pn_kernel_time_device(&m->kernel, &m->dev);
-        st = pn_kernel_net_build(&m->cfg, &m->kernel, NULL, &m->net, &m->layout, err);
+        st = pn_kernel_net_build_for(&m->cfg, &m->kernel, NULL, kind, &m->net, &m->layout,
+                                     err);
     }
     if (st != PN_OK)
         pn_model_destroy(m);

@@ -33,6 +33,13 @@ pn_status_t pn_model_load_device(pn_device_t *dev, const pn_config_t *cfg,
 pn_status_t pn_model_load(pn_model_t *m, const char *path, const char *device_override,
                           uint32_t threads, pn_error_t *err);
 
+/* As pn_model_load, for runs on engine `kind`: where that engine plans from
+ * parameters the net is a counting net, its size alone
+ * (pn_kernel_net_build_for); m->net is then good for the report's sizes, not
+ * for an engine that reads nets. */
+pn_status_t pn_model_load_engine(pn_model_t *m, const char *path, const char *device_override,
+                                 uint32_t threads, pn_engine_kind_t kind, pn_error_t *err);
+
 /* Free what m owns; m may be zeroed. */
 void pn_model_destroy(pn_model_t *m);
 

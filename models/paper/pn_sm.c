@@ -117,7 +117,7 @@ pn_status_t pn_sm_add_warp(pn_net_t *net, const pn_sm_layout_t *lay, uint32_t w,
 {
     pn_sm_warp_ids_t local;
     pn_sm_warp_ids_t *id = ids ? ids : &local;
-    char name[64];
+    char name[64] = "";
     for (int k = 0; k <= PN_SM_WARP_PLACES; k++)
         id->p[k] = UINT32_MAX;
     for (int k = 0; k < PN_SM_WARP_TRANS; k++)
@@ -127,13 +127,15 @@ pn_status_t pn_sm_add_warp(pn_net_t *net, const pn_sm_layout_t *lay, uint32_t w,
             continue;
         pn_tokens_t m0 = k <= 3 ? 1 : !c ? 0
                        : k == 5 ? c->arith : k == 7 ? c->shared : k == 9 ? c->global : 0;
-        snprintf(name, sizeof name, "w%u.p%d", w, k);
+        if (!net->counting)
+            snprintf(name, sizeof name, "w%u.p%d", w, k);
         PN_CHECK(pn_net_add_place(net, name, m0, &id->p[k], err));
     }
     for (int k = 0; k < PN_SM_WARP_TRANS; k++) {
         if (!c && in_frame1_trans(k))
             continue;
-        snprintf(name, sizeof name, "w%u.%s", w, pn_sm_trans_names[k]);
+        if (!net->counting)
+            snprintf(name, sizeof name, "w%u.%s", w, pn_sm_trans_names[k]);
         PN_CHECK(pn_net_add_transition(net, name, &id->t[k], err));
     }
     for (size_t i = 0; i < sizeof wpnm_arcs / sizeof wpnm_arcs[0]; i++) {

@@ -155,19 +155,23 @@ static pn_status_t trans(builder_t *b, uint32_t *id, const char *fmt, ...) PN_PR
 
 static pn_status_t place(builder_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->name, sizeof b->name, fmt, ap);
-    va_end(ap);
+    if (!b->net->counting) {   /* a counting net takes no names */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(b->name, sizeof b->name, fmt, ap);
+        va_end(ap);
+    }
     return pn_net_add_place(b->net, b->name, m0, id, b->err);
 }
 
 static pn_status_t trans(builder_t *b, uint32_t *id, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->name, sizeof b->name, fmt, ap);
-    va_end(ap);
+    if (!b->net->counting) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(b->name, sizeof b->name, fmt, ap);
+        va_end(ap);
+    }
     return pn_net_add_transition(b->net, b->name, id, b->err);
 }
 
