@@ -13,6 +13,7 @@
 #include "pn_model.h"
 #include "pn_pipe_bounds.h"
 #include "pn_rng.h"
+#include "pn_sass_sim.h"
 #include "pn_test.h"
 
 /* Run `runs` runs of the config at path and check min <= steps <= max. */
@@ -37,17 +38,28 @@ static void check_config(const char *path, uint32_t runs)
     assert_int_equal(pn_kernel_net_engine(&prep, PN_ENGINE_AUTO, &m.cfg, &m.kernel, &m.net, &o,
                                           &err), PN_OK);
     assert_int_equal(pn_engine_run_batch(&prep, 1, runs, 1, res, &err), PN_OK);
-    /* the pipelined net's roofline bounds hold: no run beats the largest */
+    /* the pipelined net's roofline bounds hold: no run beats the largest
+     * (warps that run their SASS: the bounds of their instructions) */
     pn_pipe_bounds_t b;
     if (m.kernel.net == PN_NET_PIPELINED) {
-        pn_pipe_bounds(&m.kernel.pipe, &b);
+        if (m.cfg.sass) {
+            pn_sass_sim_t *sim;
+            pn_sass_sim_params_t sp = { &m.kernel.pipe, &m.kernel.pdev, &m.kernel.mem,
+                                        m.cfg.sass, m.kernel.busy_sms };
+            assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+            pn_sass_sim_bounds(sim, &b);
+            pn_sass_sim_free(sim);
+        } else {
+            pn_pipe_bounds(&m.kernel.pipe, &b);
+        }
         for (uint32_t i = 0; i < runs; i++)
             if (res[i].steps < b.steps[b.binding])
                 fail_msg("%s: run of %llu steps below its %s bound %llu", path,
                          (unsigned long long)res[i].steps, pn_pipe_bound_names[b.binding],
                          (unsigned long long)b.steps[b.binding]);
     }
-    for (uint32_t i = 0; i < runs; i++) {
+    /* the step estimates follow counts; a kernel.sass config has none */
+    for (uint32_t i = 0; i < runs && !m.cfg.sass; i++) {
         if (res[i].steps < lo || res[i].steps > hi)
             fail_msg("%s: run of %llu steps outside [%llu, %llu]", path,
                      (unsigned long long)res[i].steps, (unsigned long long)lo,
@@ -162,6 +174,71 @@ static void random_kernels_respect_bounds(void **state)
     }
 }
 
+/* Property: over random SASS programs (fixed seed: straight-line mixes of
+ * arithmetic, special functions, shared and global loads and stores, global
+ * reductions and atomics, on a few registers so that some depend, with
+ * random sectors, lines and thread counts) run as kernel.sass on the h100
+ * profile's pipelined net at random grids, no run is below the largest of
+ * the program's own bounds. */
+static void random_sass_respect_bounds(void **state)
+{
+    (void)state;
+    static const char *const ops[] = {
+        "FFMA R%u, R%u, R%u, R%u", "IADD3 R%u, R%u, R%u, RZ", "MUFU.EX2 R%u, R%u",
+        "LDG.E R%u, desc[UR4][R%u.64]", "STG.E desc[UR4][R%u.64], R%u",
+        "LDS R%u, [R%u]", "STS [R%u], R%u", "REDG.E.ADD.STRONG.GPU desc[UR6][R%u.64], R%u",
+        "ATOMG.E.ADD.STRONG.GPU PT, R%u, desc[UR6][R%u.64], R%u",
+        "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR6][R%u.64], R%u",
+    };
+    pn_rng_t rng;
+    pn_rng_seed(&rng, 2027);
+    char path[64], prog_path[64], text[96];
+    for (int t = 0; t < 30; t++) {
+        uint32_t threads = 32 * (1 + pn_rng_below(&rng, 8)), blocks = 1 + pn_rng_below(&rng, 900);
+        double warps = (double)blocks * (threads / 32);
+        pn_sass_prog_t p;
+        pn_error_t err = { 0 };
+        snprintf(prog_path, sizeof prog_path, "build/test_steps_sass%d.sass", t);
+        assert_int_equal(pn_sass_prog_init(&p, prog_path, "k", warps, &err), PN_OK);
+        uint32_t n = 4 + pn_rng_below(&rng, 40), i;
+        for (i = 0; i < n; i++) {
+            uint32_t k = pn_rng_below(&rng, sizeof ops / sizeof *ops);
+            uint32_t r[4];
+            for (int j = 0; j < 4; j++)
+                r[j] = 2 * pn_rng_below(&rng, 6);        /* R0..R10: some depend */
+            snprintf(text, sizeof text, ops[k], r[0], r[1], r[2], r[3]);
+            double sec = k >= 3 ? (1 + pn_rng_below(&rng, 32)) * warps : 0;
+            double lines = sec > 0 ? (1 + pn_rng_below(&rng, 8)) * warps : 0;
+            if (lines > sec)
+                lines = sec;
+            double wf = k == 5 || k == 6 ? (1 + pn_rng_below(&rng, 4)) * warps : 0;
+            if (pn_sass_prog_add(&p, text, 16 * i, 0, warps, sec, lines, wf, i + 1, 1, &err) !=
+                PN_OK)
+                fail_msg("%s: %s", text, err.msg);
+            p.ops[p.n - 1].threads = 1 + pn_rng_below(&rng, 32);
+        }
+        assert_int_equal(pn_sass_prog_add(&p, "EXIT", 16 * i, 0, warps, 0, 0, 0, i + 1, 1, &err),
+                         PN_OK);
+        assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+        FILE *f = fopen(prog_path, "w");
+        assert_non_null(f);
+        assert_int_equal(pn_sass_prog_write(f, &p, NULL, &err), PN_OK);
+        fclose(f);
+        pn_sass_prog_destroy(&p);
+        snprintf(path, sizeof path, "build/test_steps_sass%d.yaml", t);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "device: h100\nmodel: {net: pipelined}\nkernel:\n  name: k\n"
+                "  threads: %u\n  blocks: %u\n  sass: test_steps_sass%d.sass\n"
+                "  memory: {l1_hit: %.2f, l2_hit: %.2f}\nsimulation: {runs: 2}\n", threads,
+                blocks, t, pn_rng_below(&rng, 100) / 100.0, pn_rng_below(&rng, 101) / 100.0);
+        fclose(f);
+        check_config(path, 2);
+        remove(path);
+        remove(prog_path);
+    }
+}
+
 int main(void)
 {
     if (pn_test_chdir_root("configs/example.yaml") != 0)
@@ -171,6 +248,7 @@ int main(void)
         cmocka_unit_test(one_warp_exact),
         cmocka_unit_test(limit_follows_kernel),
         cmocka_unit_test(random_kernels_respect_bounds),
+        cmocka_unit_test(random_sass_respect_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
