@@ -1,7 +1,10 @@
 /* bench_pipe.c - `make bench`: the pipelined net's engines. Nanoseconds per
- * warp-instruction of the compiled engine on four kinds of kernel with the
- * h100 profile's probed parameters (one run each, 64 warps or more), and the
- * three engines on one medium net, timed in the same process, as ratios. */
+ * warp-instruction of the three engines on five kinds of kernel with the h100
+ * profile's probed parameters (one run each, 64 warps or more; fast and
+ * literal on shortened counts), the cost of each kind against the
+ * arithmetic-bound one, the set-up of the counting net a compiled run builds
+ * against the full net by grid size, and the three engines on one medium
+ * net, all timed in the same process, as ratios. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,36 +119,85 @@ int main(void)
     printf("pipelined net, h100 profile (probed); compiled engine, one run each\n");
     printf("%-48s %12s %12s %10s %14s\n", "case", "warp-instr", "steps", "seconds",
            "ns/warp-instr");
+    /* every class on every engine: the compiled engine on the full kernel,
+     * fast and literal on the same kernel with counts cut (per warp-instruction
+     * costs hardly depend on the length) */
+    static const uint32_t cut[3] = { 1, 200, 2000 };
+    static const pn_engine_kind_t kinds[3] = { PN_ENGINE_COMPILED, PN_ENGINE_FAST,
+                                               PN_ENGINE_LITERAL };
+    double ns[sizeof cases / sizeof cases[0]][3];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bcase_t c = cases[i];
-        c.mem = i == 2 ? scat : coal;
-        if (i == 1 || i == 3)
-            c.n[PN_PIPE_LD_L1] = 2000, c.n[PN_PIPE_LD_L2] = 2000, c.n[PN_PIPE_LD_DRAM] = 1000;
-        if (i == 2)
-            c.n[PN_PIPE_LD_L1] = 13000, c.n[PN_PIPE_LD_L2] = 2000;
-        pn_pipe_counts_t *w = calloc(c.warps, sizeof *w);
+        for (int e = 0; e < 3; e++) {
+            bcase_t c = cases[i];
+            c.mem = i == 2 ? scat : coal;
+            if (i == 1 || i == 3)
+                c.n[PN_PIPE_LD_L1] = 2000, c.n[PN_PIPE_LD_L2] = 2000, c.n[PN_PIPE_LD_DRAM] = 1000;
+            if (i == 2)
+                c.n[PN_PIPE_LD_L1] = 13000, c.n[PN_PIPE_LD_L2] = 2000;
+            if (e > 0 && i == 4)           /* the long kernel: compiled only */
+                break;
+            for (int k = 0; k < PN_PIPE_KINDS; k++)
+                c.n[k] = (c.n[k] + cut[e] - 1) / cut[e];
+            if (c.barriers)
+                c.barriers = (c.barriers + cut[e] - 1) / cut[e];
+            pn_pipe_counts_t *w = calloc(c.warps, sizeof *w);
+            pn_pipe_params_t p;
+            params_of(&dev, &c, w, &p);
+            uint64_t steps;
+            double t = time_engine(kinds[e], &p, 1, &steps);
+            ns[i][e] = t * 1e9 / (double)instructions(&c);
+            if (e == 0)
+                printf("%-48s %12" PRIu64 " %12" PRIu64 " %10.3f %14.1f\n", c.name,
+                       instructions(&c), steps, t, ns[i][e]);
+            free(w);
+        }
+    }
+    printf("\nns per warp-instruction by engine (fast: counts / %u, literal: counts / %u)\n",
+           cut[1], cut[2]);
+    printf("%-48s %10s %10s %10s %12s %12s\n", "case", "compiled", "fast", "literal",
+           "vs arith", "lit/compiled");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (i == 4)
+            printf("%-48s %10.1f %10s %10s %11.1fx %12s\n", cases[i].name, ns[i][0], "-", "-",
+                   ns[i][0] / ns[0][0], "-");
+        else
+            printf("%-48s %10.1f %10.1f %10.1f %11.1fx %11.0fx\n", cases[i].name, ns[i][0],
+                   ns[i][1], ns[i][2], ns[i][0] / ns[0][0], ns[i][2] / ns[i][0]);
+    }
+    /* set-up by grid size: the counting net a compiled run builds against the
+     * full net the fast and literal engines read */
+    printf("\nset-up by blocks on the SM (8 warps each, mixed counts): ms\n");
+    printf("%10s %14s %14s %10s\n", "blocks", "counting net", "full net", "ratio");
+    for (uint32_t blocks = 10; blocks <= 100000; blocks *= 10) {
+        bcase_t c = { .name = "grid", .warps = 8, .blocks = blocks, .resident = 8,
+                      .barriers = 2, .n = { 40, 2, 4, 2, 2, 1, 1, 1 } };
+        c.mem = coal;
+        pn_pipe_counts_t w[8];
         pn_pipe_params_t p;
         params_of(&dev, &c, w, &p);
-        uint64_t steps;
-        double t = time_engine(PN_ENGINE_COMPILED, &p, 1, &steps);
-        printf("%-48s %12" PRIu64 " %12" PRIu64 " %10.3f %14.1f\n", c.name, instructions(&c),
-               steps, t, t * 1e9 / (double)instructions(&c));
-        free(w);
+        double t[2];
+        for (int full = 0; full < 2; full++) {
+            if (full && blocks > 10000) {
+                t[1] = -1;                  /* minutes, and gigabytes */
+                break;
+            }
+            pn_net_t net;
+            pn_pipe_layout_t lay;
+            pn_net_init(&net);
+            double t0 = now();
+            if ((!full && pn_net_set_counting(&net, &err) != PN_OK) ||
+                pn_pipe_build(&net, &p, &lay, &err) != PN_OK) {
+                fprintf(stderr, "bench: %s\n", err.msg);
+                exit(1);
+            }
+            t[full] = (now() - t0) * 1e3;
+            pn_net_destroy(&net);
+        }
+        if (t[1] < 0)
+            printf("%10u %14.2f %14s %10s\n", blocks, t[0], "-", "-");
+        else
+            printf("%10u %14.2f %14.2f %9.0fx\n", blocks, t[0], t[1], t[1] / t[0]);
     }
-    /* the three engines on one medium net, in one process */
-    bcase_t m = { .name = "8 warps x 3000 mixed", .warps = 8, .blocks = 1, .resident = 1,
-                  .barriers = 4, .n = { 2000, 50, 300, 100, 200, 150, 100, 100 } };
-    m.mem = coal;
-    pn_pipe_counts_t w[8];
-    pn_pipe_params_t p;
-    params_of(&dev, &m, w, &p);
-    uint64_t s1, s2, s3;
-    double tc = time_engine(PN_ENGINE_COMPILED, &p, 20, &s1);
-    double tf = time_engine(PN_ENGINE_FAST, &p, 5, &s2);
-    double tl = time_engine(PN_ENGINE_LITERAL, &p, 2, &s3);
-    printf("\n%s (%" PRIu64 " warp-instructions), seconds per run:\n", m.name, instructions(&m));
-    printf("  compiled %.5f   fast %.4f   literal %.4f   compiled/literal speed-up %.0fx, "
-           "fast/literal %.1fx\n", tc, tf, tl, tl / tc, tl / tf);
     pn_device_destroy(&dev);
     return 0;
 }
