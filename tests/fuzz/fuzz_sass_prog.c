@@ -1,0 +1,83 @@
+/* fuzz_sass_prog.c - fuzz target: a SASS program file, as kernel.sass names
+ * it and a user may edit it (pn_sass_prog_read), planned for 2 blocks of 2
+ * warps and run once on the sass engine with small pipes and a step cap.
+ * Oracle beyond the sanitizers: one-line messages; a program that reads is
+ * written and reads back with the same instructions; a run ends (its steps,
+ * or the cap's one-line error). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "pn_sass_plan.h"
+#include "pn_sass_prog.h"
+#include "pn_sass_sim.h"
+
+/* Run p on 2 blocks of 2 warps, one resident, with every latency 5 and
+ * loads 20. */
+static void run_once(const pn_sass_prog_t *p)
+{
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 2;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = 5;
+    pp.latency[PN_PIPE_LD_L1] = pp.latency[PN_PIPE_LD_L2] = pp.latency[PN_PIPE_LD_DRAM] = 20;
+    pp.n_warps = 2;
+    pp.blocks = 2;
+    pp.resident = 1;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, p, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err;
+    pn_error_clear(&err);
+    pn_status_t st = pn_sass_sim_new(&sp, &sim, &err);
+    if (st != PN_OK) {
+        pn_fuzz_check_error(st, &err);
+        return;
+    }
+    pn_run_opts_t o = { .max_steps = 200000, .idle_trans = -1, .net_name = "fuzz" };
+    pn_run_result_t r;
+    st = pn_sass_sim_run(sim, 1, &o, &r, &err);
+    if (st != PN_OK)
+        pn_fuzz_check_error(st, &err);
+    pn_sass_sim_free(sim);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    pn_error_t err;
+    pn_sass_prog_t p, q;
+    pn_error_clear(&err);
+    const char *path = pn_fuzz_file(data, size, ".sass");
+    pn_status_t st = pn_sass_prog_read(&p, path, &err);
+    if (st != PN_OK) {
+        pn_fuzz_check_error(st, &err);
+        return 0;
+    }
+    /* what reads back writes and reads again alike */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f || pn_sass_prog_write(f, &p, NULL, &err) != PN_OK || fclose(f) != 0)
+        abort();
+    path = pn_fuzz_file((const uint8_t *)text, len, ".sass");
+    free(text);
+    if (pn_sass_prog_read(&q, path, &err) != PN_OK) {
+        fprintf(stderr, "pnsim fuzz: a written program does not read back: %s\n", err.msg);
+        abort();
+    }
+    if (q.n != p.n)
+        abort();
+    for (size_t i = 0; i < p.n; i++)
+        if (q.ops[i].offset != p.ops[i].offset || q.ops[i].target != p.ops[i].target ||
+            strcmp(q.ops[i].in.opcode, p.ops[i].in.opcode))
+            abort();
+    if (p.n <= 256)
+        run_once(&p);
+    pn_sass_prog_destroy(&q);
+    pn_sass_prog_destroy(&p);
+    return 0;
+}
