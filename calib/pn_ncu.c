@@ -798,3 +798,11 @@ void pn_ncu_write_table(FILE *out, int csv, const pn_ncu_t *ncu, char *const *co
     if (!csv)
         fputs(ncu->n_launches ? "\n]\n" : "]\n", out);
 }
+
+double pn_ncu_metric(const pn_ncu_launch_t *l, const char *name)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        if (!strcmp(metric_names[m], name))
+            return l->value[m];
+    return NAN;
+}

@@ -54,6 +54,10 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err);
 
 void pn_ncu_destroy(pn_ncu_t *ncu);
 
+/* The value of metric `name` (one pnsim import reads) in launch l, in base
+ * units; NaN when the launch lacks it or pnsim does not read it. O(metrics). */
+double pn_ncu_metric(const pn_ncu_launch_t *l, const char *name);
+
 /* The launches as a table, one row (CSV, with a header) or object (JSON, an
  * array) per launch: id, kernel, line, cc, threads, blocks, registers,
  * shared_bytes, warp_instructions, global_ld, global_st, shared_ld,

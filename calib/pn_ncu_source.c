@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_ncu.h"
+#include "pn_sass_insn.h"
 #include "pn_yaml.h"
 
 /* Columns a table needs, and those it may have. */
@@ -334,6 +336,64 @@ static size_t name_len(const char *k)
     return n;
 }
 
+/* The memory kinds whose warp-level instructions ncu counts per launch, the
+ * SASS kind each is, and its metrics (summed). */
+static const struct {
+    const char *name;
+    pn_sass_kind_t kind;
+    const char *metric[2];
+} kind_checks[] = {
+    { "global loads", PN_SASS_GLOBAL_LD, { "smsp__sass_inst_executed_op_global_ld.sum" } },
+    { "global stores", PN_SASS_GLOBAL_ST, { "smsp__sass_inst_executed_op_global_st.sum" } },
+    { "global atomics and reductions", PN_SASS_ATOM_GLOBAL,
+      { "smsp__sass_inst_executed_op_global_atom.sum",
+        "smsp__sass_inst_executed_op_global_red.sum" } },
+    { "shared loads", PN_SASS_SHARED_LD, { "smsp__sass_inst_executed_op_shared_ld.sum" } },
+    { "shared stores", PN_SASS_SHARED_ST, { "smsp__sass_inst_executed_op_shared_st.sum" } },
+    { "shared atomics", PN_SASS_ATOM_SHARED, { "smsp__sass_inst_executed_op_shared_atom.sum" } },
+};
+#define N_KIND_CHECKS (sizeof kind_checks / sizeof kind_checks[0])
+
+/* Table t against launch l, kind by kind: the executions of t's instructions
+ * of each memory kind equal ncu's count, up to the executions of guarded ones
+ * (ncu counts a guarded instruction only in warps where a thread is
+ * predicated on; the source page counts every warp that reaches it). Rows
+ * that do not parse are left to pn_sass_prog_add. */
+static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch_t *l,
+                               const char *path, const char *raw, pn_error_t *err)
+{
+    double got[N_KIND_CHECKS] = { 0 }, guarded[N_KIND_CHECKS] = { 0 };
+    for (size_t r = 0; r < t->n_rows; r++) {
+        pn_sass_insn_t in;
+        pn_error_t e;
+        if (pn_sass_insn_parse(&in, t->rows[r].source, path, t->rows[r].line, 1, &e) != PN_OK)
+            continue;
+        for (size_t k = 0; k < N_KIND_CHECKS; k++)
+            if (in.kind == kind_checks[k].kind) {
+                got[k] += t->rows[r].executed;
+                guarded[k] += in.guarded ? t->rows[r].executed : 0;
+            }
+    }
+    for (size_t k = 0; k < N_KIND_CHECKS; k++) {
+        double want = 0;
+        int have = 0;
+        for (int m = 0; m < 2 && kind_checks[k].metric[m]; m++) {
+            double v = pn_ncu_metric(l, kind_checks[k].metric[m]);
+            if (!isnan(v))
+                want += v, have = 1;
+        }
+        if (!have)
+            continue;
+        if (got[k] + 0.5 < want || got[k] > want + guarded[k] + 0.5)
+            return pn_error_at(err, PN_EINVAL, path, t->line, 1, "the source table of launch "
+                               "%ld (%s) executes %.0f warp-level %s (%.0f of them guarded), "
+                               "ncu counted %.0f in %s: not the same launch, or a SASS kind "
+                               "pnsim reads differently", l->id, l->kernel, got[k],
+                               kind_checks[k].name, guarded[k], want, raw);
+    }
+    return PN_OK;
+}
+
 pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                size_t *table_of, pn_error_t *err)
 {
@@ -370,6 +430,7 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                "launch %ld of %s %.0f (smsp__inst_executed.sum): not the same "
                                "launch", (int)kl, t->kernel, t->executed, l->id, ncu->path,
                                inst);
+        PN_CHECK(check_kinds(t, l, s->path, ncu->path, err));
         table_of[i] = step * i;
     }
     return PN_OK;
