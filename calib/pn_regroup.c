@@ -48,7 +48,12 @@ static void sort_threads(const pn_regroup_input_t *in, uint32_t *perm)
 /* Slots hold groups: slot i starts as thread i alone; a merge of slots m < n
  * leaves the union in m. best[i] is the partner of largest gain (ties: the
  * smaller slot); fresh[i] says whether best/bgain are exact, else bgain is an
- * upper bound of slot i's best gain (its partner's group shrank or went). */
+ * upper bound of slot i's best gain (its partner's group shrank or went).
+ * A slot's gains depend on its per-block minima and maxima alone: slots
+ * holding only threads of one class (identical BBVs) share the class's key,
+ * every other slot has a key of its own, and a scan computes the gain once
+ * per key (the cache). live[0..n_live) lists the live slots in ascending
+ * order. */
 typedef struct greedy {
     const pn_regroup_input_t *in;
     size_t n, nb, gs;
@@ -59,6 +64,12 @@ typedef struct greedy {
     double *bgain;
     uint32_t *out;
     size_t n_out;
+    uint32_t *live, n_live;
+    uint32_t *cls;                /* per thread: its class */
+    size_t nc;                    /* classes; keys nc + i are slot i's own */
+    uint32_t *key;                /* per slot */
+    uint64_t *stamp, pass;        /* per key: the pass whose gain cache[key] holds */
+    double *cache;
 } greedy_t;
 
 static double slot_gain(const greedy_t *g, size_t i, size_t j, uint64_t *mn, uint64_t *mx)
@@ -77,14 +88,36 @@ static double slot_gain(const greedy_t *g, size_t i, size_t j, uint64_t *mn, uin
     return s;
 }
 
+/* Gain of slot i with slot j, through the cache of the current pass (j
+ * fixed over a pass). */
+static double cached_gain(greedy_t *g, size_t i, size_t j)
+{
+    uint32_t k = g->key[i];
+    if (g->stamp[k] != g->pass) {
+        g->stamp[k] = g->pass;
+        g->cache[k] = slot_gain(g, i, j, NULL, NULL);
+    }
+    return g->cache[k];
+}
+
+/* Slot i's key: its class when its minima equal its maxima (all its
+ * threads are of the class of its first), else its own. */
+static void greedy_key(greedy_t *g, size_t i)
+{
+    g->key[i] = memcmp(g->mn + i * g->nb, g->mx + i * g->nb, g->nb * sizeof *g->mn) == 0
+                ? g->cls[g->head[i]] : (uint32_t)(g->nc + i);
+}
+
 /* Exact best partner of slot i. O(slots * nb). */
 static void greedy_refresh(greedy_t *g, size_t i)
 {
     int any = 0;
-    for (size_t j = 0; j < g->n; j++) {
-        if (j == i || !g->alive[j])
+    g->pass++;
+    for (uint32_t k = 0; k < g->n_live; k++) {
+        size_t j = g->live[k];
+        if (j == i)
             continue;
-        double v = slot_gain(g, i, j, NULL, NULL);
+        double v = cached_gain(g, j, i);
         if (!any || v > g->bgain[i]) {
             g->bgain[i] = v;
             g->best[i] = (uint32_t)j;
@@ -122,61 +155,132 @@ static void greedy_merge(greedy_t *g, size_t m, size_t n)
     g->size[m] += g->size[n];
     g->alive[n] = 0;
     slot_gain(g, m, n, g->mn + m * g->nb, g->mx + m * g->nb);
-    if (g->size[m] < g->gs)
-        return;
-    uint32_t t = g->head[m];
-    for (size_t k = 0; k < g->gs; k++) {
-        g->out[g->n_out++] = t;
-        t = g->next[t];
+    if (g->size[m] >= g->gs) {
+        uint32_t t = g->head[m];
+        for (size_t k = 0; k < g->gs; k++) {
+            g->out[g->n_out++] = t;
+            t = g->next[t];
+        }
+        g->size[m] -= (uint32_t)g->gs;
+        if (t == UINT32_MAX) {
+            g->alive[m] = 0;
+            return;
+        }
+        g->head[m] = t;
+        greedy_bounds(g, m);
     }
-    g->size[m] -= (uint32_t)g->gs;
-    if (t == UINT32_MAX) {
-        g->alive[m] = 0;
+    greedy_key(g, m);
+}
+
+/* greedy_update's work on live slot i != m (m and n merged; m_alive: the
+ * new m lives; *any: m has a partner yet). */
+static void update_slot(greedy_t *g, size_t i, size_t m, size_t n, int m_alive, int *any)
+{
+    int lost = g->best[i] == m || g->best[i] == n;
+    if (!m_alive) {
+        if (lost)
+            g->fresh[i] = 0;
         return;
     }
-    g->head[m] = t;
-    greedy_bounds(g, m);
+    double v = cached_gain(g, i, m);
+    if (!*any || v > g->bgain[m]) {
+        g->bgain[m] = v;
+        g->best[m] = (uint32_t)i;
+        *any = 1;
+    }
+    if (lost) {
+        if (v >= g->bgain[i] && g->fresh[i]) {
+            g->bgain[i] = v;
+            g->best[i] = (uint32_t)m;
+        } else if (v > g->bgain[i]) {
+            g->bgain[i] = v;
+            g->best[i] = (uint32_t)m;
+            g->fresh[i] = 1;
+        } else {
+            g->fresh[i] = 0;
+        }
+    } else if (v > g->bgain[i] || (v == g->bgain[i] && g->fresh[i] && m < g->best[i])) {
+        g->bgain[i] = v;
+        g->best[i] = (uint32_t)m;
+        g->fresh[i] = 1;
+    }
 }
 
 /* After merging m and n: every other slot learns its gain with the new m,
  * slots whose best was m or n keep an upper bound unless the new m is at
  * least as good (then, as m <= their old partner, it is their exact best);
- * the new m gets its exact best. O(slots * nb). */
-static void greedy_update(greedy_t *g, size_t m, size_t n)
+ * the new m gets its exact best; the dead slots leave live. Returns the
+ * live slot of largest bgain (ties: the smallest; SIZE_MAX if none).
+ * O(slots) plus O(nb) per key. */
+static size_t greedy_update(greedy_t *g, size_t m, size_t n)
 {
     int m_alive = g->alive[m], any = 0;
-    for (size_t i = 0; i < g->n; i++) {
-        if (!g->alive[i] || i == m)
+    uint32_t kept = 0;
+    size_t top = SIZE_MAX;
+    double topv = -INFINITY;
+    g->pass++;
+    for (uint32_t k = 0; k < g->n_live; k++) {
+        size_t i = g->live[k];
+        if (!g->alive[i])
             continue;
-        double v = m_alive ? slot_gain(g, i, m, NULL, NULL) : -INFINITY;
-        if (m_alive && (!any || v > g->bgain[m])) {
-            g->bgain[m] = v;
-            g->best[m] = (uint32_t)i;
-            any = 1;
-        }
-        int lost = g->best[i] == m || g->best[i] == n;
-        if (lost) {
-            if (m_alive && v >= g->bgain[i] && g->fresh[i]) {
-                g->bgain[i] = v;
-                g->best[i] = (uint32_t)m;
-            } else if (m_alive && v > g->bgain[i]) {
-                g->bgain[i] = v;
-                g->best[i] = (uint32_t)m;
-                g->fresh[i] = 1;
-            } else {
-                g->fresh[i] = 0;
-            }
-        } else if (m_alive && (v > g->bgain[i] || (v == g->bgain[i] && g->fresh[i] &&
-                                                   m < g->best[i]))) {
-            g->bgain[i] = v;
-            g->best[i] = (uint32_t)m;
-            g->fresh[i] = 1;
+        g->live[kept++] = (uint32_t)i;
+        if (i == m)
+            continue;
+        update_slot(g, i, m, n, m_alive, &any);
+        if (top == SIZE_MAX || g->bgain[i] > topv) {
+            top = i;
+            topv = g->bgain[i];
         }
     }
+    g->n_live = kept;
     if (m_alive) {
         g->fresh[m] = 1;
         if (!any)                       /* m is the last group */
             g->bgain[m] = -INFINITY;
+        if (top == SIZE_MAX || g->bgain[m] > topv || (g->bgain[m] == topv && m < top))
+            top = m;
+    }
+    return top;
+}
+
+/* The initial best partners, as if every pair were compared (slot i's best
+ * over all j != i, ties to the smaller j), from the gains between classes:
+ * thread i of class a has as candidates the first thread of every other
+ * class and the first other thread of a. ord/cstart: the threads by class
+ * (sort_threads), each class in id order. O(classes^2 * nb + n). */
+static void greedy_init_best(greedy_t *g, const uint32_t *ord, const size_t *cstart)
+{
+    size_t nc = g->nc;
+    for (size_t a = 0; a < nc; a++) {
+        size_t ra = ord[cstart[a]];
+        /* the best other class: largest gain, ties to the smaller first thread */
+        double bv = -INFINITY;
+        uint32_t bj = UINT32_MAX;
+        for (size_t c = 0; c < nc; c++) {
+            if (c == a)
+                continue;
+            uint32_t rc = ord[cstart[c]];
+            double v = slot_gain(g, ra, rc, NULL, NULL);
+            if (bj == UINT32_MAX || v > bv || (v == bv && rc < bj)) {
+                bv = v;
+                bj = rc;
+            }
+        }
+        double self = slot_gain(g, ra, ra, NULL, NULL);
+        for (size_t p = cstart[a]; p < cstart[a + 1]; p++) {
+            uint32_t i = ord[p];
+            double v = bv;
+            uint32_t j = bj;
+            if (cstart[a + 1] - cstart[a] >= 2) {
+                uint32_t o = ord[p == cstart[a] ? cstart[a] + 1 : cstart[a]];
+                if (j == UINT32_MAX || self > v || (self == v && o < j)) {
+                    v = self;
+                    j = o;
+                }
+            }
+            g->bgain[i] = v;
+            g->best[i] = j;
+        }
     }
 }
 
@@ -195,9 +299,17 @@ static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *per
     g.fresh = malloc(n);
     g.best = malloc(n * sizeof *g.best);
     g.bgain = malloc(n * sizeof *g.bgain);
+    g.live = malloc(n * sizeof *g.live);
+    g.cls = malloc(n * sizeof *g.cls);
+    g.key = malloc(n * sizeof *g.key);
+    g.stamp = calloc(2 * n, sizeof *g.stamp);
+    g.cache = malloc(2 * n * sizeof *g.cache);
+    uint32_t *ord = malloc(n * sizeof *ord);
+    size_t *cstart = malloc((n + 1) * sizeof *cstart);
     pn_status_t st = PN_OK;
     if (!g.mn || !g.mx || !g.head || !g.tail || !g.next || !g.size || !g.alive || !g.fresh ||
-        !g.best || !g.bgain) {
+        !g.best || !g.bgain || !g.live || !g.cls || !g.key || !g.stamp || !g.cache || !ord ||
+        !cstart) {
         st = pn_error_set(err, PN_ENOMEM, "greedy regrouping of %zu threads: out of memory", n);
         goto done;
     }
@@ -211,37 +323,38 @@ static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *per
         g.bgain[i] = -INFINITY;
         g.best[i] = UINT32_MAX;
         g.fresh[i] = 1;
+        g.live[i] = (uint32_t)i;
     }
+    g.n_live = (uint32_t)n;
     if (gs == 1) {
         for (size_t i = 0; i < n; i++)
             perm[i] = (uint32_t)i;
         goto done;
     }
-    /* every pair once: slot i's best over all j != i, ties to the smaller j */
+    /* the classes of identical BBVs, each in id order */
+    sort_threads(in, ord);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || memcmp(in->count + (size_t)ord[i] * in->nb,
+                             in->count + (size_t)ord[i - 1] * in->nb,
+                             in->nb * sizeof *in->count) != 0)
+            cstart[g.nc++] = i;
+        g.cls[ord[i]] = (uint32_t)(g.nc - 1);
+    }
+    cstart[g.nc] = n;
     for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++) {
-            double v = slot_gain(&g, i, j, NULL, NULL);
-            if (v > g.bgain[i] || g.best[i] == UINT32_MAX) {
-                g.bgain[i] = v;
-                g.best[i] = (uint32_t)j;
-            }
-            if (v > g.bgain[j] || g.best[j] == UINT32_MAX) {
-                g.bgain[j] = v;
-                g.best[j] = (uint32_t)i;
-            }
-        }
+        g.key[i] = g.cls[i];
+    greedy_init_best(&g, ord, cstart);
+    size_t top = SIZE_MAX;
     for (;;) {
         /* the edge of maximal gain: the smallest slot among the largest
-         * bounds, made exact first */
-        size_t top = SIZE_MAX, alive = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!g.alive[i])
-                continue;
-            alive++;
-            if (top == SIZE_MAX || g.bgain[i] > g.bgain[top])
-                top = i;
-        }
-        if (alive <= 1) {
+         * bounds (kept by greedy_update, else scanned), made exact first */
+        if (top == SIZE_MAX)
+            for (uint32_t k = 0; k < g.n_live; k++) {
+                size_t i = g.live[k];
+                if (top == SIZE_MAX || g.bgain[i] > g.bgain[top])
+                    top = i;
+            }
+        if (g.n_live <= 1) {
             if (top != SIZE_MAX)   /* the last group: what is left */
                 for (uint32_t t = g.head[top]; t != UINT32_MAX; t = g.next[t])
                     g.out[g.n_out++] = t;
@@ -249,12 +362,13 @@ static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *per
         }
         if (!g.fresh[top]) {
             greedy_refresh(&g, top);
+            top = SIZE_MAX;
             continue;
         }
         size_t a = top, b = g.best[top];
         size_t m = a < b ? a : b, o = a < b ? b : a;
         greedy_merge(&g, m, o);
-        greedy_update(&g, m, o);
+        top = greedy_update(&g, m, o);
     }
 done:
     free(g.mn);
@@ -267,6 +381,13 @@ done:
     free(g.fresh);
     free(g.best);
     free(g.bgain);
+    free(g.live);
+    free(g.cls);
+    free(g.key);
+    free(g.stamp);
+    free(g.cache);
+    free(ord);
+    free(cstart);
     return st;
 }
 
