@@ -49,8 +49,9 @@ static void show(pn_cli_progress_t *p)
         fmt_time(left, sizeof left, el * (1 - frac) / frac);
         snprintf(eta, sizeof eta, ", ETA %s", left);
     }
-    fprintf(stderr, "\r\033[Kpnsim %s: %llu/%llu runs done, a run at step %.3g, %s%s", p->cmd,
-            (unsigned long long)done, (unsigned long long)p->total, (double)at, spent, eta);
+    fprintf(stderr, "\r\033[Kpnsim %s: %llu/%llu %s done, a run at step %.3g, %s%s", p->cmd,
+            (unsigned long long)done, (unsigned long long)p->total, p->unit, (double)at, spent,
+            eta);
     fflush(stderr);
     p->shown = 1;
 }
@@ -78,8 +79,15 @@ static void *ticker(void *arg)
 void pn_cli_progress_begin(pn_cli_progress_t *p, const char *cmd, uint64_t total,
                            uint64_t est_steps, int quiet)
 {
+    pn_cli_progress_begin_units(p, cmd, "runs", total, est_steps, quiet);
+}
+
+void pn_cli_progress_begin_units(pn_cli_progress_t *p, const char *cmd, const char *unit,
+                                 uint64_t total, uint64_t est_steps, int quiet)
+{
     memset(p, 0, sizeof *p);
     p->cmd = cmd;
+    p->unit = unit;
     p->total = total;
     p->est_steps = est_steps;
     p->t0 = now_s();
@@ -109,6 +117,12 @@ void pn_cli_progress_run_done(void *ctx, size_t job, size_t done, size_t total)
     (void)job;
     (void)total;
     atomic_store_explicit(&p->done, p->base + done, memory_order_relaxed);
+}
+
+void pn_cli_progress_add(void *ctx, uint64_t k)
+{
+    pn_cli_progress_t *p = ctx;
+    atomic_fetch_add_explicit(&p->done, k, memory_order_relaxed);
 }
 
 void pn_cli_progress_one_more(void *ctx)
