@@ -168,6 +168,9 @@ typedef struct bucket {
     uint64_t level, cap, rate;
 } bucket_t;
 
+/* Words of a bit set over the buckets. */
+#define LOW_WORDS ((PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS + 63) / 64)
+
 typedef struct run {
     const pn_pipe_plan_t *pl;
     pn_rng_t rng;
@@ -191,6 +194,8 @@ typedef struct run {
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
     uint32_t *order;                   /* scratch for the acquisition walk */
     bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
+    uint64_t low[LOW_WORDS];           /* buckets with a rate below their cap: the only
+                                        * ones that refill (a bit per bucket) */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
     uint64_t idle, firings;
     uint32_t *arrived, *ended;         /* per block: warps at the barrier, terminated */
@@ -255,6 +260,21 @@ static uint32_t bucket_index_of(const pn_pipe_plan_t *pl, int q, uint32_t part)
 }
 #define bucket_index(q, part) bucket_index_of(pl, (q), (part))
 
+/* Bucket i was taken from: mark it low when below its cap. */
+static void bk_mark(run_t *r, uint32_t i)
+{
+    const bucket_t *b = &r->bk[i];
+    if (b->rate && b->level < b->cap)
+        r->low[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+/* Bucket i refilled: unmark it when full. */
+static void bk_unmark_full(run_t *r, uint32_t i)
+{
+    if (r->bk[i].level == r->bk[i].cap)
+        r->low[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
 /* Can warp w's acquisition take its resources from the levels now? */
 static int fits(const run_t *r, const warp_t *w)
 {
@@ -269,9 +289,11 @@ static void take(run_t *r, const warp_t *w)
 {
     const pn_pipe_plan_t *pl = r->pl;
     for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
-        bucket_t *b = &r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)];
+        uint32_t bi = bucket_index(pl->cost_pipe[w->kind][i], w->part);
+        bucket_t *b = &r->bk[bi];
         assert(b->level >= pl->cost[w->kind][i]);
         b->level -= pl->cost[w->kind][i];
+        bk_mark(r, bi);
     }
     if (is_load(w->kind) && r->inflight != UINT64_MAX) {
         assert(r->inflight > 0);
@@ -303,16 +325,19 @@ static uint64_t wait_for(const run_t *r, const warp_t *w)
 /* Advance every bucket over n steps in which nothing is taken. */
 static void refill_quiet(run_t *r, uint64_t n)
 {
-    for (uint32_t i = 0; i < r->pl->n_buckets; i++) {
-        bucket_t *b = &r->bk[i];
-        if (b->rate == 0 || b->cap - b->level < b->rate)
-            continue;
-        uint64_t k = (b->cap - b->level) / b->rate;
-        if (k > n)
-            k = n;
-        b->level += k * b->rate;
-        r->firings += k;
-    }
+    for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
+        for (uint64_t bits = r->low[wd]; bits; bits &= bits - 1) {
+            uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            bucket_t *b = &r->bk[i];
+            if (b->cap - b->level < b->rate)
+                continue;
+            uint64_t k = (b->cap - b->level) / b->rate;
+            if (k > n)
+                k = n;
+            b->level += k * b->rate;
+            r->firings += k;
+            bk_unmark_full(r, i);
+        }
 }
 
 /* The acquisitions of one step, from the marking's levels. */
@@ -338,7 +363,8 @@ static void acquire_queued(run_t *r)
         uint32_t b = r->active[a], n = r->n_q[b];
         int q = b < PN_PIPE_SFUP ? (int)b
                 : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
-        uint64_t cost = pl->qcost[q], k = r->bk[b].level / cost;
+        uint64_t cost = pl->qcost[q], lvl = r->bk[b].level;
+        uint64_t k = lvl < cost ? 0 : lvl < 2 * cost ? 1 : lvl / cost;
         uint32_t *g = &r->q[r->qoff[b]];
         if (k > n)
             k = n;
@@ -351,7 +377,9 @@ static void acquire_queued(run_t *r)
         for (uint32_t i = 0; i < k; i++)
             r->fresh[r->n_fresh++] = g[i];
         r->bk[b].level -= k * cost;
-        memmove(g, g + k, (size_t)(n - k) * sizeof *g);
+        bk_mark(r, b);
+        if (k && k < n)
+            memmove(g, g + k, (size_t)(n - k) * sizeof *g);
         r->n_q[b] = n - (uint32_t)k;
         if (r->n_q[b] == 0)
             r->active[a] = r->active[--r->n_active];
@@ -475,7 +503,8 @@ static void issue(run_t *r, uint64_t t)
             cal_push(r, r->ready, t + L - 1, g[i]);
             r->firings += (uint64_t)L + 1;   /* sel, acq, iss, ticks, fin */
         }
-        memmove(g, g + m, (size_t)(n - m) * sizeof *g);
+        if (m < n)
+            memmove(g, g + m, (size_t)(n - m) * sizeof *g);
         r->n_go[j] = n - m;
         r->go_total -= m;
     }
@@ -736,17 +765,21 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         if (pw >= 1 && r.go_total == 0 && z_now == 0)
             r.idle++, r.firings++;
         /* refills decided on M_t, applied after the step's takings */
-        uint64_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS];
-        for (uint32_t i = 0; i < pl->n_buckets; i++) {
-            bucket_t *b = &r.bk[i];
-            refill[i] = (b->rate && b->cap - b->level >= b->rate) ? b->rate : 0;
-        }
+        uint32_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], n_refill = 0;
+        for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
+            for (uint64_t bits = r.low[wd]; bits; bits &= bits - 1) {
+                uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (r.bk[i].cap - r.bk[i].level >= r.bk[i].rate)
+                    refill[n_refill++] = i;
+            }
         issue(&r, t);
         acquire(&r);
-        for (uint32_t i = 0; i < pl->n_buckets; i++) {
-            r.bk[i].level += refill[i];
-            r.firings += refill[i] != 0;
-            assert(r.bk[i].level <= r.bk[i].cap);
+        for (uint32_t k = 0; k < n_refill; k++) {
+            bucket_t *b = &r.bk[refill[k]];
+            b->level += b->rate;
+            r.firings++;
+            assert(b->level <= b->cap);
+            bk_unmark_full(&r, refill[k]);
         }
         park(&r, t);
     }
