@@ -52,8 +52,17 @@ static void sort_threads(const pn_regroup_input_t *in, uint32_t *perm)
  * A slot's gains depend on its per-block minima and maxima alone: slots
  * holding only threads of one class (identical BBVs) share the class's key,
  * every other slot has a key of its own, and a scan computes the gain once
- * per key (the cache). live[0..n_live) lists the live slots in ascending
- * order. */
+ * per key (the cache). live[0..n_live) lists the slots in ascending order,
+ * the dead ones dropped at each full update.
+ *
+ * The fast path: merging two slots of one class into a slot of that class
+ * (the common case: identical threads merge first) changes no slot's gains,
+ * so no other slot's best changes except that those whose best was the
+ * dead slot now have the merged one (alias[dead] = merged: best[] is read
+ * through greedy_resolve), and the merged slot's exact best comes from the
+ * first live slot of every class (in ord) and the slots that were ever
+ * mixed or entered a class later (others): O(classes + others) instead of
+ * O(slots). A tournament tree over the slots gives the top. */
 typedef struct greedy {
     const pn_regroup_input_t *in;
     size_t n, nb, gs;
@@ -70,7 +79,62 @@ typedef struct greedy {
     uint32_t *key;                /* per slot */
     uint64_t *stamp, pass;        /* per key: the pass whose gain cache[key] holds */
     double *cache;
+    size_t n_alive;
+    uint32_t *alias;              /* per slot: the slot a fast merge put it into */
+    const uint32_t *ord;          /* threads by class, each class in id order */
+    const size_t *cstart;         /* class c at ord[cstart[c] .. cstart[c + 1]) */
+    size_t *skip;                 /* per position of ord: the next that may hold its class */
+    uint32_t *others, n_others;   /* slots that had an own key or entered a class after
+                                   * the start (may hold dead ones) */
+    uint8_t *in_others;
+    uint32_t *tree;               /* tournament over the slots: tree[1] is the top */
+    size_t leaves;                /* a power of two >= n */
 } greedy_t;
+
+/* The slot that holds the group of slot s now (s itself unless a fast merge
+ * emptied it); UINT32_MAX stays. Compresses the path. */
+static uint32_t greedy_resolve(greedy_t *g, uint32_t s)
+{
+    if (s == UINT32_MAX)
+        return s;
+    uint32_t r = s;
+    while (g->alias[r] != UINT32_MAX)
+        r = g->alias[r];
+    while (g->alias[s] != UINT32_MAX && g->alias[s] != r) {
+        uint32_t nx = g->alias[s];
+        g->alias[s] = r;
+        s = nx;
+    }
+    return r;
+}
+
+/* Of two slots (a < b, UINT32_MAX: none), the one of larger bgain, ties to a. */
+static uint32_t tree_pick(const greedy_t *g, uint32_t a, uint32_t b)
+{
+    if (a == UINT32_MAX)
+        return b;
+    if (b == UINT32_MAX)
+        return a;
+    return g->bgain[b] > g->bgain[a] ? b : a;
+}
+
+/* Slot i's leaf changed (bgain or death): replay its matches. O(log n). */
+static void tree_set(greedy_t *g, size_t i)
+{
+    size_t k = g->leaves + i;
+    g->tree[k] = g->alive[i] ? (uint32_t)i : UINT32_MAX;
+    for (k >>= 1; k >= 1; k >>= 1)
+        g->tree[k] = tree_pick(g, g->tree[2 * k], g->tree[2 * k + 1]);
+}
+
+/* Every match replayed. O(n). */
+static void tree_build(greedy_t *g)
+{
+    for (size_t i = 0; i < g->leaves; i++)
+        g->tree[g->leaves + i] = i < g->n && g->alive[i] ? (uint32_t)i : UINT32_MAX;
+    for (size_t k = g->leaves - 1; k >= 1; k--)
+        g->tree[k] = tree_pick(g, g->tree[2 * k], g->tree[2 * k + 1]);
+}
 
 static double slot_gain(const greedy_t *g, size_t i, size_t j, uint64_t *mn, uint64_t *mx)
 {
@@ -115,7 +179,7 @@ static void greedy_refresh(greedy_t *g, size_t i)
     g->pass++;
     for (uint32_t k = 0; k < g->n_live; k++) {
         size_t j = g->live[k];
-        if (j == i)
+        if (j == i || !g->alive[j])
             continue;
         double v = cached_gain(g, j, i);
         if (!any || v > g->bgain[i]) {
@@ -176,7 +240,8 @@ static void greedy_merge(greedy_t *g, size_t m, size_t n)
  * new m lives; *any: m has a partner yet). */
 static void update_slot(greedy_t *g, size_t i, size_t m, size_t n, int m_alive, int *any)
 {
-    int lost = g->best[i] == m || g->best[i] == n;
+    uint32_t bi = greedy_resolve(g, g->best[i]);
+    int lost = bi == m || bi == n;
     if (!m_alive) {
         if (lost)
             g->fresh[i] = 0;
@@ -199,7 +264,7 @@ static void update_slot(greedy_t *g, size_t i, size_t m, size_t n, int m_alive, 
         } else {
             g->fresh[i] = 0;
         }
-    } else if (v > g->bgain[i] || (v == g->bgain[i] && g->fresh[i] && m < g->best[i])) {
+    } else if (v > g->bgain[i] || (v == g->bgain[i] && g->fresh[i] && m < bi)) {
         g->bgain[i] = v;
         g->best[i] = (uint32_t)m;
         g->fresh[i] = 1;
@@ -209,15 +274,12 @@ static void update_slot(greedy_t *g, size_t i, size_t m, size_t n, int m_alive, 
 /* After merging m and n: every other slot learns its gain with the new m,
  * slots whose best was m or n keep an upper bound unless the new m is at
  * least as good (then, as m <= their old partner, it is their exact best);
- * the new m gets its exact best; the dead slots leave live. Returns the
- * live slot of largest bgain (ties: the smallest; SIZE_MAX if none).
- * O(slots) plus O(nb) per key. */
-static size_t greedy_update(greedy_t *g, size_t m, size_t n)
+ * the new m gets its exact best; the dead slots leave live. O(slots) plus
+ * O(nb) per key. */
+static void greedy_update(greedy_t *g, size_t m, size_t n)
 {
     int m_alive = g->alive[m], any = 0;
     uint32_t kept = 0;
-    size_t top = SIZE_MAX;
-    double topv = -INFINITY;
     g->pass++;
     for (uint32_t k = 0; k < g->n_live; k++) {
         size_t i = g->live[k];
@@ -226,21 +288,88 @@ static size_t greedy_update(greedy_t *g, size_t m, size_t n)
         g->live[kept++] = (uint32_t)i;
         if (i == m)
             continue;
+        double before = g->bgain[i];
         update_slot(g, i, m, n, m_alive, &any);
-        if (top == SIZE_MAX || g->bgain[i] > topv) {
-            top = i;
-            topv = g->bgain[i];
-        }
+        if (g->bgain[i] != before)
+            tree_set(g, i);
     }
     g->n_live = kept;
     if (m_alive) {
         g->fresh[m] = 1;
         if (!any)                       /* m is the last group */
             g->bgain[m] = -INFINITY;
-        if (top == SIZE_MAX || g->bgain[m] > topv || (g->bgain[m] == topv && m < top))
-            top = m;
     }
-    return top;
+}
+
+/* Does slot s hold class c now? */
+static int in_class(const greedy_t *g, uint32_t s, size_t c)
+{
+    return g->alive[s] && g->key[s] == c;
+}
+
+/* The first position q >= p of class c (positions before end) whose slot
+ * holds c, else end. The positions passed over are skipped for good: a slot
+ * that comes back to a class is in others. */
+static size_t class_find(greedy_t *g, size_t p, size_t end, size_t c)
+{
+    size_t q = p;
+    while (q < end && !in_class(g, g->ord[q], c))
+        q = g->skip[q];
+    while (p < q) {
+        size_t nx = g->skip[p];
+        g->skip[p] = q;
+        p = nx;
+    }
+    return q;
+}
+
+/* The fast path's exact best of slot m (of class key[m]): over the first
+ * live slot of every class other than m, and others; ties to the smaller
+ * slot. O(classes + others) gains. */
+static void greedy_best_by_key(greedy_t *g, size_t m)
+{
+    int any = 0;
+    double bv = -INFINITY;
+    uint32_t bj = UINT32_MAX;
+    for (size_t c = 0; c < g->nc; c++) {
+        size_t end = g->cstart[c + 1], q = class_find(g, g->cstart[c], end, c);
+        if (q < end && g->ord[q] == m)
+            q = class_find(g, q + 1, end, c);
+        if (q == end)
+            continue;
+        uint32_t s = g->ord[q];
+        double v = slot_gain(g, s, m, NULL, NULL);
+        if (!any || v > bv || (v == bv && s < bj)) {
+            bv = v;
+            bj = s;
+            any = 1;
+        }
+    }
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < g->n_others; k++) {
+        uint32_t s = g->others[k];
+        if (!g->alive[s]) {
+            g->in_others[s] = 0;
+            continue;
+        }
+        g->others[kept++] = s;
+        if (s == m)
+            continue;
+        double v = slot_gain(g, s, m, NULL, NULL);
+        if (!any || v > bv || (v == bv && s < bj)) {
+            bv = v;
+            bj = s;
+            any = 1;
+        }
+    }
+    g->n_others = kept;
+    g->fresh[m] = 1;
+    if (any) {
+        g->bgain[m] = bv;
+        g->best[m] = bj;
+    } else {
+        g->bgain[m] = -INFINITY;        /* m is the last group */
+    }
 }
 
 /* The initial best partners, as if every pair were compared (slot i's best
@@ -306,10 +435,17 @@ static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *per
     g.cache = malloc(2 * n * sizeof *g.cache);
     uint32_t *ord = malloc(n * sizeof *ord);
     size_t *cstart = malloc((n + 1) * sizeof *cstart);
+    for (g.leaves = 1; g.leaves < n; g.leaves *= 2)
+        ;
+    g.alias = malloc(n * sizeof *g.alias);
+    g.skip = malloc(n * sizeof *g.skip);
+    g.others = malloc(n * sizeof *g.others);
+    g.in_others = calloc(n, 1);
+    g.tree = malloc(2 * g.leaves * sizeof *g.tree);
     pn_status_t st = PN_OK;
     if (!g.mn || !g.mx || !g.head || !g.tail || !g.next || !g.size || !g.alive || !g.fresh ||
         !g.best || !g.bgain || !g.live || !g.cls || !g.key || !g.stamp || !g.cache || !ord ||
-        !cstart) {
+        !cstart || !g.alias || !g.skip || !g.others || !g.in_others || !g.tree) {
         st = pn_error_set(err, PN_ENOMEM, "greedy regrouping of %zu threads: out of memory", n);
         goto done;
     }
@@ -324,8 +460,11 @@ static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *per
         g.best[i] = UINT32_MAX;
         g.fresh[i] = 1;
         g.live[i] = (uint32_t)i;
+        g.alias[i] = UINT32_MAX;
+        g.skip[i] = i + 1;
     }
     g.n_live = (uint32_t)n;
+    g.n_alive = n;
     if (gs == 1) {
         for (size_t i = 0; i < n; i++)
             perm[i] = (uint32_t)i;
@@ -343,32 +482,44 @@ static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *per
     cstart[g.nc] = n;
     for (size_t i = 0; i < n; i++)
         g.key[i] = g.cls[i];
+    g.ord = ord;
+    g.cstart = cstart;
     greedy_init_best(&g, ord, cstart);
-    size_t top = SIZE_MAX;
+    tree_build(&g);
     for (;;) {
         /* the edge of maximal gain: the smallest slot among the largest
-         * bounds (kept by greedy_update, else scanned), made exact first */
-        if (top == SIZE_MAX)
-            for (uint32_t k = 0; k < g.n_live; k++) {
-                size_t i = g.live[k];
-                if (top == SIZE_MAX || g.bgain[i] > g.bgain[top])
-                    top = i;
-            }
-        if (g.n_live <= 1) {
-            if (top != SIZE_MAX)   /* the last group: what is left */
+         * bounds, made exact first */
+        uint32_t top = g.tree[1];
+        if (g.n_alive <= 1) {
+            if (top != UINT32_MAX)   /* the last group: what is left */
                 for (uint32_t t = g.head[top]; t != UINT32_MAX; t = g.next[t])
                     g.out[g.n_out++] = t;
             break;
         }
         if (!g.fresh[top]) {
             greedy_refresh(&g, top);
-            top = SIZE_MAX;
+            tree_set(&g, top);
             continue;
         }
-        size_t a = top, b = g.best[top];
+        size_t a = top, b = greedy_resolve(&g, g.best[top]);
         size_t m = a < b ? a : b, o = a < b ? b : a;
+        uint32_t km = g.key[m], ko = g.key[o];
         greedy_merge(&g, m, o);
-        top = greedy_update(&g, m, o);
+        g.n_alive -= 1 + !g.alive[m];
+        uint32_t kn = g.key[m];
+        int same = km < g.nc && km == ko && kn == km;
+        if (g.alive[m] && !same && !g.in_others[m]) {
+            g.in_others[m] = 1;         /* mixed, or entered a class */
+            g.others[g.n_others++] = (uint32_t)m;
+        }
+        if (same && g.alive[m]) {
+            g.alias[o] = (uint32_t)m;
+            greedy_best_by_key(&g, m);
+        } else {
+            greedy_update(&g, m, o);
+        }
+        tree_set(&g, o);
+        tree_set(&g, m);
     }
 done:
     free(g.mn);
@@ -388,6 +539,11 @@ done:
     free(g.cache);
     free(ord);
     free(cstart);
+    free(g.alias);
+    free(g.skip);
+    free(g.others);
+    free(g.in_others);
+    free(g.tree);
     return st;
 }
 
