@@ -62,7 +62,11 @@ static void sort_threads(const pn_regroup_input_t *in, uint32_t *perm)
  * through greedy_resolve), and the merged slot's exact best comes from the
  * first live slot of every class (in ord) and the slots that were ever
  * mixed or entered a class later (others): O(classes + others) instead of
- * O(slots). A tournament tree over the slots gives the top. */
+ * O(slots). No slot's gain with a slot of class K exceeds K's gain with
+ * itself (per block, 2 min - max <= K's count, and rounding is monotone), so
+ * while K has another live slot s, only slots below s whose gain equals it
+ * can win: those of the classes listed in eq[K] (computed with the initial
+ * gains) and others. A tournament tree over the slots gives the top. */
 typedef struct greedy {
     const pn_regroup_input_t *in;
     size_t n, nb, gs;
@@ -87,6 +91,10 @@ typedef struct greedy {
     uint32_t *others, n_others;   /* slots that had an own key or entered a class after
                                    * the start (may hold dead ones) */
     uint8_t *in_others;
+    double *self;                 /* per class: its gain with itself */
+    size_t *eqoff;                /* class K's eq: eq[eqoff[K] .. eqoff[K + 1]) */
+    uint32_t *eq;                 /* classes c != K whose gain with K equals self[K]
+                                   * (NULL: too many, or no memory; no pruning) */
     uint32_t *tree;               /* tournament over the slots: tree[1] is the top */
     size_t leaves;                /* a power of two >= n */
 } greedy_t;
@@ -326,11 +334,65 @@ static size_t class_find(greedy_t *g, size_t p, size_t end, size_t c)
 /* The fast path's exact best of slot m (of class key[m]): over the first
  * live slot of every class other than m, and others; ties to the smaller
  * slot. O(classes + others) gains. */
+/* Of the others (dropping the dead), the best for m (with below, only
+ * those below *bj): bv, bj updated (ties to the smaller slot); *any set when
+ * one was seen. */
+static void others_best(greedy_t *g, size_t m, int below, double *bv, uint32_t *bj, int *any)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < g->n_others; k++) {
+        uint32_t s = g->others[k];
+        if (!g->alive[s]) {
+            g->in_others[s] = 0;
+            continue;
+        }
+        g->others[kept++] = s;
+        if (s == m || (below && s > *bj))
+            continue;
+        double v = slot_gain(g, s, m, NULL, NULL);
+        if (!*any || v > *bv || (v == *bv && s < *bj)) {
+            *bv = v;
+            *bj = s;
+            *any = 1;
+        }
+    }
+    g->n_others = kept;
+}
+
 static void greedy_best_by_key(greedy_t *g, size_t m)
 {
     int any = 0;
     double bv = -INFINITY;
     uint32_t bj = UINT32_MAX;
+    size_t K = g->key[m];
+    if (g->eq) {
+        size_t end = g->cstart[K + 1], q = class_find(g, g->cstart[K], end, K);
+        if (q < end && g->ord[q] == m)
+            q = class_find(g, q + 1, end, K);
+        if (q < end) {
+            /* m's class has another slot: only equal gains below it compete */
+            bv = g->self[K];
+            bj = g->ord[q];
+            any = 1;
+            for (size_t e = g->eqoff[K]; e < g->eqoff[K + 1]; e++) {
+                size_t c = g->eq[e], ce = g->cstart[c + 1];
+                size_t qc = class_find(g, g->cstart[c], ce, c);
+                if (qc == ce || g->ord[qc] > bj)
+                    continue;
+                uint32_t s = g->ord[qc];
+                double v = slot_gain(g, s, m, NULL, NULL);
+                if (v > bv || (v == bv && s < bj)) {
+                    bv = v;
+                    bj = s;
+                }
+            }
+            others_best(g, m, 1, &bv, &bj, &any);
+            g->fresh[m] = 1;
+            g->bgain[m] = bv;
+            g->best[m] = bj;
+            return;
+        }
+    }
     for (size_t c = 0; c < g->nc; c++) {
         size_t end = g->cstart[c + 1], q = class_find(g, g->cstart[c], end, c);
         if (q < end && g->ord[q] == m)
@@ -345,24 +407,7 @@ static void greedy_best_by_key(greedy_t *g, size_t m)
             any = 1;
         }
     }
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < g->n_others; k++) {
-        uint32_t s = g->others[k];
-        if (!g->alive[s]) {
-            g->in_others[s] = 0;
-            continue;
-        }
-        g->others[kept++] = s;
-        if (s == m)
-            continue;
-        double v = slot_gain(g, s, m, NULL, NULL);
-        if (!any || v > bv || (v == bv && s < bj)) {
-            bv = v;
-            bj = s;
-            any = 1;
-        }
-    }
-    g->n_others = kept;
+    others_best(g, m, 0, &bv, &bj, &any);
     g->fresh[m] = 1;
     if (any) {
         g->bgain[m] = bv;
@@ -379,9 +424,21 @@ static void greedy_best_by_key(greedy_t *g, size_t m)
  * (sort_threads), each class in id order. O(classes^2 * nb + n). */
 static void greedy_init_best(greedy_t *g, const uint32_t *ord, const size_t *cstart)
 {
-    size_t nc = g->nc;
+    size_t nc = g->nc, n_eq = 0, cap = 4 * g->n + 64;
+    g->self = malloc(nc * sizeof *g->self);
+    g->eqoff = malloc((nc + 1) * sizeof *g->eqoff);
+    g->eq = malloc(cap * sizeof *g->eq);
+    if (!g->self || !g->eqoff || !g->eq) {
+        free(g->eq);
+        g->eq = NULL;
+    }
     for (size_t a = 0; a < nc; a++) {
         size_t ra = ord[cstart[a]];
+        double self = slot_gain(g, ra, ra, NULL, NULL);
+        if (g->eq) {
+            g->self[a] = self;
+            g->eqoff[a] = n_eq;
+        }
         /* the best other class: largest gain, ties to the smaller first thread */
         double bv = -INFINITY;
         uint32_t bj = UINT32_MAX;
@@ -394,8 +451,15 @@ static void greedy_init_best(greedy_t *g, const uint32_t *ord, const size_t *cst
                 bv = v;
                 bj = rc;
             }
+            if (g->eq && v >= self) {
+                if (n_eq == cap) {      /* degenerate ties: no pruning */
+                    free(g->eq);
+                    g->eq = NULL;
+                } else {
+                    g->eq[n_eq++] = (uint32_t)c;
+                }
+            }
         }
-        double self = slot_gain(g, ra, ra, NULL, NULL);
         for (size_t p = cstart[a]; p < cstart[a + 1]; p++) {
             uint32_t i = ord[p];
             double v = bv;
@@ -411,6 +475,8 @@ static void greedy_init_best(greedy_t *g, const uint32_t *ord, const size_t *cst
             g->best[i] = j;
         }
     }
+    if (g->eq)
+        g->eqoff[nc] = n_eq;
 }
 
 static pn_status_t greedy(const pn_regroup_input_t *in, size_t gs, uint32_t *perm,
@@ -544,6 +610,9 @@ done:
     free(g.others);
     free(g.in_others);
     free(g.tree);
+    free(g.self);
+    free(g.eqoff);
+    free(g.eq);
     return st;
 }
 
