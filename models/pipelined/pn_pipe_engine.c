@@ -159,6 +159,7 @@ typedef struct warp {
     uint64_t bud;                      /* instructions left before the next barrier */
     uint64_t barl;                     /* barriers left */
     uint8_t kind;                      /* the kind selected next */
+    uint8_t nk;                        /* kinds k with x[k] > 0 */
     uint8_t cr;                        /* the next event brings c and r (start, resume) */
     uint32_t part;
     uint32_t block, idx;
@@ -235,16 +236,14 @@ static uint64_t cal_next(const run_t *r, uint64_t now)
 /* Frame I: a uniform choice among the kinds the warp has left. */
 static void select_kind(run_t *r, warp_t *w)
 {
-    uint32_t m = 0;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        m += w->x[k] > 0;
-    uint32_t pick = pn_rng_below(&r->rng, m);
+    uint32_t pick = pn_rng_below(&r->rng, w->nk);
     for (int k = 0; k < PN_PIPE_KINDS; k++) {
         if (w->x[k] == 0)
             continue;
         if (pick-- == 0) {
             w->kind = (uint8_t)k;
-            w->x[k]--;
+            if (--w->x[k] == 0)
+                w->nk--;
             w->left--;
             w->bud--;
             return;
@@ -543,8 +542,11 @@ static void init_block(run_t *r, uint32_t b)
         const size_t ci = pl->per_block ? (size_t)b * p->n_warps + i : i;
         memcpy(w->x, pl->warps[ci].n, sizeof w->x);
         w->left = 0;
-        for (int k = 0; k < PN_PIPE_KINDS; k++)
+        w->nk = 0;
+        for (int k = 0; k < PN_PIPE_KINDS; k++) {
             w->left += w->x[k];
+            w->nk += w->x[k] > 0;
+        }
         w->part = i % p->partitions;
         w->block = b;
         w->idx = i;
