@@ -195,6 +195,8 @@ typedef struct run {
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
     uint32_t *order;                   /* scratch for the acquisition walk */
     bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
+    uint64_t bqcost[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS]; /* per bucket: its pipe's
+                                        * queue cost (plan's qcost) */
     uint64_t low[LOW_WORDS];           /* buckets with a rate below their cap: the only
                                         * ones that refill (a bit per bucket) */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
@@ -357,14 +359,23 @@ static void queue_push(run_t *r, uint32_t wi)
  * the bucket). Losers wait on in the queue. */
 static void acquire_queued(run_t *r)
 {
-    const pn_pipe_plan_t *pl = r->pl;
     for (uint32_t a = 0; a < r->n_active;) {
         uint32_t b = r->active[a], n = r->n_q[b];
-        int q = b < PN_PIPE_SFUP ? (int)b
-                : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
-        uint64_t cost = pl->qcost[q], lvl = r->bk[b].level;
-        uint64_t k = lvl < cost ? 0 : lvl < 2 * cost ? 1 : lvl / cost;
+        uint64_t cost = r->bqcost[b], lvl = r->bk[b].level;
         uint32_t *g = &r->q[r->qoff[b]];
+        if (n == 1) {                   /* one waiter: it acquires when the bucket holds one */
+            if (lvl < cost) {
+                a++;
+                continue;
+            }
+            r->fresh[r->n_fresh++] = g[0];
+            r->bk[b].level -= cost;
+            bk_mark(r, b);
+            r->n_q[b] = 0;
+            r->active[a] = r->active[--r->n_active];
+            continue;
+        }
+        uint64_t k = lvl < cost ? 0 : lvl < 2 * cost ? 1 : lvl / cost;
         if (k > n)
             k = n;
         if (k < n)
@@ -391,15 +402,12 @@ static void acquire_queued(run_t *r)
  * bucket holds its cost (refills alone); UINT64_MAX without queues. */
 static uint64_t queue_wait(const run_t *r)
 {
-    const pn_pipe_plan_t *pl = r->pl;
     uint64_t best = UINT64_MAX;
     for (uint32_t a = 0; a < r->n_active; a++) {
         uint32_t b = r->active[a];
-        int q = b < PN_PIPE_SFUP ? (int)b
-                : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         const bucket_t *bk = &r->bk[b];
-        uint64_t m = bk->level >= pl->qcost[q] ? 0
-                     : (pl->qcost[q] - bk->level + bk->rate - 1) / bk->rate;
+        uint64_t m = bk->level >= r->bqcost[b] ? 0
+                     : (r->bqcost[b] - bk->level + bk->rate - 1) / bk->rate;
         if (m < best)
             best = m;
     }
@@ -483,6 +491,8 @@ static void park(run_t *r, uint64_t t)
 static void issue(run_t *r, uint64_t t)
 {
     const pn_pipe_params_t *p = &r->pl->p;
+    if (r->go_total == 0)
+        return;
     for (uint32_t j = 0; j < p->partitions; j++) {
         uint32_t n = r->n_go[j];
         if (n == 0)
@@ -669,6 +679,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         int q = i < PN_PIPE_SFUP ? (int)i
                 : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
+        r.bqcost[i] = pl->qcost[q];
     }
     r.inflight = p->inflight && !pl->inflight_free ? p->inflight : UINT64_MAX;
     {
