@@ -45,9 +45,11 @@ double pn_regroup_gain(const double *lat, size_t nb, const uint64_t *mn, const u
  * slot is smallest, then the smaller other slot, a group keeping the slot of
  * its first thread; Greedy-Max: the first thread in id order). The order
  * depends only on the input. Errors: PN_EINVAL (group_size 0, NULL
- * arguments), PN_ENOMEM. Time: Sorting O(n log n * nb); Greedy O(n^2 * nb)
- * (every merge compares the new group with the others); Greedy-Max
- * O(n * c * nb), c the distinct BBVs. Memory O(n * nb). */
+ * arguments), PN_ENOMEM. Time: Sorting O(n log n * nb); Greedy O(c^2 * nb)
+ * to start (c the distinct BBVs), then O(n * nb) per merge that changes a
+ * group's per-block bounds (it is compared with the others) and about
+ * O(c * nb) per merge of identical threads, at worst O(n^2 * nb);
+ * Greedy-Max O(n * c * nb). Memory O(n * nb). */
 pn_status_t pn_regroup(pn_regroup_alg_t alg, const pn_regroup_input_t *in, size_t group_size,
                        uint32_t *perm, pn_error_t *err);
 

@@ -52,8 +52,8 @@ static void show(pn_cli_progress_t *p)
     char step[48] = "";           /* where a run is, when the job reports it */
     if (at > 0)
         snprintf(step, sizeof step, ", a run at step %.3g", (double)at);
-    fprintf(stderr, "\r\033[Kpnsim %s: %llu/%llu runs done%s, %s%s", p->cmd,
-            (unsigned long long)done, (unsigned long long)p->total, step, spent, eta);
+    fprintf(stderr, "\r\033[Kpnsim %s: %llu/%llu %s done%s, %s%s", p->cmd,
+            (unsigned long long)done, (unsigned long long)p->total, p->unit, step, spent, eta);
     fflush(stderr);
     p->shown = 1;
 }
@@ -81,8 +81,15 @@ static void *ticker(void *arg)
 void pn_cli_progress_begin(pn_cli_progress_t *p, const char *cmd, uint64_t total,
                            uint64_t est_steps, int quiet)
 {
+    pn_cli_progress_begin_units(p, cmd, "runs", total, est_steps, quiet);
+}
+
+void pn_cli_progress_begin_units(pn_cli_progress_t *p, const char *cmd, const char *unit,
+                                 uint64_t total, uint64_t est_steps, int quiet)
+{
     memset(p, 0, sizeof *p);
     p->cmd = cmd;
+    p->unit = unit;
     p->total = total;
     p->est_steps = est_steps;
     p->t0 = now_s();
@@ -112,6 +119,12 @@ void pn_cli_progress_run_done(void *ctx, size_t job, size_t done, size_t total)
     (void)job;
     (void)total;
     atomic_store_explicit(&p->done, p->base + done, memory_order_relaxed);
+}
+
+void pn_cli_progress_add(void *ctx, uint64_t k)
+{
+    pn_cli_progress_t *p = ctx;
+    atomic_fetch_add_explicit(&p->done, k, memory_order_relaxed);
 }
 
 void pn_cli_progress_one_more(void *ctx)

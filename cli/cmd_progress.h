@@ -13,6 +13,7 @@
 typedef struct pn_cli_progress {
     int on;                       /* a ticker thread runs */
     const char *cmd;              /* "run", "reorder", ... */
+    const char *unit;             /* what total counts: "runs", "block runs" */
     uint64_t total;               /* runs in all */
     uint64_t est_steps;           /* steps one run is expected to take (0: unknown) */
     _Atomic uint64_t at_step;     /* where a running run is (pn_run_opts_t.at_step) */
@@ -31,6 +32,14 @@ typedef struct pn_cli_progress {
  * printed (p still counts). Always succeeds; pair with pn_cli_progress_end. */
 void pn_cli_progress_begin(pn_cli_progress_t *p, const char *cmd, uint64_t total,
                            uint64_t est_steps, int quiet);
+
+/* pn_cli_progress_begin for a job of `total` units named unit ("block
+ * runs": the line reads "3/10 block runs done"). */
+void pn_cli_progress_begin_units(pn_cli_progress_t *p, const char *cmd, const char *unit,
+                                 uint64_t total, uint64_t est_steps, int quiet);
+
+/* k more units done (ctx is the pn_cli_progress_t); thread-safe. */
+void pn_cli_progress_add(void *ctx, uint64_t k);
 
 /* A pn_progress_fn: one more run done (ctx is the pn_cli_progress_t). */
 void pn_cli_progress_run_done(void *ctx, size_t job, size_t done, size_t total);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd_common.h"
+#include "cmd_progress.h"
 #include "pn_baseline.h"
 #include "pn_bbv.h"
 #include "pn_commands.h"
@@ -41,7 +42,7 @@ static const char regroup_usage[] =
     "  -b, --blocks FILE     the per-block instruction table (required)\n"
     "  -c, --config FILE     the kernel's config (required)\n"
     "  -a, --algorithm NAME  sorting, greedy, greedy-max or all (default all)\n"
-    "  -g, --group-size N    threads per group, a multiple of 32 (default 32)\n"
+    "  -G, --group-size N    threads per group, a multiple of 32 (default 32)\n"
     "      --assign HOW      blocks to SMs: dynamic (default: the first SMs x resident\n"
     "                        blocks round robin, each later one to the SM that frees\n"
     "                        a slot first, by the block's steps alone on an SM) or\n"
@@ -56,6 +57,7 @@ static const char regroup_usage[] =
     "  -e, --engine NAME     auto (default), sm, fast or literal\n"
     "  -d, --device NAME     device profile, overriding the config's `device`\n"
     "      --max-steps N     abort a run after N steps (default: simulation.max_steps)\n"
+    "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n"
     "  -h, --help            this help\n";
 
 typedef struct regroup_row {
@@ -269,7 +271,7 @@ int pn_cmd_regroup(int argc, char **argv)
         { "blocks", required_argument, NULL, 'b' },
         { "config", required_argument, NULL, 'c' },
         { "algorithm", required_argument, NULL, 'a' },
-        { "group-size", required_argument, NULL, 'g' },
+        { "group-size", required_argument, NULL, 'G' },
         { "assign", required_argument, NULL, 'A' },
     };
     static const struct option shared[] = { PN_CLI_SIM_LONGOPTS };
@@ -289,7 +291,7 @@ int pn_cmd_regroup(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":" PN_CLI_SIM_SHORTOPTS "b:c:a:g:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":" PN_CLI_SIM_SHORTOPTS "b:c:a:G:", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         if (c == 't') {
             return pn_cli_usage_error("regroup", "--threads: the config's kernel.threads and "
@@ -315,7 +317,7 @@ int pn_cmd_regroup(int argc, char **argv)
                                   "greedy-max or all, got '%s'", optarg);
             break;
         }
-        case 'g':
+        case 'G':
             st = pn_cli_parse_u64("--group-size", optarg, PN_SM_WARP_THREADS, 1u << 30, &gs,
                                   &err);
             if (st == PN_OK && gs % PN_SM_WARP_THREADS)
@@ -354,6 +356,7 @@ int pn_cmd_regroup(int argc, char **argv)
     size_t *map = NULL;
     double *lat = NULL;
     pn_cli_out_t out = { 0 };
+    pn_cli_progress_t prog = { 0 };
     int rc = 0;
     if (pn_bbv_load(&bbv, r.bbv_path, &err) != PN_OK ||
         pn_block_table_load(&tab, blocks_path, &err) != PN_OK ||
@@ -391,6 +394,21 @@ int pn_cmd_regroup(int argc, char **argv)
     }
     pn_regroup_input_t in = { .n = bbv.n_threads, .nb = bbv.n_blocks, .count = bbv.count,
                               .lat = lat };
+    pn_grid_sim_t gsim = { .m = &m, .runs = (uint32_t)o.runs, .seed = o.seed,
+                           .jobs = (unsigned)o.jobs, .max_steps = o.max_steps,
+                           .max_steps_given = o.have_max, .engine = o.engine,
+                           .assign = assign, .stop = &pn_cli_stop,
+                           .progress = pn_cli_progress_add, .progress_ctx = &prog };
+    {
+        /* the progress line counts the block runs of every kernel */
+        size_t kernels = 1;
+        for (int a = 0; a < PN_REGROUP_ALGS; a++)
+            kernels += algs[a] != 0;
+        pn_cli_progress_begin_units(&prog, "regroup", "block runs",
+                                    kernels * pn_grid_block_runs(&gsim, (uint32_t)k->blocks), 0,
+                                    o.quiet);
+        gsim.at_step = &prog.at_step;
+    }
     r.rows[r.n_rows++].name = "original";
     for (int a = 0; a < PN_REGROUP_ALGS; a++) {
         if (!algs[a])
@@ -405,10 +423,6 @@ int pn_cmd_regroup(int argc, char **argv)
         if (pn_regroup((pn_regroup_alg_t)a, &in, gs, w->perm, &err) != PN_OK)
             goto fail;
     }
-    pn_grid_sim_t gsim = { .m = &m, .runs = (uint32_t)o.runs, .seed = o.seed,
-                           .jobs = (unsigned)o.jobs, .max_steps = o.max_steps,
-                           .max_steps_given = o.have_max, .engine = o.engine,
-                           .assign = assign, .stop = &pn_cli_stop };
     uint32_t slots = (uint32_t)(m.dev.sms * (uint64_t)k->resident);
     for (size_t i = 0; i < r.n_rows; i++) {
         regroup_row_t *w = &r.rows[i];
@@ -427,6 +441,7 @@ int pn_cmd_regroup(int argc, char **argv)
         if (w->g.steps.mean < r.rows[r.best].g.steps.mean)
             r.best = i;
     }
+    pn_cli_progress_end(&prog);
     if (pn_cli_out_open(&out, NULL, &err) != PN_OK)
         goto fail;
     /* the permutation first: a report on stdout promises a written file */
@@ -440,6 +455,7 @@ int pn_cmd_regroup(int argc, char **argv)
     }
     goto done;
 fail:
+    pn_cli_progress_end(&prog);
     pn_cli_out_abort(&out);
     rc = pn_cli_fail("regroup", &err);
 done:

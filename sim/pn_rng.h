@@ -38,16 +38,20 @@ static inline void pn_rng_seed(pn_rng_t *r, uint64_t seed)
 }
 
 /* Uniform integer in [0, range), range >= 1: Lemire's debiased multiply, as
- * igraph_rng_get_integer(rng, 0, range - 1); draws nothing when range == 1. */
+ * igraph_rng_get_integer(rng, 0, range - 1); draws nothing when range == 1.
+ * The rejection threshold (a division) is computed only when the low half
+ * falls below range, the only case it can reject (it is < range): the same
+ * draws and results as computing it first. */
 static inline uint32_t pn_rng_below(pn_rng_t *r, uint32_t range)
 {
     if (range <= 1)
         return 0;
-    uint32_t t = (uint32_t)(-range) % range;
-    uint64_t m;
-    do {
-        m = (uint64_t)pn_rng_next(r) * range;
-    } while ((uint32_t)m < t);
+    uint64_t m = (uint64_t)pn_rng_next(r) * range;
+    if ((uint32_t)m < range) {
+        uint32_t t = (uint32_t)(-range) % range;
+        while ((uint32_t)m < t)
+            m = (uint64_t)pn_rng_next(r) * range;
+    }
     return (uint32_t)(m >> 32);
 }
 

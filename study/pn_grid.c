@@ -24,6 +24,21 @@ static int same_list(const pn_warp_counts_t *warp, uint32_t warps, const uint32_
     return 1;
 }
 
+/* g->progress after one run of n blocks (a pn_progress_fn). */
+typedef struct grid_tick {
+    const pn_grid_sim_t *g;
+    uint64_t n;
+} grid_tick_t;
+
+static void grid_tick(void *ctx, size_t job, size_t done, size_t total)
+{
+    const grid_tick_t *t = ctx;
+    (void)job;
+    (void)done;
+    (void)total;
+    t->g->progress(t->g->progress_ctx, t->n);
+}
+
 /* Runs of SM s into results: the n blocks list[0..n) in order on the
  * config's net. */
 static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, uint32_t warps,
@@ -32,7 +47,8 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
 {
     const pn_kernel_t *k = &g->m->kernel;
     pn_run_opts_t opts = { .max_steps = g->max_steps, .idle_trans = -1,
-                           .net_name = g->m->cfg.kernel_name, .stop = g->stop };
+                           .net_name = g->m->cfg.kernel_name, .stop = g->stop,
+                           .at_step = g->at_step };
     const int build = g->engine == PN_ENGINE_FAST || g->engine == PN_ENGINE_LITERAL;
     pn_prepared_t prep;
     pn_net_t net;
@@ -95,8 +111,10 @@ static pn_status_t run_sm(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, 
                                            build || grid ? &net : NULL, &opts, err);
         }
     }
+    grid_tick_t tick = { g, n };
     if (st == PN_OK)
-        st = pn_engine_run_batch(&prep, g->seed, g->runs, g->jobs, results, err);
+        st = pn_engine_run_batch_progress(&prep, g->seed, g->runs, g->jobs,
+                                          g->progress ? grid_tick : NULL, &tick, results, err);
     *engine = pn_engine_prepared_name(&prep);
     pn_engine_release(&prep);
     pn_net_destroy(&net);
@@ -227,6 +245,8 @@ static pn_status_t assign_dynamic(const pn_grid_sim_t *g, const pn_warp_counts_t
             if (same[b] == b)
                 jobs[nj++] = (sm_job_t){ .list = &ids[b], .n = 1, .s = b % S,
                                          .results = &rr[(size_t)b * g->runs] };
+            else if (g->progress)
+                g->progress(g->progress_ctx, g->runs);
         }
         st = run_jobs(g, warp, warps, jobs, nj, engine, err);
     }
@@ -264,6 +284,14 @@ done:
     free(start);
     free(free_at);
     return st;
+}
+
+uint64_t pn_grid_block_runs(const pn_grid_sim_t *g, uint32_t blocks)
+{
+    const pn_kernel_t *k = &g->m->kernel;
+    const uint64_t S = g->m->dev.sms ? g->m->dev.sms : 1, resident = k->resident ? k->resident : 1;
+    const int dyn = g->assign == PN_GRID_DYNAMIC && blocks > S * resident;
+    return (uint64_t)g->runs * blocks * (dyn ? 2 : 1);
 }
 
 pn_status_t pn_grid_run(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, uint32_t blocks,
@@ -338,6 +366,8 @@ pn_status_t pn_grid_run(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, ui
             if (owner[s] == s)
                 jobs[nj++] = (sm_job_t){ .list = ls, .n = ns, .s = s,
                                          .results = &r[(size_t)s * g->runs] };
+            else if (g->progress)
+                g->progress(g->progress_ctx, (uint64_t)g->runs * ns);
         }
         res->simulated = (uint32_t)nj;
         st = run_jobs(g, warp, warps, jobs, nj, &res->engine, err);

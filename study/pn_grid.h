@@ -29,6 +29,14 @@ typedef struct pn_grid_sim {
     pn_engine_kind_t engine;
     pn_grid_assign_t assign;
     const volatile sig_atomic_t *stop; /* pn_run_opts_t.stop of every run; may be NULL */
+    _Atomic uint64_t *at_step;    /* pn_run_opts_t.at_step of every run; may be NULL */
+    /* Optional progress: after each run of one SM's (or one block's)
+     * blocks, progress(progress_ctx, k), k the blocks that run simulated;
+     * the runs one SM or block shares with another are reported as they are
+     * shared. Called from the worker threads, one call at a time per batch
+     * but batches concurrently. NULL: none. */
+    void (*progress)(void *ctx, uint64_t block_runs);
+    void *progress_ctx;
 } pn_grid_sim_t;
 
 /* The outcome: per run i, the largest steps over the simulated SMs. */
@@ -59,6 +67,11 @@ typedef struct pn_grid_result {
  * config's kernel (warps per block; blocks = kernel.blocks), else
  * PN_EINVAL. Errors of a run are prefixed with "SM s: ". O(SMs * runs *
  * run). */
+/* What pn_grid_run(g, .., blocks, ..) reports through g->progress in all:
+ * runs x blocks, twice when blocks are assigned dynamically (each block's
+ * runs alone first). O(1). */
+uint64_t pn_grid_block_runs(const pn_grid_sim_t *g, uint32_t blocks);
+
 pn_status_t pn_grid_run(const pn_grid_sim_t *g, const pn_warp_counts_t *warp, uint32_t blocks,
                         uint32_t warps, pn_grid_result_t *res, pn_error_t *err);
 

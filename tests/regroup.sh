@@ -48,7 +48,7 @@ if $RUN regroup -o "$TMP/perm.csv" $ARGS >"$TMP/out" 2>"$TMP/err" &&
 else bad permutation-file "$(head -2 "$TMP/perm.csv" 2>/dev/null) $(cat "$TMP/err")"; fi
 
 # ---- one algorithm, group size, static assignment, the paper net -------------
-if $RUN regroup -a greedy-max -g 64 -o "$TMP/gm.csv" $ARGS >"$TMP/out" 2>&1 &&
+if $RUN regroup -a greedy-max -G 64 -o "$TMP/gm.csv" $ARGS >"$TMP/out" 2>&1 &&
    [ "$(head -n 1 "$TMP/gm.csv")" = "thread,greedy-max" ] &&
    grep -q 'groups of 64 threads' "$TMP/out" && ! grep -q '^  sorting' "$TMP/out"; then ok one-algorithm
 else bad one-algorithm "$(head -3 "$TMP/out")"; fi
@@ -119,7 +119,7 @@ sed '4s/^2,1,/2,-1,/' $D/bbv.csv >"$TMP/neg.csv"
 expect_err negative "$TMP/neg.csv:4:3:" "$TMP/neg.csv"
 sed '1s/bb3/bb9/' $D/bbv.csv >"$TMP/unknown.csv"
 expect_err unknown-block "$TMP/unknown.csv:1:20: block 'bb9' is not in $D/blocks.csv" "$TMP/unknown.csv"
-expect_err group-size "--group-size expects a multiple of 32 (whole warps), got 48" $D/bbv.csv -g 48
+expect_err group-size "--group-size expects a multiple of 32 (whole warps), got 48" $D/bbv.csv -G 48
 expect_err algorithm "--algorithm expects sorting, greedy, greedy-max or all, got 'best'" $D/bbv.csv -a best
 
 # ---- usage ---------------------------------------------------------------------
@@ -134,5 +134,33 @@ rc3=$?
 if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && grep -q 'blocks BLOCKS.csv is required' "$TMP/out" &&
    grep -q 'config CONFIG.yaml is required' "$TMP/out2"; then ok usage-errors
 else bad usage-errors "rc $rc1 $rc2 $rc3"; fi
+# the group size is -G (-g is bbv's --grid); --group-size stays
+$RUN regroup -g 64 $ARGS >"$TMP/out" 2>&1
+rc1=$?
+if [ $rc1 -eq 2 ] && grep -q "unknown option '-g'" "$TMP/out" &&
+   $RUN regroup -a sorting --group-size 64 $ARGS >"$TMP/out2" 2>&1 &&
+   grep -q 'groups of 64 threads' "$TMP/out2"; then ok group-size-letter
+else bad group-size-letter "rc $rc1: $(head -1 "$TMP/out")"; fi
+
+# ---- progress: a line on a terminal (block runs of every kernel, an ETA), none
+# with -q, none when stderr is not a terminal -----------------------------------
+if command -v script >/dev/null 2>&1 && [ -z "${PN_VG:-}" ]; then
+    PNSIM_PROGRESS_AFTER=0.1
+    export PNSIM_PROGRESS_AFTER
+    # 4 kernels x 2 x 12 blocks x 40 runs = 3840 block runs, about 1 s
+    tty=$(script -qc "$RUN regroup -r 40 -j 1 -o $TMP/p.csv $ARGS" /dev/null | tr '\r' '\n')
+    if echo "$tty" | grep -aq 'pnsim regroup: [0-9]*/3840 block runs done, a run at step .*, [0-9]* s, ETA '; then
+        ok progress-on-terminal
+    elif ! echo "$tty" | grep -aq 'pnsim regroup:'; then
+        echo "SKIP progress-on-terminal (the job ended before its first line)"
+    else bad progress-on-terminal "$tty"; fi
+    tty=$(script -qc "$RUN regroup -q -r 40 -j 1 -o $TMP/p.csv $ARGS >/dev/null" /dev/null)
+    if [ -z "$tty" ]; then ok progress-quiet; else bad progress-quiet "$tty"; fi
+    err=$($RUN regroup -r 40 -j 1 $ARGS 2>&1 >/dev/null)
+    if [ -z "$err" ]; then ok progress-not-piped; else bad progress-not-piped "$err"; fi
+    unset PNSIM_PROGRESS_AFTER
+else
+    echo "SKIP progress-on-terminal (no script(1), or under valgrind)"
+fi
 
 [ $fails -eq 0 ]

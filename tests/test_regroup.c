@@ -214,6 +214,37 @@ static void test_greedy_against_reference(void **state)
     }
 }
 
+/* The same on BBVs drawn from a few prototypes (classes of identical
+ * threads, which Greedy's fast path merges) with some counts changed, and
+ * latencies of 0 (gains that tie across different BBVs). */
+static void test_greedy_classes_against_reference(void **state)
+{
+    (void)state;
+    uint64_t s = 777;
+    for (int trial = 0; trial < 24; trial++) {
+        size_t n = 30 + (size_t)trial * 4, nb = 1 + trial % 4, gs = 2 + trial % 11;
+        size_t protos = 1 + (size_t)trial % 6;
+        uint64_t *bbv = malloc(n * nb * sizeof *bbv);
+        double lat[4] = { trial % 3 ? 1 : 0, 0, 2.5, trial % 2 ? 0 : 4 };
+        for (size_t i = 0; i < n; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            size_t p = (s >> 33) % protos;
+            for (size_t b = 0; b < nb; b++) {
+                s = s * 6364136223846793005ull + 1442695040888963407ull;
+                bbv[i * nb + b] = (s >> 36) % 7 == 0 ? (s >> 40) % 9 : (p * 5 + b * 3) % 9;
+            }
+        }
+        uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        run_alg(PN_REGROUP_GREEDY, bbv, n, nb, lat, gs, a);
+        greedy_reference(bbv, n, nb, lat, gs, b);
+        assert_perm(a, n);
+        assert_memory_equal(a, b, n * sizeof *a);
+        free(a);
+        free(b);
+        free(bbv);
+    }
+}
+
 /* Same input, same order; every result is a permutation. */
 static void test_determinism(void **state)
 {
@@ -305,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_greedy_merge_rule),
         cmocka_unit_test(test_greedy_max_rule),
         cmocka_unit_test(test_greedy_against_reference),
+        cmocka_unit_test(test_greedy_classes_against_reference),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_counts),
     };

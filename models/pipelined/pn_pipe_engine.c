@@ -159,6 +159,7 @@ typedef struct warp {
     uint64_t bud;                      /* instructions left before the next barrier */
     uint64_t barl;                     /* barriers left */
     uint8_t kind;                      /* the kind selected next */
+    uint8_t nk;                        /* kinds k with x[k] > 0 */
     uint8_t cr;                        /* the next event brings c and r (start, resume) */
     uint32_t part;
     uint32_t block, idx;
@@ -167,6 +168,9 @@ typedef struct warp {
 typedef struct bucket {
     uint64_t level, cap, rate;
 } bucket_t;
+
+/* Words of a bit set over the buckets. */
+#define LOW_WORDS ((PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS + 63) / 64)
 
 typedef struct run {
     const pn_pipe_plan_t *pl;
@@ -195,6 +199,10 @@ typedef struct run {
     uint32_t go_total;
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
     bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
+    uint64_t bqcost[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS]; /* per bucket: its pipe's
+                                        * queue cost (plan's qcost) */
+    uint64_t low[LOW_WORDS];           /* buckets with a rate below their cap: the only
+                                        * ones that refill (a bit per bucket) */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
     uint64_t idle, firings;
     uint32_t *arrived, *ended;         /* per block: warps at the barrier, terminated */
@@ -234,16 +242,14 @@ static uint64_t cal_next(const run_t *r, uint64_t now)
 /* Frame I: a uniform choice among the kinds the warp has left. */
 static void select_kind(run_t *r, warp_t *w)
 {
-    uint32_t m = 0;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        m += w->x[k] > 0;
-    uint32_t pick = pn_rng_below(&r->rng, m);
+    uint32_t pick = pn_rng_below(&r->rng, w->nk);
     for (int k = 0; k < PN_PIPE_KINDS; k++) {
         if (w->x[k] == 0)
             continue;
         if (pick-- == 0) {
             w->kind = (uint8_t)k;
-            w->x[k]--;
+            if (--w->x[k] == 0)
+                w->nk--;
             w->left--;
             w->bud--;
             return;
@@ -259,6 +265,21 @@ static uint32_t bucket_index_of(const pn_pipe_plan_t *pl, int q, uint32_t part)
 }
 #define bucket_index(q, part) bucket_index_of(pl, (q), (part))
 
+/* Bucket i was taken from: mark it low when below its cap. */
+static void bk_mark(run_t *r, uint32_t i)
+{
+    const bucket_t *b = &r->bk[i];
+    if (b->rate && b->level < b->cap)
+        r->low[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+/* Bucket i refilled: unmark it when full. */
+static void bk_unmark_full(run_t *r, uint32_t i)
+{
+    if (r->bk[i].level == r->bk[i].cap)
+        r->low[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
 /* Can warp w's acquisition take its resources from the levels now? */
 static int fits(const run_t *r, const warp_t *w)
 {
@@ -273,9 +294,11 @@ static void take(run_t *r, const warp_t *w)
 {
     const pn_pipe_plan_t *pl = r->pl;
     for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
-        bucket_t *b = &r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)];
+        uint32_t bi = bucket_index(pl->cost_pipe[w->kind][i], w->part);
+        bucket_t *b = &r->bk[bi];
         assert(b->level >= pl->cost[w->kind][i]);
         b->level -= pl->cost[w->kind][i];
+        bk_mark(r, bi);
     }
     if (is_load(w->kind) && r->inflight != UINT64_MAX) {
         assert(r->inflight > 0);
@@ -307,16 +330,19 @@ static uint64_t wait_for(const run_t *r, const warp_t *w)
 /* Advance every bucket over n steps in which nothing is taken. */
 static void refill_quiet(run_t *r, uint64_t n)
 {
-    for (uint32_t i = 0; i < r->pl->n_buckets; i++) {
-        bucket_t *b = &r->bk[i];
-        if (b->rate == 0 || b->cap - b->level < b->rate)
-            continue;
-        uint64_t k = (b->cap - b->level) / b->rate;
-        if (k > n)
-            k = n;
-        b->level += k * b->rate;
-        r->firings += k;
-    }
+    for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
+        for (uint64_t bits = r->low[wd]; bits; bits &= bits - 1) {
+            uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            bucket_t *b = &r->bk[i];
+            if (b->cap - b->level < b->rate)
+                continue;
+            uint64_t k = (b->cap - b->level) / b->rate;
+            if (k > n)
+                k = n;
+            b->level += k * b->rate;
+            r->firings += k;
+            bk_unmark_full(r, i);
+        }
 }
 
 /* The acquisitions of one step, from the marking's levels. */
@@ -337,13 +363,23 @@ static void queue_push(run_t *r, uint32_t wi)
  * the bucket). Losers wait on in the queue. */
 static void acquire_queued(run_t *r)
 {
-    const pn_pipe_plan_t *pl = r->pl;
     for (uint32_t a = 0; a < r->n_active;) {
         uint32_t b = r->active[a], n = r->n_q[b];
-        int q = b < PN_PIPE_SFUP ? (int)b
-                : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
-        uint64_t cost = pl->qcost[q], k = r->bk[b].level / cost;
+        uint64_t cost = r->bqcost[b], lvl = r->bk[b].level;
         uint32_t *g = &r->q[r->qoff[b]];
+        if (n == 1) {                   /* one waiter: it acquires when the bucket holds one */
+            if (lvl < cost) {
+                a++;
+                continue;
+            }
+            r->fresh[r->n_fresh++] = g[0];
+            r->bk[b].level -= cost;
+            bk_mark(r, b);
+            r->n_q[b] = 0;
+            r->active[a] = r->active[--r->n_active];
+            continue;
+        }
+        uint64_t k = lvl < cost ? 0 : lvl < 2 * cost ? 1 : lvl / cost;
         if (k > n)
             k = n;
         if (k < n)
@@ -355,7 +391,9 @@ static void acquire_queued(run_t *r)
         for (uint32_t i = 0; i < k; i++)
             r->fresh[r->n_fresh++] = g[i];
         r->bk[b].level -= k * cost;
-        memmove(g, g + k, (size_t)(n - k) * sizeof *g);
+        bk_mark(r, b);
+        if (k && k < n)
+            memmove(g, g + k, (size_t)(n - k) * sizeof *g);
         r->n_q[b] = n - (uint32_t)k;
         if (r->n_q[b] == 0)
             r->active[a] = r->active[--r->n_active];
@@ -368,15 +406,12 @@ static void acquire_queued(run_t *r)
  * bucket holds its cost (refills alone); UINT64_MAX without queues. */
 static uint64_t queue_wait(const run_t *r)
 {
-    const pn_pipe_plan_t *pl = r->pl;
     uint64_t best = UINT64_MAX;
     for (uint32_t a = 0; a < r->n_active; a++) {
         uint32_t b = r->active[a];
-        int q = b < PN_PIPE_SFUP ? (int)b
-                : b < PN_PIPE_SFUP + pl->p.partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         const bucket_t *bk = &r->bk[b];
-        uint64_t m = bk->level >= pl->qcost[q] ? 0
-                     : (pl->qcost[q] - bk->level + bk->rate - 1) / bk->rate;
+        uint64_t m = bk->level >= r->bqcost[b] ? 0
+                     : (r->bqcost[b] - bk->level + bk->rate - 1) / bk->rate;
         if (m < best)
             best = m;
     }
@@ -516,6 +551,8 @@ static int acquire(run_t *r)
 static void issue(run_t *r, uint64_t t)
 {
     const pn_pipe_params_t *p = &r->pl->p;
+    if (r->go_total == 0)
+        return;
     for (uint32_t j = 0; j < p->partitions; j++) {
         uint32_t n = r->n_go[j];
         if (n == 0)
@@ -535,7 +572,8 @@ static void issue(run_t *r, uint64_t t)
             cal_push(r, r->ready, t + L - 1, g[i]);
             r->firings += (uint64_t)L + 1;   /* sel, acq, iss, ticks, fin */
         }
-        memmove(g, g + m, (size_t)(n - m) * sizeof *g);
+        if (m < n)
+            memmove(g, g + m, (size_t)(n - m) * sizeof *g);
         r->n_go[j] = n - m;
         r->go_total -= m;
     }
@@ -580,8 +618,11 @@ static void init_block(run_t *r, uint32_t b)
         const size_t ci = pl->per_block ? (size_t)b * p->n_warps + i : i;
         memcpy(w->x, pl->warps[ci].n, sizeof w->x);
         w->left = 0;
-        for (int k = 0; k < PN_PIPE_KINDS; k++)
+        w->nk = 0;
+        for (int k = 0; k < PN_PIPE_KINDS; k++) {
             w->left += w->x[k];
+            w->nk += w->x[k] > 0;
+        }
         w->part = i % p->partitions;
         w->block = b;
         w->idx = i;
@@ -706,6 +747,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         int q = i < PN_PIPE_SFUP ? (int)i
                 : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
+        r.bqcost[i] = pl->qcost[q];
     }
     r.inflight = p->inflight && !pl->inflight_free ? p->inflight : UINT64_MAX;
     {
@@ -806,20 +848,24 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         if (pw >= 1 && r.go_total == 0 && z_now == 0)
             r.idle++, r.firings++;
         /* refills decided on M_t, applied after the step's takings */
-        uint64_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS];
-        for (uint32_t i = 0; i < pl->n_buckets; i++) {
-            bucket_t *b = &r.bk[i];
-            refill[i] = (b->rate && b->cap - b->level >= b->rate) ? b->rate : 0;
-        }
+        uint32_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], n_refill = 0;
+        for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
+            for (uint64_t bits = r.low[wd]; bits; bits &= bits - 1) {
+                uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (r.bk[i].cap - r.bk[i].level >= r.bk[i].rate)
+                    refill[n_refill++] = i;
+            }
         issue(&r, t);
         if (acquire(&r) != 0) {
             st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
             break;
         }
-        for (uint32_t i = 0; i < pl->n_buckets; i++) {
-            r.bk[i].level += refill[i];
-            r.firings += refill[i] != 0;
-            assert(r.bk[i].level <= r.bk[i].cap);
+        for (uint32_t k = 0; k < n_refill; k++) {
+            bucket_t *b = &r.bk[refill[k]];
+            b->level += b->rate;
+            r.firings++;
+            assert(b->level <= b->cap);
+            bk_unmark_full(&r, refill[k]);
         }
     }
     res->seed = seed;
