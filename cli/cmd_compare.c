@@ -41,7 +41,7 @@ static const char compare_usage[] =
     "  -p, --plot FILE       draw predicted against measured microseconds, log-log,\n"
     "                        with y = x, +-20 % lines and the MAPE, into FILE.svg\n"
     "                        or FILE.png (needs gnuplot; written only on success)\n"
-    "  -V, --versions        also rank kernels named FAMILY_VERSION at one size\n"
+    "      --versions        also rank kernels named FAMILY_VERSION at one size\n"
     "                        together: the fastest version and block size, regret\n"
     "  -w, --worst N         list the N largest errors (default 5)\n"
     "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n"
@@ -205,7 +205,7 @@ int pn_cmd_compare(int argc, char **argv)
     pn_error_clear(&err);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:s:j:f:o:p:Vw:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":r:s:j:f:o:p:w:qh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'r': st = pn_cli_parse_u64("--runs", optarg, 1, 1000, &runs, &err); break;
