@@ -463,6 +463,40 @@ static int decide(run_t *r, warp_t *w, const sop_t *o)
 }
 
 /* Try to issue warp w's op at step t; 1 if it issued. */
+/* Units op o takes from pipe q when it issues at level lvl (a load's L2 cost
+ * only past L1, its DRAM cost only at DRAM level unless measured DRAM reads
+ * spread over every load). */
+static uint32_t cost_at(const pn_sass_sim_t *s, const sop_t *o, int load, int lvl, int q)
+{
+    int off_level = (q == P_DRAM && load && lvl != 2 && !(s->dram_all && o->kind == K_GLD)) ||
+                    (q == P_L2 && load && lvl == 0);
+    return off_level ? 0 : o->cost[q];
+}
+
+/* The first step after t at which warp w, refused at t because pipe q holds
+ * `have` units and its op needs c, could issue: when refills alone bring q
+ * to c (takes only lower the levels), unless its load may draw another level
+ * that does not take from q (then the next step). Skipping the steps in
+ * between changes no outcome: in them it would be refused whatever the order
+ * of the candidates and its level draws. */
+static uint64_t refused_until(const pn_sass_sim_t *s, const warp_t *w, const sop_t *o,
+                              uint64_t t, int load, int q, uint32_t c, uint64_t have)
+{
+    if (load && o->follow < 0 && o->kind != K_ATOMG &&
+        ((q == P_DRAM && !(s->dram_all && o->kind == K_GLD)) || q == P_L2)) {
+        /* the levels that do not take from q: L1 (and L2 for the DRAM pipe) */
+        int other;
+        if (w->lv[0] + w->lv[1] + w->lv[2] > 0)
+            other = w->lv[0] > 0 || (q == P_DRAM && w->lv[1] > 0);
+        else
+            other = s->l1_hit > 0 || (q == P_DRAM && s->l2_hit > 0);
+        if (other)
+            return t + 1;
+    }
+    uint64_t need = c - have, rate = s->rate[q];
+    return t + (need <= rate ? 1 : (need + rate - 1) / rate);
+}
+
 static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
 {
     const pn_sass_sim_t *s = r->s;
@@ -477,8 +511,10 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     } else if (load) {
         while (r->n_inflight > 0 && r->inflight[0] <= t)
             heap_pop(r->inflight, &r->n_inflight);
-        if (s->inflight && r->n_inflight >= s->inflight)
+        if (s->inflight && r->n_inflight >= s->inflight) {
+            w->wake = r->inflight[0] > t ? r->inflight[0] : t + 1;
             return 0;
+        }
         if (o->kind == K_ATOMG)
             lvl = 1;
         else {
@@ -500,11 +536,12 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
         bk[q] = &r->bk[2 * s->partitions + (q - P_LSU)];
     uint32_t c[P_N];
     for (int q = 0; q < P_N; q++) {
-        int off_level = (q == P_DRAM && load && lvl != 2 && !(s->dram_all && o->kind == K_GLD)) ||
-                        (q == P_L2 && load && lvl == 0);
-        c[q] = off_level ? 0 : o->cost[q];
-        if (c[q] && level_at(bk[q], t, s->rate[q], s->cap[q]) < c[q])
+        c[q] = cost_at(s, o, load, lvl, q);
+        if (c[q] && level_at(bk[q], t, s->rate[q], s->cap[q]) < c[q]) {
+            w->wake = s->rate[q] ? refused_until(s, w, o, t, load, q, c[q], bk[q]->level)
+                                 : t + 1;
             return 0;
+        }
     }
     for (int q = 0; q < P_N; q++)
         bk[q]->level -= c[q];
