@@ -1,7 +1,8 @@
 /* test_sm_grid.c - the paper net of a grid (models/paper/GRID.md): the plain case
- * is the spec's net, the sizes, the exact steps and idle steps that blocks
- * one after another and barriers add, and the fast engine against the
- * literal one on random grid nets (two-sample chi-square, fixed seeds). */
+ * is the spec's net, the sizes, the exact steps, idle steps and firings that
+ * blocks one after another and barriers add (every engine), and the fast and
+ * the compiled sm engines against the literal one on grid nets (two-sample
+ * chi-square, fixed seeds). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 
 #include "pn_chi2.h"
 #include "pn_engine.h"
+#include "pn_sm_engine.h"
 #include "pn_sm_grid.h"
 
 static int scaled(int runs)
@@ -37,6 +39,25 @@ static pn_run_result_t run(pn_engine_kind_t kind, const pn_net_t *net, uint32_t 
     pn_error_t err;
     if (pn_engine_run(kind, net, seed, &o, &r, &err) != PN_OK)
         fail_msg("run: %s", err.msg);
+    return r;
+}
+
+/* A run of the compiled engine (it plans from parameters, not from a net). */
+static pn_run_result_t run_sm(uint32_t sched, uint32_t warps, const pn_warp_counts_t *c,
+                              const pn_sm_grid_t *g, uint64_t seed)
+{
+    pn_sm_params_t p = { sched, 20, 2, warps, c };
+    pn_net_t none;
+    pn_net_init(&none);
+    pn_run_opts_t o = { .max_steps = 10000000, .net_name = "grid" };
+    pn_prepared_t prep;
+    pn_run_result_t r;
+    pn_error_t err;
+    if (pn_sm_grid_engine_prepare(&prep, PN_ENGINE_COMPILED, &p, g, &none, &o, &err) != PN_OK ||
+        pn_engine_run_prepared(&prep, seed, &r, &err) != PN_OK)
+        fail_msg("sm run: %s", err.msg);
+    assert_string_equal(pn_engine_prepared_name(&prep), "sm");
+    pn_engine_release(&prep);
     return r;
 }
 
@@ -107,10 +128,14 @@ static void test_barrier_steps(void **state)
         for (uint64_t seed = 1; seed <= 5; seed++) {
             pn_run_result_t a = run(PN_ENGINE_LITERAL, &net, lay.t0, seed);
             pn_run_result_t b = run(PN_ENGINE_FAST, &net, lay.t0, seed);
+            pn_run_result_t d = run_sm(2, 1, &c, &g, seed);
             assert_int_equal(a.steps, S + 3 * k);
             assert_int_equal(a.idle_steps, 160 + 2 * k);
             assert_int_equal(b.steps, a.steps);
             assert_int_equal(b.idle_steps, a.idle_steps);
+            assert_int_equal(d.steps, a.steps);
+            assert_int_equal(d.idle_steps, a.idle_steps);
+            assert_int_equal(d.firings, a.firings);
         }
         pn_net_destroy(&net);
     }
@@ -131,10 +156,14 @@ static void test_blocks_in_turn(void **state)
         for (uint64_t seed = 1; seed <= 3; seed++) {
             pn_run_result_t a = run(PN_ENGINE_LITERAL, &net, lay.t0, seed);
             pn_run_result_t b = run(PN_ENGINE_FAST, &net, lay.t0, seed);
+            pn_run_result_t d = run_sm(1, 1, &c, &g, seed);
             assert_int_equal(a.steps, B * S + 2 * (B - 1));
             assert_int_equal(a.idle_steps, B * 110 + 2 * (B - 1));
             assert_int_equal(b.steps, a.steps);
             assert_int_equal(b.idle_steps, a.idle_steps);
+            assert_int_equal(d.steps, a.steps);
+            assert_int_equal(d.idle_steps, a.idle_steps);
+            assert_int_equal(d.firings, a.firings);
         }
         pn_net_destroy(&net);
     }
@@ -156,8 +185,13 @@ static void test_block_counts(void **state)
     for (int b = 0; b < 3; b++)
         want += pn_sm_single_warp_steps(&bw[b], 20, 2);
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        assert_int_equal(run(PN_ENGINE_LITERAL, &net, lay.t0, seed).steps, want);
+        pn_run_result_t a = run(PN_ENGINE_LITERAL, &net, lay.t0, seed);
+        assert_int_equal(a.steps, want);
         assert_int_equal(run(PN_ENGINE_FAST, &net, lay.t0, seed).steps, want);
+        pn_run_result_t d = run_sm(1, 1, &bw[0], &g, seed);
+        assert_int_equal(d.steps, want);
+        assert_int_equal(d.idle_steps, a.idle_steps);
+        assert_int_equal(d.firings, a.firings);
     }
     pn_net_destroy(&net);
 }
@@ -166,13 +200,23 @@ static void test_block_counts(void **state)
  * the literal one's; and the test sees a one-step shift (power control). */
 enum { NBIN = 4096 };
 
-static void hist(pn_engine_kind_t kind, const pn_net_t *net, uint32_t t0, int runs,
-                 uint64_t seed0, uint64_t lo, int shift, double *s, double *i)
+/* The histograms of `runs` runs: of the sm engine on the parameters gc when
+ * gc is non-NULL, else of engine kind on the net. */
+typedef struct grid_case {
+    uint32_t sched, warps;
+    const pn_warp_counts_t *c;
+    const pn_sm_grid_t *g;
+} grid_case_t;
+
+static void hist(pn_engine_kind_t kind, const pn_net_t *net, uint32_t t0,
+                 const grid_case_t *gc, int runs, uint64_t seed0, uint64_t lo, int shift,
+                 double *s, double *i)
 {
     memset(s, 0, NBIN * sizeof *s);
     memset(i, 0, NBIN * sizeof *i);
     for (int r = 0; r < runs; r++) {
-        pn_run_result_t a = run(kind, net, t0, seed0 + (uint64_t)r);
+        pn_run_result_t a = gc ? run_sm(gc->sched, gc->warps, gc->c, gc->g, seed0 + (uint64_t)r)
+                               : run(kind, net, t0, seed0 + (uint64_t)r);
         uint64_t st = a.steps + (uint64_t)shift;
         assert_true(st >= lo && st - lo < NBIN && a.idle_steps < NBIN);
         s[st - lo]++;
@@ -200,15 +244,23 @@ static void test_fast_matches_literal(void **state)
         pn_net_t net;
         pn_sm_layout_t lay;
         build(&net, &lay, cases[k].sched, cases[k].warps, c, &cases[k].g);
-        hist(PN_ENGINE_LITERAL, &net, lay.t0, runs, 1, 0, 0, sa, ia);
-        hist(PN_ENGINE_FAST, &net, lay.t0, runs, 100001, 0, 0, sb, ib);
+        hist(PN_ENGINE_LITERAL, &net, lay.t0, NULL, runs, 1, 0, 0, sa, ia);
+        hist(PN_ENGINE_FAST, &net, lay.t0, NULL, runs, 100001, 0, 0, sb, ib);
         double ps = pn_chi2_p(sa, sb, NBIN, 0, 10), pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
         if (ps < 1e-3 || pi < 1e-3)
             fail_msg("%s: fast and literal differ (p = %g steps, %g idle)", cases[k].name, ps,
                      pi);
+        /* the compiled engine on the same parameters */
+        const grid_case_t gc = { cases[k].sched, cases[k].warps, c, &cases[k].g };
+        hist(PN_ENGINE_COMPILED, NULL, 0, &gc, runs, 200001, 0, 0, sb, ib);
+        ps = pn_chi2_p(sa, sb, NBIN, 0, 10);
+        pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
+        if (ps < 1e-3 || pi < 1e-3)
+            fail_msg("%s: sm and literal differ (p = %g steps, %g idle)", cases[k].name, ps,
+                     pi);
         if (k == 1) {
             /* power control: a 2-step shift is seen (measured p about 3e-6) */
-            hist(PN_ENGINE_FAST, &net, lay.t0, runs, 100001, 0, 2, sb, ib);
+            hist(PN_ENGINE_FAST, &net, lay.t0, NULL, runs, 100001, 0, 2, sb, ib);
             assert_true(pn_chi2_p(sa, sb, NBIN, 0, 10) < 1e-3);
         }
         pn_net_destroy(&net);

@@ -35,6 +35,12 @@
 typedef struct sm_plan {
     pn_sm_params_t params;
     pn_warp_counts_t *warps;      /* params.warps points here */
+    /* the grid (models/paper/GRID.md): B blocks, R resident, k barriers a
+     * warp; per-block counts (B * W) or NULL; the plain net is 1, 1, 0 */
+    uint32_t blocks, resident;
+    uint64_t barriers;
+    pn_warp_counts_t *block_warps;
+    uint64_t *phase, *last;       /* per counts entry: instructions per phase */
 } sm_plan_t;
 
 static void sm_plan_free(void *plan)
@@ -42,6 +48,9 @@ static void sm_plan_free(void *plan)
     sm_plan_t *pl = plan;
     if (pl) {
         free(pl->warps);
+        free(pl->block_warps);
+        free(pl->phase);
+        free(pl->last);
         free(pl);
     }
 }
@@ -58,7 +67,43 @@ pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **out, pn_error_t *err)
     memcpy(pl->warps, p->warps, (size_t)p->n_warps * sizeof *pl->warps);
     pl->params = *p;
     pl->params.warps = pl->warps;
+    pl->blocks = pl->resident = 1;
     *out = pl;
+    return PN_OK;
+}
+
+/* Instructions of counts c before each of k barriers: floor(n / (k + 1)). */
+static uint64_t phase_of(const pn_warp_counts_t *c, uint64_t k)
+{
+    return (c->arith + c->shared + c->global) / (k + 1);
+}
+
+/* The plan of the grid net of p and g (a copy of both). */
+static pn_status_t sm_grid_plan_new(const pn_sm_params_t *p, const pn_sm_grid_t *g, void **out,
+                                    pn_error_t *err)
+{
+    PN_CHECK(pn_sm_plan_new(p, out, err));
+    sm_plan_t *pl = *out;
+    pl->blocks = g->blocks ? g->blocks : 1;
+    pl->resident = g->resident ? g->resident : 1;
+    if (pl->resident > pl->blocks)
+        pl->resident = pl->blocks;
+    pl->barriers = g->barriers;
+    const size_t n = g->block_warps ? (size_t)pl->blocks * p->n_warps : p->n_warps;
+    if ((g->block_warps && !(pl->block_warps = malloc(n * sizeof *pl->block_warps))) ||
+        !(pl->phase = malloc(n * sizeof *pl->phase)) || !(pl->last = malloc(n * sizeof *pl->last))) {
+        sm_plan_free(pl);
+        *out = NULL;
+        return pn_error_set(err, PN_ENOMEM, "out of memory planning an SM grid");
+    }
+    if (g->block_warps)
+        memcpy(pl->block_warps, g->block_warps, n * sizeof *pl->block_warps);
+    for (size_t i = 0; i < n; i++) {
+        const pn_warp_counts_t *c = g->block_warps ? &pl->block_warps[i] : &pl->warps[i];
+        uint64_t all = c->arith + c->shared + c->global;
+        pl->phase[i] = pl->barriers ? phase_of(c, pl->barriers) : UINT64_MAX;
+        pl->last[i] = pl->barriers ? all - pl->barriers * pl->phase[i] : UINT64_MAX;
+    }
     return PN_OK;
 }
 
@@ -81,6 +126,10 @@ typedef struct sm_run {
     uint32_t *ready, n_ready;     /* warps holding a selected instruction */
     uint8_t *kind;                /* per warp: the kind it selected */
     pn_warp_counts_t *left;       /* per warp: instructions still to select */
+    /* grids: per resident warp its phase budget and barriers left, per slot
+     * (resident block) its block, warps alive and warps arrived */
+    uint64_t *bud, *barl;
+    uint32_t *blk, *blk_alive, *arrived;
 } sm_run_t;
 
 /* Event slot 2w is warp w's scheduler return, 2w+1 its next selection. */
@@ -112,39 +161,70 @@ static uint64_t ev_next(const sm_run_t *r, uint64_t s)
     return 0;
 }
 
+/* Block b takes slot sl: its warps' counts, budgets and barriers. */
+static void load_block(sm_run_t *r, const sm_plan_t *pl, uint32_t sl, uint32_t b)
+{
+    const uint32_t W = pl->params.n_warps;
+    r->blk[sl] = b;
+    r->blk_alive[sl] = W;
+    r->arrived[sl] = 0;
+    for (uint32_t i = 0; i < W; i++) {
+        const size_t ci = pl->block_warps ? (size_t)b * W + i : i;
+        const uint32_t w = sl * W + i;
+        r->left[w] = pl->block_warps ? pl->block_warps[ci] : pl->warps[i];
+        r->bud[w] = pl->phase ? pl->phase[ci] : UINT64_MAX;
+        r->barl[w] = pl->barriers;
+    }
+}
+
 static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
                           pn_run_result_t *res, pn_error_t *err)
 {
-    const pn_sm_params_t *p = &((const sm_plan_t *)plan)->params;
-    uint32_t W = p->n_warps;
+    const sm_plan_t *pl = plan;
+    const pn_sm_params_t *p = &pl->params;
+    const uint32_t W = p->n_warps, R = pl->resident, B = pl->blocks;
+    const uint32_t RW = R * W;                   /* resident warps: slot sl holds sl*W .. */
     sm_run_t r;
     memset(&r, 0, sizeof r);
+    /* an event is at most max(l1, l2) + 4 steps ahead, a block start R + 3 */
     uint64_t delay = 4 + (uint64_t)(p->l1 > p->l2 ? p->l1 : p->l2);
+    if ((uint64_t)R + 4 > delay)
+        delay = (uint64_t)R + 4;
     for (r.ring = 64; r.ring <= delay; r.ring *= 2)
         ;
     r.head = malloc(r.ring * sizeof *r.head);
     r.bits = calloc(r.ring / 64, sizeof *r.bits);
-    r.next = malloc(2 * (size_t)W * sizeof *r.next);
-    r.what = malloc(2 * (size_t)W * sizeof *r.what);
-    r.sel = malloc((size_t)W * sizeof *r.sel);
-    r.ready = malloc((size_t)W * sizeof *r.ready);
-    r.kind = malloc(W);
-    r.left = malloc((size_t)W * sizeof *r.left);
+    r.next = malloc(2 * (size_t)RW * sizeof *r.next);
+    r.what = malloc(2 * (size_t)RW * sizeof *r.what);
+    r.sel = malloc((size_t)RW * sizeof *r.sel);
+    r.ready = malloc((size_t)RW * sizeof *r.ready);
+    r.kind = malloc(RW);
+    r.left = malloc((size_t)RW * sizeof *r.left);
+    r.bud = malloc((size_t)RW * sizeof *r.bud);
+    r.barl = malloc((size_t)RW * sizeof *r.barl);
+    r.blk = malloc((size_t)R * sizeof *r.blk);
+    r.blk_alive = malloc((size_t)R * sizeof *r.blk_alive);
+    r.arrived = malloc((size_t)R * sizeof *r.arrived);
     pn_status_t st = PN_OK;
-    if (!r.head || !r.bits || !r.next || !r.what || !r.sel || !r.ready || !r.kind || !r.left) {
+    if (!r.head || !r.bits || !r.next || !r.what || !r.sel || !r.ready || !r.kind || !r.left ||
+        !r.bud || !r.barl || !r.blk || !r.blk_alive || !r.arrived) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory for a run");
         goto done;
     }
-    memcpy(r.left, p->warps, (size_t)W * sizeof *r.left);
     for (uint64_t b = 0; b < r.ring; b++)
         r.head[b] = -1;
+    for (uint32_t sl = 0; sl < R; sl++)
+        load_block(&r, pl, sl, sl);
+    uint32_t next_block = R;
+    uint64_t last_start = 0;
+    int started = 0;                             /* a block started after the first R */
     pn_rng_t rng;
     pn_rng_seed(&rng, seed);
     uint64_t s = 0, idle = 0;
     uint64_t free_sched = p->schedulers;
     uint64_t held = 0;                           /* schedulers issued, not yet back */
-    uint32_t alive = W;
-    for (uint32_t w = 0; w < W; w++)
+    uint64_t alive = (uint64_t)B * W;            /* warps not terminated, all blocks */
+    for (uint32_t w = 0; w < RW; w++)
         r.sel[r.n_sel++] = w;                    /* p2 and p3 start marked */
 
     for (uint32_t iter = 1; alive > 0; iter++) {
@@ -205,13 +285,42 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         for (uint32_t i = 0; i < n_issue && i < keep; i++)
             r.ready[i] = r.ready[r.n_ready - 1 - i];
         r.n_ready = keep;
-        /* select: uniform among the kinds left, or terminate */
+        /* select: uniform among the kinds left; or arrive at a barrier; or
+         * terminate */
         for (uint32_t i = 0; i < r.n_sel; i++) {
-            uint32_t w = r.sel[i];
+            uint32_t w = r.sel[i], sl = w / W;
             pn_warp_counts_t *c = &r.left[w];
+            if (r.bud[w] == 0 && r.barl[w] > 0) {
+                /* w.arrive now; the last of the block: release at s + 1,
+                 * resume at s + 2, every warp selects at s + 3 */
+                r.barl[w]--;
+                if (++r.arrived[sl] == W) {
+                    r.arrived[sl] = 0;
+                    for (uint32_t v = sl * W; v < (sl + 1) * W; v++) {
+                        const size_t ci = pl->block_warps ? (size_t)r.blk[sl] * W + (v - sl * W)
+                                                          : v - sl * W;
+                        r.bud[v] = r.barl[v] ? pl->phase[ci] : pl->last[ci];
+                        ev_push(&r, s + 3, v, EV_SEL);
+                    }
+                }
+                continue;
+            }
             uint32_t n_kinds = (c->arith > 0) + (c->shared > 0) + (c->global > 0);
             if (n_kinds == 0) {
+                /* t16 now; the block's last warp: its slot goes to the next
+                 * block (b.end at s + 1, b.start at s + 2 or when the block
+                 * before it has started), whose warps select a step later */
                 alive--;
+                if (--r.blk_alive[sl] == 0 && next_block < B) {
+                    uint64_t at = s + 2;
+                    if (started && last_start + 1 > at)
+                        at = last_start + 1;
+                    last_start = at;
+                    started = 1;
+                    load_block(&r, pl, sl, next_block++);
+                    for (uint32_t v = sl * W; v < (sl + 1) * W; v++)
+                        ev_push(&r, at + 1, v, EV_SEL);
+                }
                 continue;
             }
             uint32_t pick = pn_rng_below(&rng, n_kinds);
@@ -221,6 +330,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                     break;
             assert(k < PN_KIND_COUNT);
             (*pn_warp_count(c, k))--;
+            r.bud[w]--;
             r.kind[w] = k;
             r.ready[r.n_ready++] = w;
         }
@@ -234,10 +344,15 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
     res->seed = seed;
     res->steps = s;
     res->idle_steps = idle;
-    /* every instruction completes with a fixed number of firings */
+    /* every instruction completes with a fixed number of firings; a grid adds
+     * per warp and barrier an arrive and a resume, per block and barrier a
+     * release, and the B - R block ends and starts */
     res->firings = idle;
-    for (uint32_t w = 0; w < W; w++)
-        res->firings += pn_sm_single_warp_steps(&p->warps[w], p->l1, p->l2);
+    for (uint64_t g = 0; g < (pl->block_warps ? (uint64_t)B * W : W); g++)
+        res->firings += pn_sm_single_warp_steps(pl->block_warps ? &pl->block_warps[g]
+                                                                : &p->warps[g], p->l1, p->l2) *
+                        (pl->block_warps ? 1 : B);
+    res->firings += (uint64_t)B * pl->barriers * (2 * (uint64_t)W + 1) + 2 * (uint64_t)(B - R);
 done:
     free(r.head);
     free(r.bits);
@@ -247,6 +362,11 @@ done:
     free(r.ready);
     free(r.kind);
     free(r.left);
+    free(r.bud);
+    free(r.barl);
+    free(r.blk);
+    free(r.blk_alive);
+    free(r.arrived);
     return st;
 }
 
@@ -261,9 +381,22 @@ const pn_model_engine_t pn_sm_model_engine = {
     "the SM net of a kernel's counts", &pn_sm_engine, sm_plan_of
 };
 
-/* Paper nets of several blocks or with barriers have no compiled engine. */
+/* What pn_sm_grid_engine_prepare hands to the grid plan. */
+typedef struct sm_grid_args {
+    const pn_sm_params_t *p;
+    const pn_sm_grid_t *g;
+} sm_grid_args_t;
+
+static pn_status_t sm_grid_plan_of(const void *params, void **plan, pn_error_t *err)
+{
+    const sm_grid_args_t *a = params;
+    return sm_grid_plan_new(a->p, a->g, plan, err);
+}
+
+/* Paper nets of several blocks or with barriers: the same engine, planned
+ * with the grid. */
 static const pn_model_engine_t sm_grid_engine = {
-    "the paper net of several blocks or with barriers", NULL, NULL
+    "the paper net of several blocks or with barriers", &pn_sm_engine, sm_grid_plan_of
 };
 
 pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
@@ -280,7 +413,8 @@ pn_status_t pn_sm_grid_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind
 {
     if (pn_sm_grid_is_plain(g))
         return pn_sm_engine_prepare(prep, kind, p, net, o, err);
-    return pn_model_engine_prepare(prep, kind, &sm_grid_engine, p, net, o, err);
+    const sm_grid_args_t a = { p, g };
+    return pn_model_engine_prepare(prep, kind, &sm_grid_engine, &a, net, o, err);
 }
 
 pn_status_t pn_sm_engine_run(pn_engine_kind_t kind, const pn_sm_params_t *p,
