@@ -28,7 +28,8 @@ enum { NET_SM, NET_PROGRAM, NET_PIPE, NET_PIPE_PROGRAM };
 /* Run `runs` runs of net on the chosen engine into the next row: net is the
  * point's net of kind `which` (NET_*). */
 static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, int which,
-                            const char *name, pn_run_result_t *results, pn_error_t *err)
+                            const pn_program_t *progs, const char *name,
+                            pn_run_result_t *results, pn_error_t *err)
 {
     pn_run_opts_t opts = {
         .max_steps = r->max_steps,
@@ -44,7 +45,7 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
     if (which == NET_SM)
         st = pn_sm_engine_prepare(&prep, r->engine, &k->sm, net, &opts, err);
     else if (which == NET_PROGRAM)
-        st = pn_program_net_engine(&prep, r->engine, net, &opts, err);
+        st = pn_program_net_engine(&prep, r->engine, &k->sm, progs, net, &opts, err);
     else if (which == NET_PIPE)
         st = pn_pipe_engine_prepare(&prep, r->engine, &k->pipe, net, &opts, err);
     else
@@ -98,7 +99,7 @@ static pn_status_t simulate_programs(pn_reorder_t *r, const pn_program_t *progs,
         pn_error_prefix(err, r->m->cfg.path);
     else
         st = simulate(r, &net, t0, k->net == PN_NET_PIPELINED ? NET_PIPE_PROGRAM : NET_PROGRAM,
-                      name, results, err);
+                      progs, name, results, err);
     pn_net_destroy(&net);
     return st;
 }
@@ -173,7 +174,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
     /* the loaded net is the program-order net when the config has a program */
     if (st == PN_OK && r->m->cfg.has_program)
         st = simulate(r, &r->m->net, r->m->layout.t0, pipe ? NET_PIPE_PROGRAM : NET_PROGRAM,
-                      "program", results, err);
+                      r->m->kernel.programs, "program", results, err);
     if (st == PN_OK) {
         pn_net_t wpnm;
         pn_net_init(&wpnm);
@@ -188,7 +189,7 @@ pn_status_t pn_reorder_run(pn_reorder_t *r, pn_error_t *err)
             t0 = lay.t0;
         }
         if (st == PN_OK)
-            st = simulate(r, &wpnm, t0, pipe ? NET_PIPE : NET_SM, "random", results, err);
+            st = simulate(r, &wpnm, t0, pipe ? NET_PIPE : NET_SM, NULL, "random", results, err);
         pn_net_destroy(&wpnm);
     }
     for (int o = 0; o < PN_ORDER_COUNT && st == PN_OK; o++) {

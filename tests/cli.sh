@@ -214,7 +214,7 @@ if python3 - "$TMP/prog.json" "$TMP/reord.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1])); reo = json.load(open(sys.argv[2]))
 prog = [o for o in reo["orders"] if o["name"] == "program"][0]
-assert run["engine"] == "fast" and run["model"]["selection"] == "program", run
+assert run["engine"] == "sm" and run["model"]["selection"] == "program", run
 assert run["steps"] == prog["steps"] and run["idle_steps"] == prog["idle_steps"], (run, prog)
 PY
 then ok run-program-order; else bad run-program-order "run differs from reorder's program row"; fi

@@ -516,14 +516,18 @@ static void test_names_and_marking(void **state)
         found |= net.in[i].place == (uint32_t)end;
     assert_true(found);
 
-    /* program-order nets have no compiled engine; auto takes the fast one */
+    /* the sm engine runs program order (auto, compiled); fast runs the net */
     pn_prepared_t prep;
     pn_error_t err;
     pn_run_opts_t o = { .max_steps = 1000, .idle_trans = lay.t0 };
-    assert_int_equal(pn_program_net_engine(&prep, PN_ENGINE_COMPILED, &net, &o, &err),
-                     PN_EINVAL);
-    assert_null(prep.impl);
-    assert_int_equal(pn_program_net_engine(&prep, PN_ENGINE_AUTO, &net, &o, &err), PN_OK);
+    pn_warp_counts_t wc[2] = { counts_of(&p[0]), counts_of(&p[1]) };
+    pn_sm_params_t smp = { 4, 20, 2, 2, wc };
+    assert_int_equal(pn_program_net_engine(&prep, PN_ENGINE_AUTO, &smp, p, &net, &o, &err),
+                     PN_OK);
+    assert_string_equal(pn_engine_prepared_name(&prep), "sm");
+    pn_engine_release(&prep);
+    assert_int_equal(pn_program_net_engine(&prep, PN_ENGINE_FAST, &smp, p, &net, &o, &err),
+                     PN_OK);
     assert_string_equal(pn_engine_prepared_name(&prep), "fast");
     pn_engine_release(&prep);
     pn_net_destroy(&net);
@@ -537,6 +541,30 @@ static void test_names_and_marking(void **state)
 }
 
 /* ---- timing ---------------------------------------------------------------- */
+
+/* A run of the sm engine on `warps` warps running progs (it plans from the
+ * parameters and the programs, not from a net). */
+static pn_run_result_t run_sm(uint32_t sched, uint32_t l1, uint32_t l2, uint32_t warps,
+                              const pn_program_t *progs, uint64_t seed)
+{
+    pn_warp_counts_t c[8];
+    assert_true(warps <= 8);
+    for (uint32_t w = 0; w < warps; w++)
+        c[w] = counts_of(&progs[w]);
+    pn_sm_params_t sp = { sched, l1, l2, warps, c };
+    pn_net_t none;
+    pn_net_init(&none);
+    pn_run_opts_t o = { .max_steps = 100000000, .net_name = "t" };
+    pn_prepared_t prep;
+    pn_run_result_t r;
+    pn_error_t err;
+    if (pn_program_net_engine(&prep, PN_ENGINE_COMPILED, &sp, progs, &none, &o, &err) != PN_OK ||
+        pn_engine_run_prepared(&prep, seed, &r, &err) != PN_OK)
+        fail_msg("sm: %s", err.msg);
+    assert_string_equal(pn_engine_prepared_name(&prep), "sm");
+    pn_engine_release(&prep);
+    return r;
+}
 
 /* One warp: steps = 4 x_a + (5+l1) x_g + (5+l2) x_s + 1 and the idle steps of
  * the standard WPNM of its counts, whatever the order, on literal and fast. */
@@ -554,13 +582,16 @@ static void check_one_warp(const pn_program_t *p, uint32_t sched, uint32_t l1, u
     for (uint64_t seed = 1; seed <= 2; seed++) {
         pn_run_result_t a = run1(PN_ENGINE_LITERAL, &net, lay.t0, seed);
         pn_run_result_t b = run1(PN_ENGINE_FAST, &net, lay.t0, seed);
+        pn_run_result_t d = run_sm(sched, l1, l2, 1, p, seed);
         if (a.steps != want.steps || b.steps != want.steps || a.idle_steps != want.idle_steps ||
-            b.idle_steps != want.idle_steps) {
+            b.idle_steps != want.idle_steps || d.steps != want.steps ||
+            d.idle_steps != want.idle_steps || d.firings != want.firings) {
             char buf[512];
             fail_msg("%s, S=%u l1=%u l2=%u: literal %" PRIu64 "/%" PRIu64 ", fast %" PRIu64
-                     "/%" PRIu64 ", expected %" PRIu64 "/%" PRIu64,
+                     "/%" PRIu64 ", sm %" PRIu64 "/%" PRIu64 ", expected %" PRIu64 "/%" PRIu64,
                      pn_program_format(p, buf, sizeof buf), sched, l1, l2, a.steps,
-                     a.idle_steps, b.steps, b.idle_steps, want.steps, want.idle_steps);
+                     a.idle_steps, b.steps, b.idle_steps, d.steps, d.idle_steps, want.steps,
+                     want.idle_steps);
         }
         /* firings: the WPNM's, as one sequencer transition replaces each t2/t3/t4 */
         assert_int_equal(a.firings, want.firings);
@@ -639,26 +670,35 @@ static void test_literal_equals_fast(void **state)
     for (uint64_t seed = 1; seed <= 5; seed++) {
         pn_run_result_t a = run1(PN_ENGINE_LITERAL, &net, lay.t0, seed);
         pn_run_result_t b = run1(PN_ENGINE_FAST, &net, lay.t0, seed);
+        pn_run_result_t d = run_sm(4, 20, 2, 4, p, seed);
         assert_int_equal(a.steps, b.steps);
         assert_int_equal(a.idle_steps, b.idle_steps);
         assert_int_equal(a.firings, b.firings);
+        assert_int_equal(d.steps, a.steps);
+        assert_int_equal(d.idle_steps, a.idle_steps);
+        assert_int_equal(d.firings, a.firings);
     }
     pn_net_destroy(&net);
 
     build(&net, &lay, 1, 20, 2, 4, p);
     enum { N = 200 };
-    uint64_t sa[N], sb[N];
+    uint64_t sa[N], sb[N], sd[N];
     for (int i = 0; i < N; i++) {
         sa[i] = run1(PN_ENGINE_LITERAL, &net, lay.t0, (uint64_t)i + 1).steps;
         sb[i] = run1(PN_ENGINE_FAST, &net, lay.t0, (uint64_t)i + 1).steps;
+        sd[i] = run_sm(1, 20, 2, 4, p, (uint64_t)i + 1).steps;
     }
-    pn_summary_t a, b;
+    pn_summary_t a, b, d;
     pn_summary_of(sa, N, &a);
     pn_summary_of(sb, N, &b);
+    pn_summary_of(sd, N, &d);
     double se = sqrt((a.sd * a.sd + b.sd * b.sd) / N);
     assert_true(a.sd > 0);                      /* genuinely random */
     if (fabs(a.mean - b.mean) > 4 * se + 1e-9)
         fail_msg("literal mean %.2f, fast mean %.2f, se %.2f", a.mean, b.mean, se);
+    se = sqrt((a.sd * a.sd + d.sd * d.sd) / N);
+    if (fabs(a.mean - d.mean) > 4 * se + 1e-9)
+        fail_msg("literal mean %.2f, sm mean %.2f, se %.2f", a.mean, d.mean, se);
     pn_net_destroy(&net);
     for (int w = 0; w < 4; w++)
         pn_program_destroy(&p[w]);
@@ -698,10 +738,14 @@ static void test_sync(void **state)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         pn_run_result_t a = run1(PN_ENGINE_LITERAL, &net, lay.t0, seed);
         pn_run_result_t b = run1(PN_ENGINE_FAST, &net, lay.t0, seed);
+        pn_run_result_t d = run_sm(2, 20, 2, 1, p, seed);
         assert_int_equal(a.steps, r0.steps + 3 * 5);
         assert_int_equal(a.idle_steps, r0.idle_steps + 2 * 5);
         assert_int_equal(b.steps, a.steps);
         assert_int_equal(b.idle_steps, a.idle_steps);
+        assert_int_equal(d.steps, a.steps);
+        assert_int_equal(d.idle_steps, a.idle_steps);
+        assert_int_equal(d.firings, a.firings);
     }
     pn_net_destroy(&net);
     pn_net_destroy(&ref);
@@ -716,6 +760,7 @@ static void test_sync(void **state)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         assert_int_equal(run1(PN_ENGINE_LITERAL, &net, lay.t0, seed).steps, 54);
         assert_int_equal(run1(PN_ENGINE_FAST, &net, lay.t0, seed).steps, 54);
+        assert_int_equal(run_sm(4, 20, 2, 2, ab, seed).steps, 54);
     }
     pn_net_destroy(&net);
     /* warps passing different numbers of barriers would deadlock: refused */

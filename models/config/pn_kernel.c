@@ -253,6 +253,15 @@ pn_status_t pn_kernel_resolve_with(const pn_config_t *cfg, const pn_device_t *de
                              t.sm_blocks);
     }
     free(full);
+    if (st == PN_OK && cfg->has_program) {
+        t.programs = calloc(warps, sizeof *t.programs);
+        st = t.programs ? pn_config_programs(cfg, threads, param_values, t.programs, err)
+                        : pn_error_set(err, PN_ENOMEM, "out of memory for %u programs", warps);
+        if (st != PN_OK) {
+            free(t.programs);
+            t.programs = NULL;
+        }
+    }
     if (st != PN_OK) {
         pn_kernel_destroy(&t);
         return st;
@@ -265,6 +274,9 @@ void pn_kernel_destroy(pn_kernel_t *k)
 {
     if (!k)
         return;
+    for (uint32_t w = 0; k->programs && w < k->sm.n_warps; w++)
+        pn_program_destroy(&k->programs[w]);
+    free(k->programs);
     free((void *)k->sm.warps);
     free((void *)k->pipe.warps);
     memset(k, 0, sizeof *k);

@@ -31,6 +31,9 @@ typedef struct pn_kernel {
     pn_pipe_params_t pipe;        /* pipe.warps is owned */
     pn_pipe_device_t pdev;        /* the device's section with the config's overrides */
     pn_memory_t mem;              /* kernel.memory at this point */
+    /* kernel.program: the warps' programs at this point (sm.n_warps, owned),
+     * or NULL */
+    struct pn_program *programs;
 } pn_kernel_t;
 
 /* How steps of point k become microseconds, time_us = *a * steps + *b, and

@@ -77,10 +77,11 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
 int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
                            pn_engine_kind_t kind)
 {
-    if ((kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED) || cfg->has_program)
+    if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
         return 0;
-    (void)k;
-    return 1;      /* counts on either net (the sm engine runs paper grids too), or kernel.sass */
+    /* counts on either net (the sm engine runs paper grids too), kernel.sass,
+     * or a program on the paper net (the sm engine in program order) */
+    return !cfg->has_program || k->net != PN_NET_PIPELINED;
 }
 
 pn_status_t pn_kernel_net_build_for(const pn_config_t *cfg, const pn_kernel_t *k,
@@ -113,7 +114,7 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
         return pn_pipe_engine_prepare(p, kind, &k->pipe, net, o, err);
     if (!cfg->has_program)
         return pn_sm_grid_engine_prepare(p, kind, &k->sm, &k->sm_grid, net, o, err);
-    return pn_program_net_engine(p, kind, net, o, err);
+    return pn_program_net_engine(p, kind, &k->sm, k->programs, net, o, err);
 }
 
 void pn_kernel_net_locate_error(const pn_config_t *cfg, int limit_given, pn_error_t *err)

@@ -41,6 +41,10 @@ typedef struct sm_plan {
     uint64_t barriers;
     pn_warp_counts_t *block_warps;
     uint64_t *phase, *last;       /* per counts entry: instructions per phase */
+    /* program order: the warps' streams (copies), or seg_off NULL */
+    uint32_t *seg_off;
+    pn_sm_seq_seg_t *segs;
+    pn_sm_seq_item_t *items;
 } sm_plan_t;
 
 static void sm_plan_free(void *plan)
@@ -51,6 +55,9 @@ static void sm_plan_free(void *plan)
         free(pl->block_warps);
         free(pl->phase);
         free(pl->last);
+        free(pl->seg_off);
+        free(pl->segs);
+        free(pl->items);
         free(pl);
     }
 }
@@ -76,6 +83,29 @@ pn_status_t pn_sm_plan_new(const pn_sm_params_t *p, void **out, pn_error_t *err)
 static uint64_t phase_of(const pn_warp_counts_t *c, uint64_t k)
 {
     return (c->arith + c->shared + c->global) / (k + 1);
+}
+
+/* The plan of p's warps in program order (a copy of p and seq). */
+static pn_status_t sm_seq_plan_new(const pn_sm_params_t *p, const pn_sm_seq_t *seq, void **out,
+                                   pn_error_t *err)
+{
+    PN_CHECK(pn_sm_plan_new(p, out, err));
+    sm_plan_t *pl = *out;
+    const uint32_t W = p->n_warps, ns = seq->seg_off[W];
+    uint32_t ni = 0;
+    for (uint32_t j = 0; j < ns; j++)
+        ni = seq->segs[j].first + seq->segs[j].n > ni ? seq->segs[j].first + seq->segs[j].n : ni;
+    if (!(pl->seg_off = malloc(((size_t)W + 1) * sizeof *pl->seg_off)) ||
+        !(pl->segs = malloc(((size_t)ns + 1) * sizeof *pl->segs)) ||
+        !(pl->items = malloc(((size_t)ni + 1) * sizeof *pl->items))) {
+        sm_plan_free(pl);
+        *out = NULL;
+        return pn_error_set(err, PN_ENOMEM, "out of memory planning programs");
+    }
+    memcpy(pl->seg_off, seq->seg_off, ((size_t)W + 1) * sizeof *pl->seg_off);
+    memcpy(pl->segs, seq->segs, (size_t)ns * sizeof *pl->segs);
+    memcpy(pl->items, seq->items, (size_t)ni * sizeof *pl->items);
+    return PN_OK;
 }
 
 /* The plan of the grid net of p and g (a copy of both). */
@@ -130,7 +160,34 @@ typedef struct sm_run {
      * (resident block) its block, warps alive and warps arrived */
     uint64_t *bud, *barl;
     uint32_t *blk, *blk_alive, *arrived;
+    /* program order: per warp its segment, repeats done, item, instructions
+     * of the item done */
+    uint32_t *cj, *ci, *cm;
+    uint64_t *cr;
 } sm_run_t;
+
+/* The next item of warp w's program (a kind, PN_SM_SEQ_SYNC), or -1 at its
+ * end; advances the cursor. */
+static int seq_next(sm_run_t *r, const sm_plan_t *pl, uint32_t w, uint32_t end)
+{
+    while (r->cj[w] < end) {
+        const pn_sm_seq_seg_t *sg = &pl->segs[r->cj[w]];
+        const pn_sm_seq_item_t *it = &pl->items[sg->first + r->ci[w]];
+        if (r->cm[w] < it->mult) {
+            r->cm[w]++;
+            return it->kind;
+        }
+        r->cm[w] = 0;
+        if (++r->ci[w] == sg->n) {
+            r->ci[w] = 0;
+            if (++r->cr[w] == sg->repeat) {
+                r->cr[w] = 0;
+                r->cj[w]++;
+            }
+        }
+    }
+    return -1;
+}
 
 /* Event slot 2w is warp w's scheduler return, 2w+1 its next selection. */
 static void ev_push(sm_run_t *r, uint64_t step, uint32_t warp, uint32_t what)
@@ -205,9 +262,16 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
     r.blk = malloc((size_t)R * sizeof *r.blk);
     r.blk_alive = malloc((size_t)R * sizeof *r.blk_alive);
     r.arrived = malloc((size_t)R * sizeof *r.arrived);
+    if (pl->seg_off) {
+        r.cj = malloc((size_t)RW * sizeof *r.cj);
+        r.ci = calloc(RW, sizeof *r.ci);
+        r.cm = calloc(RW, sizeof *r.cm);
+        r.cr = calloc(RW, sizeof *r.cr);
+    }
     pn_status_t st = PN_OK;
     if (!r.head || !r.bits || !r.next || !r.what || !r.sel || !r.ready || !r.kind || !r.left ||
-        !r.bud || !r.barl || !r.blk || !r.blk_alive || !r.arrived) {
+        !r.bud || !r.barl || !r.blk || !r.blk_alive || !r.arrived ||
+        (pl->seg_off && (!r.cj || !r.ci || !r.cm || !r.cr))) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory for a run");
         goto done;
     }
@@ -215,6 +279,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         r.head[b] = -1;
     for (uint32_t sl = 0; sl < R; sl++)
         load_block(&r, pl, sl, sl);
+    for (uint32_t w = 0; pl->seg_off && w < RW; w++)
+        r.cj[w] = pl->seg_off[w];
     uint32_t next_block = R;
     uint64_t last_start = 0;
     int started = 0;                             /* a block started after the first R */
@@ -290,6 +356,17 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         for (uint32_t i = 0; i < r.n_sel; i++) {
             uint32_t w = r.sel[i], sl = w / W;
             pn_warp_counts_t *c = &r.left[w];
+            int item = pl->seg_off ? seq_next(&r, pl, w, pl->seg_off[w + 1]) : 0;
+            if (item == PN_SM_SEQ_SYNC) {
+                /* a program's barrier: arrive now; the last of the block:
+                 * every warp selects at s + 3 */
+                if (++r.arrived[sl] == W) {
+                    r.arrived[sl] = 0;
+                    for (uint32_t v = sl * W; v < (sl + 1) * W; v++)
+                        ev_push(&r, s + 3, v, EV_SEL);
+                }
+                continue;
+            }
             if (r.bud[w] == 0 && r.barl[w] > 0) {
                 /* w.arrive now; the last of the block: release at s + 1,
                  * resume at s + 2, every warp selects at s + 3 */
@@ -305,7 +382,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                 }
                 continue;
             }
-            uint32_t n_kinds = (c->arith > 0) + (c->shared > 0) + (c->global > 0);
+            uint32_t n_kinds = pl->seg_off ? item >= 0
+                                           : (c->arith > 0) + (c->shared > 0) + (c->global > 0);
             if (n_kinds == 0) {
                 /* t16 now; the block's last warp: its slot goes to the next
                  * block (b.end at s + 1, b.start at s + 2 or when the block
@@ -323,11 +401,15 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                 }
                 continue;
             }
-            uint32_t pick = pn_rng_below(&rng, n_kinds);
             uint8_t k = 0;
-            for (k = 0; k < PN_KIND_COUNT; k++)
-                if (*pn_warp_count(c, k) > 0 && pick-- == 0)
-                    break;
+            if (pl->seg_off) {
+                k = (uint8_t)item;               /* the program's next instruction */
+            } else {
+                uint32_t pick = pn_rng_below(&rng, n_kinds);
+                for (k = 0; k < PN_KIND_COUNT; k++)
+                    if (*pn_warp_count(c, k) > 0 && pick-- == 0)
+                        break;
+            }
             assert(k < PN_KIND_COUNT);
             (*pn_warp_count(c, k))--;
             r.bud[w]--;
@@ -353,6 +435,14 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                                                                 : &p->warps[g], p->l1, p->l2) *
                         (pl->block_warps ? 1 : B);
     res->firings += (uint64_t)B * pl->barriers * (2 * (uint64_t)W + 1) + 2 * (uint64_t)(B - R);
+    if (pl->seg_off) {                           /* a program's syncs: as barriers */
+        uint64_t syncs = 0;
+        for (uint32_t j = pl->seg_off[0]; j < pl->seg_off[1]; j++)
+            for (uint32_t i = 0; i < pl->segs[j].n; i++)
+                syncs += pl->items[pl->segs[j].first + i].kind == PN_SM_SEQ_SYNC
+                             ? pl->segs[j].repeat : 0;
+        res->firings += syncs * (2 * (uint64_t)W + 1);
+    }
 done:
     free(r.head);
     free(r.bits);
@@ -367,6 +457,10 @@ done:
     free(r.blk);
     free(r.blk_alive);
     free(r.arrived);
+    free(r.cj);
+    free(r.ci);
+    free(r.cm);
+    free(r.cr);
     return st;
 }
 
@@ -415,6 +509,31 @@ pn_status_t pn_sm_grid_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind
         return pn_sm_engine_prepare(prep, kind, p, net, o, err);
     const sm_grid_args_t a = { p, g };
     return pn_model_engine_prepare(prep, kind, &sm_grid_engine, &a, net, o, err);
+}
+
+/* What pn_sm_seq_engine_prepare hands to the program plan. */
+typedef struct sm_seq_args {
+    const pn_sm_params_t *p;
+    const pn_sm_seq_t *seq;
+} sm_seq_args_t;
+
+static pn_status_t sm_seq_plan_of(const void *params, void **plan, pn_error_t *err)
+{
+    const sm_seq_args_t *a = params;
+    return sm_seq_plan_new(a->p, a->seq, plan, err);
+}
+
+static const pn_model_engine_t sm_seq_engine = {
+    "the paper net in program order", &pn_sm_engine, sm_seq_plan_of
+};
+
+pn_status_t pn_sm_seq_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                     const pn_sm_params_t *p, const pn_sm_seq_t *seq,
+                                     const pn_net_t *net, const pn_run_opts_t *o,
+                                     pn_error_t *err)
+{
+    const sm_seq_args_t a = { p, seq };
+    return pn_model_engine_prepare(prep, kind, &sm_seq_engine, &a, net, o, err);
 }
 
 pn_status_t pn_sm_engine_run(pn_engine_kind_t kind, const pn_sm_params_t *p,

@@ -36,14 +36,45 @@ pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                  const pn_run_opts_t *o, pn_error_t *err);
 
 /* Prepare engine `kind` for net, the net pn_sm_build_grid made from p and g
- * (all borrowed): with pn_sm_grid_is_plain(g) as pn_sm_engine_prepare;
- * otherwise the grid net has no compiled engine, so PN_ENGINE_AUTO takes the
- * fast engine and PN_ENGINE_COMPILED is PN_EINVAL (net must be given).
- * Release prep with pn_engine_release, also after an error. */
+ * (all borrowed): auto and compiled take the sm engine, planned from p and g
+ * (blocks in resident slots, barriers, block hand-overs: models/paper/GRID.md);
+ * fast and literal run net. Release prep with pn_engine_release, also after
+ * an error. */
 pn_status_t pn_sm_grid_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                       const pn_sm_params_t *p, const pn_sm_grid_t *g,
                                       const pn_net_t *net, const pn_run_opts_t *o,
                                       pn_error_t *err);
+
+/* Warps in program order for the sm engine: per warp (seg_off[w] ..
+ * seg_off[w + 1]) segments of items run `repeat` times (repeat >= 1), an
+ * item `mult` consecutive instructions of a kind (PN_KIND_*) or a barrier
+ * (PN_SM_SEQ_SYNC, mult 1). The program-order net's timing
+ * (models/program/PROGRAM.md): a selection takes the next instruction
+ * instead of a random kind, a barrier costs arrive, release and resume. */
+#define PN_SM_SEQ_SYNC 3
+typedef struct pn_sm_seq_item {
+    uint8_t kind;
+    uint32_t mult;
+} pn_sm_seq_item_t;
+typedef struct pn_sm_seq_seg {
+    uint64_t repeat;
+    uint32_t first, n;            /* items[first .. first + n) */
+} pn_sm_seq_seg_t;
+typedef struct pn_sm_seq {
+    const uint32_t *seg_off;      /* n_warps + 1 */
+    const pn_sm_seq_seg_t *segs;
+    const pn_sm_seq_item_t *items;
+} pn_sm_seq_t;
+
+/* Prepare engine `kind` for the program-order net (net, borrowed) of p's
+ * warps running seq (copied): auto and compiled take the sm engine, fast
+ * and literal run net. p->warps must hold the counts seq implies (the
+ * firings follow from them). Release prep with pn_engine_release, also
+ * after an error. */
+pn_status_t pn_sm_seq_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
+                                     const pn_sm_params_t *p, const pn_sm_seq_t *seq,
+                                     const pn_net_t *net, const pn_run_opts_t *o,
+                                     pn_error_t *err);
 
 /* One run of engine `kind` on the SM net of p, as pn_sm_engine_prepare and
  * pn_engine_run_prepared. */

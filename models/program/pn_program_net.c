@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pn_model_engine.h"
+#include "pn_sm_engine.h"
 
 /* ---- the net -------------------------------------------------------------- */
 
@@ -333,14 +334,62 @@ pn_status_t pn_program_net_build(pn_net_t *net, uint32_t schedulers, uint32_t l1
     return PN_OK;
 }
 
-/* Program-order nets have no compiled engine. */
-static const pn_model_engine_t program_engine = {
-    "a program-order net (kernel.program)", NULL, NULL
-};
+/* The paper net's kind of program item kind k (sfu runs as arith, stores
+ * as their space's accesses), or PN_SM_SEQ_SYNC. */
+static uint8_t paper_kind(unsigned k)
+{
+    switch (k) {
+    case PN_PROGRAM_SFU:       return PN_KIND_ARITH;
+    case PN_PROGRAM_SHARED_ST: return PN_KIND_SHARED;
+    case PN_PROGRAM_GLOBAL_ST: return PN_KIND_GLOBAL;
+    case PN_PROGRAM_SYNC:      return PN_SM_SEQ_SYNC;
+    default:                   return (uint8_t)k;
+    }
+}
 
 pn_status_t pn_program_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
-                                      const pn_net_t *net, const pn_run_opts_t *o,
-                                      pn_error_t *err)
+                                  const pn_sm_params_t *sm, const pn_program_t *programs,
+                                  const pn_net_t *net, const pn_run_opts_t *o,
+                                  pn_error_t *err)
 {
-    return pn_model_engine_prepare(p, kind, &program_engine, NULL, net, o, err);
+    memset(p, 0, sizeof *p);
+    const uint32_t W = sm->n_warps;
+    size_t ns = 0, ni = 0;
+    for (uint32_t w = 0; w < W; w++)
+        for (uint32_t j = 0; j < programs[w].n_segs; j++)
+            if (programs[w].segs[j].repeat > 0) {
+                ns++;
+                ni += programs[w].segs[j].n_body;
+            }
+    if (ns > UINT32_MAX || ni > UINT32_MAX)
+        return pn_error_set(err, PN_ELIMIT, "programs too long for the sm engine");
+    uint32_t *off = malloc(((size_t)W + 1) * sizeof *off);
+    pn_sm_seq_seg_t *segs = malloc((ns + 1) * sizeof *segs);
+    pn_sm_seq_item_t *items = malloc((ni + 1) * sizeof *items);
+    pn_status_t st = PN_OK;
+    if (!off || !segs || !items) {
+        st = pn_error_set(err, PN_ENOMEM, "out of memory for %u programs", W);
+        goto done;
+    }
+    ns = ni = 0;
+    for (uint32_t w = 0; w < W; w++) {
+        off[w] = (uint32_t)ns;
+        for (uint32_t j = 0; j < programs[w].n_segs; j++) {
+            const pn_program_seg_t *sg = &programs[w].segs[j];
+            if (sg->repeat == 0)
+                continue;
+            segs[ns++] = (pn_sm_seq_seg_t){ sg->repeat, (uint32_t)ni, sg->n_body };
+            for (uint32_t i = 0; i < sg->n_body; i++)
+                items[ni++] = (pn_sm_seq_item_t){ paper_kind(sg->body[i].kind),
+                                                  sg->body[i].mult };
+        }
+    }
+    off[W] = (uint32_t)ns;
+    const pn_sm_seq_t seq = { off, segs, items };
+    st = pn_sm_seq_engine_prepare(p, kind, sm, &seq, net, o, err);
+done:
+    free(off);
+    free(segs);
+    free(items);
+    return st;
 }

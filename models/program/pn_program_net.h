@@ -31,13 +31,17 @@ pn_status_t pn_program_net_build(pn_net_t *net, uint32_t schedulers, uint32_t l1
                                 uint32_t n_warps, const pn_program_t *programs,
                                 pn_sm_layout_t *layout, pn_error_t *err);
 
-/* Prepare engine `kind` for net, a net of pn_program_net_build (borrowed, as
- * o). Program-order nets have no compiled engine: PN_ENGINE_AUTO takes the
- * fast engine and PN_ENGINE_COMPILED is PN_EINVAL; fast and literal as
- * pn_engine_prepare. Release p with pn_engine_release, also after an error. */
+/* Prepare engine `kind` for net, the net pn_program_net_build made of sm's
+ * schedulers, latencies and warps running programs (all borrowed, as o):
+ * auto and compiled take the sm engine, planned from sm (whose warps hold
+ * the counts the programs imply) and the programs (pn_sm_seq_engine_prepare;
+ * sfu, shared_st and global_st items run as arith, shared and global); fast
+ * and literal run net. Release p with pn_engine_release, also after an
+ * error. */
 pn_status_t pn_program_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
-                                      const pn_net_t *net, const pn_run_opts_t *o,
-                                      pn_error_t *err);
+                                  const pn_sm_params_t *sm, const pn_program_t *programs,
+                                  const pn_net_t *net, const pn_run_opts_t *o,
+                                  pn_error_t *err);
 
 /* Where a warp's sequencer connects to the net around it. Per item kind
  * (PN_KIND_ARITH, _SHARED, _GLOBAL, PN_PROGRAM_SFU, _SHARED_ST, _GLOBAL_ST;
