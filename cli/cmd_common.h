@@ -48,10 +48,11 @@ typedef struct pn_cli_sim_opts {
     "  -o, --output FILE     write the report to FILE (written only on success)\n"    \
     "  -j, --jobs N          CPU threads, 1 to 1024 (default: all); results do not\n" \
     "                        depend on it\n"                                         \
-    "  -e, --engine NAME     auto (default: sm for SM nets, else fast), sm (the SM\n"  \
-    "                        net compiled into warp events), fast (incremental, any\n" \
-    "                        net) or literal (the reference: a full random\n"         \
-    "                        permutation of all enabled transitions at every step)\n" \
+    "  -e, --engine NAME     auto (default: sm), sm (the config's net compiled into\n"  \
+    "                        warp events: counts, programs, grids, SASS), fast\n"     \
+    "                        (incremental, on the net; not kernel.sass) or literal\n" \
+    "                        (the reference on the net: a full random permutation\n" \
+    "                        of all enabled transitions at every step)\n"            \
     "  -d, --device NAME     device profile, overriding the config's `device`\n"      \
     "  -t, --threads T       threads per block, overriding kernel.threads\n"          \
     "      --max-steps N     cap a run at N steps (default: simulation.max_steps, else\n" \

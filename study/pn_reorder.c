@@ -48,9 +48,13 @@ static pn_status_t simulate(pn_reorder_t *r, const pn_net_t *net, uint32_t t0, i
         st = pn_program_net_engine(&prep, r->engine, &k->sm, progs, net, &opts, err);
     else if (which == NET_PIPE)
         st = pn_pipe_engine_prepare(&prep, r->engine, &k->pipe, net, &opts, err);
-    else
-        st = pn_model_engine_prepare(&prep, r->engine, &pn_pipe_program_engine, &k->pipe, net,
-                                     &opts, err);
+    else {
+        pn_pipe_params_t pp = k->pipe;       /* the plan copies the programs */
+        pp.programs = progs;
+        pp.barriers = 0;                     /* the programs carry them as sync items */
+        st = pn_model_engine_prepare(&prep, r->engine, &pn_pipe_program_engine, &pp, net, &opts,
+                                     err);
+    }
     if (st == PN_OK)
         st = pn_engine_run_batch_progress(&prep, r->seed, r->runs, r->jobs,
                                           r->on_run ? run_done : NULL, r, results, err);

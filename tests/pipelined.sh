@@ -181,7 +181,7 @@ if $RUN reorder -f csv "$TMP/prog.yaml" >"$TMP/reorder.csv" 2>"$TMP/err" &&
    [ "$(grep -c '^prog,' "$TMP/reorder.csv")" = 5 ]; then ok reorder-pipelined
 else bad reorder-pipelined "$(cat "$TMP/reorder.csv" "$TMP/err" | head -3)"; fi
 if $RUN run -f json "$TMP/prog.yaml" >"$TMP/prog.json" 2>"$TMP/err" &&
-   grep -q '"engine": "fast"' "$TMP/prog.json" && grep -q '"time_us"' "$TMP/prog.json"; then
+   grep -q '"engine": "sm"' "$TMP/prog.json" && grep -q '"time_us"' "$TMP/prog.json"; then
     ok run-pipelined-program
 else bad run-pipelined-program "$(head -c 300 "$TMP/prog.json") $(cat "$TMP/err")"; fi
 

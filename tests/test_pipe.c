@@ -295,6 +295,8 @@ static void test_program_order(void **state)
     pn_net_t net;
     pn_pipe_layout_t lay;
     build(&net, &lay, &p);
+    pn_pipe_plan_t *pl;
+    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
     for (uint64_t seed = 1; seed <= 6; seed++) {
         pn_run_result_t a = run_literal(&net, lay.t0, seed);
         assert_int_equal(a.steps, pn_pipe_single_warp_steps(&c, p.latency));
@@ -302,7 +304,13 @@ static void test_program_order(void **state)
         pn_run_result_t f;
         assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &net, seed, &o, &f, NULL), PN_OK);
         assert_int_equal(f.steps, a.steps);
+        /* the compiled engine in program order: the same run */
+        pn_run_result_t d = run_compiled(pl, seed);
+        assert_int_equal(d.steps, a.steps);
+        assert_int_equal(d.idle_steps, a.idle_steps);
+        assert_int_equal(d.firings, a.firings);
     }
+    pn_pipe_plan_free(pl);
     pn_net_destroy(&net);
     pn_pipe_counts_t wrong = { { 5, 0, 3, 0, 1, 1, 1, 0 } };
     p.warps = &wrong;
@@ -363,6 +371,68 @@ static void hist_compiled(const pn_pipe_plan_t *pl, int runs, uint64_t seed, uin
         assert_true(r.idle_steps < NBIN);
         idles[r.idle_steps]++;
     }
+}
+
+/* Several warps in program order with every kind, global loads of three
+ * levels and sync items, two blocks of them on two partitions: the compiled
+ * engine's distribution of steps and idle steps is the literal engine's. */
+static void test_program_distribution(void **state)
+{
+    (void)state;
+    pn_pipe_params_t p;
+    small_sm(&p);
+    p.partitions = 2;
+    p.blocks = 2;
+    p.resident = 1;
+    p.barrier_latency = 7;
+    pn_program_t prog[3];
+    pn_pipe_counts_t c[3];
+    static const char *const bodies[3][6] = {
+        { "global", "arith*2", "sync", "sfu", "global_st", "shared" },
+        { "arith*3", "global", "sync", "shared_st", "global", "arith" },
+        { "shared", "sync", "global*2", "arith", "sfu", "global_st" },
+    };
+    for (int w = 0; w < 3; w++) {
+        pn_program_init(&prog[w]);
+        pn_program_item_t body[6];
+        for (int i = 0; i < 6; i++)
+            assert_int_equal(pn_program_parse_item(bodies[w][i], strlen(bodies[w][i]), &body[i],
+                                                   NULL), PN_OK);
+        assert_int_equal(pn_program_add_segment(&prog[w], 2, body, 6, NULL), PN_OK);
+        uint64_t n[PN_PROGRAM_KINDS];
+        assert_int_equal(pn_program_kind_counts(&prog[w], n, NULL), PN_OK);
+        memset(&c[w], 0, sizeof c[w]);
+        c[w].n[PN_PIPE_ARITH] = n[PN_KIND_ARITH];
+        c[w].n[PN_PIPE_SFU] = n[PN_PROGRAM_SFU];
+        c[w].n[PN_PIPE_SHARED_LD] = n[PN_KIND_SHARED];
+        c[w].n[PN_PIPE_SHARED_ST] = n[PN_PROGRAM_SHARED_ST];
+        c[w].n[PN_PIPE_GLOBAL_ST] = n[PN_PROGRAM_GLOBAL_ST];
+        /* the global loads over the three levels */
+        for (uint64_t g = 0; g < n[PN_KIND_GLOBAL]; g++)
+            c[w].n[PN_PIPE_LD_L1 + (int)(g % 3)]++;
+    }
+    p.n_warps = 3;
+    p.warps = c;
+    p.programs = prog;
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, &p);
+    pn_pipe_plan_t *pl;
+    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
+    static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
+    const int runs = scaled(1000);
+    hist_literal(&net, lay.t0, runs, 1, 0, sa, ia);
+    hist_compiled(pl, runs, 500001, 0, sb, ib, 0);
+    double ps = pn_chi2_p(sa, sb, NBIN, 0, 10), pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
+    if (ps < 1e-3 || pi < 1e-3)
+        fail_msg("program order: literal and compiled differ (p = %g steps, %g idle)", ps, pi);
+    /* power control: a 2-step shift is seen */
+    hist_compiled(pl, runs, 500001, 0, sb, ib, 2);
+    assert_true(pn_chi2_p(sa, sb, NBIN, 0, 10) < 1e-3);
+    pn_pipe_plan_free(pl);
+    pn_net_destroy(&net);
+    for (int w = 0; w < 3; w++)
+        pn_program_destroy(&prog[w]);
 }
 
 typedef struct scenario {
@@ -614,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_barriers_blocks_exact),
         cmocka_unit_test(test_block_warps),
         cmocka_unit_test(test_program_order),
+        cmocka_unit_test(test_program_distribution),
         cmocka_unit_test(test_two_sample),
         cmocka_unit_test(test_two_sample_power),
         cmocka_unit_test(test_fast_engine),

@@ -79,9 +79,11 @@ int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
 {
     if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
         return 0;
-    /* counts on either net (the sm engine runs paper grids too), kernel.sass,
-     * or a program on the paper net (the sm engine in program order) */
-    return !cfg->has_program || k->net != PN_NET_PIPELINED;
+    /* counts or a program on either net (the compiled engines run grids and
+     * program order), or kernel.sass */
+    (void)cfg;
+    (void)k;
+    return 1;
 }
 
 pn_status_t pn_kernel_net_build_for(const pn_config_t *cfg, const pn_kernel_t *k,
@@ -108,8 +110,11 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
         PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
         return pn_engine_prepare_compiled(p, &pn_sass_engine, sim, o, err);
     }
-    if (k->net == PN_NET_PIPELINED && cfg->has_program)
-        return pn_model_engine_prepare(p, kind, &pn_pipe_program_engine, &k->pipe, net, o, err);
+    if (k->net == PN_NET_PIPELINED && cfg->has_program) {
+        pn_pipe_params_t pp = k->pipe;       /* the plan copies the programs */
+        pp.programs = k->programs;
+        return pn_model_engine_prepare(p, kind, &pn_pipe_program_engine, &pp, net, o, err);
+    }
     if (k->net == PN_NET_PIPELINED)
         return pn_pipe_engine_prepare(p, kind, &k->pipe, net, o, err);
     if (!cfg->has_program)

@@ -23,8 +23,8 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 pn_sm_layout_t *lay, pn_error_t *err);
 
 /* 1 when engine `kind` runs point k of cfg on a compiled engine that plans
- * from parameters, not from the net: auto or compiled, and counts on either
- * net, kernel.sass, or a program on the paper net. */
+ * from parameters, not from the net: auto or compiled (every model has a
+ * compiled engine: counts or programs on either net, kernel.sass). */
 int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
                            pn_engine_kind_t kind);
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_program.h"
 #include "pn_rng.h"
 
 static int is_load(int k)
@@ -51,6 +52,11 @@ struct pn_pipe_plan {
     int inflight_free;                 /* inflight >= warps ever resident: it never binds */
     uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
     uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
+    /* program order: warp i's segments seg_off[i] .. seg_off[i + 1] (repeat
+     * >= 1) of items, copied from p->programs; seg_off NULL: counts */
+    uint32_t *seg_off;
+    struct { uint64_t repeat; uint32_t first, n; } *segs;
+    pn_program_item_t *items;
 };
 
 void pn_pipe_plan_free(pn_pipe_plan_t *pl)
@@ -59,6 +65,9 @@ void pn_pipe_plan_free(pn_pipe_plan_t *pl)
         free(pl->warps);
         free(pl->phase);
         free(pl->last);
+        free(pl->seg_off);
+        free(pl->segs);
+        free(pl->items);
         free(pl);
     }
 }
@@ -81,6 +90,38 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
     }
     pl->p = *p;
+    pl->p.programs = NULL;             /* flattened below */
+    if (p->programs) {
+        size_t ns = 0, ni = 0;
+        for (uint32_t w = 0; w < p->n_warps; w++)
+            for (uint32_t j = 0; j < p->programs[w].n_segs; j++)
+                if (p->programs[w].segs[j].repeat > 0) {
+                    ns++;
+                    ni += p->programs[w].segs[j].n_body;
+                }
+        pl->seg_off = malloc(((size_t)p->n_warps + 1) * sizeof *pl->seg_off);
+        pl->segs = malloc((ns + 1) * sizeof *pl->segs);
+        pl->items = malloc((ni + 1) * sizeof *pl->items);
+        if (!pl->seg_off || !pl->segs || !pl->items || ns > UINT32_MAX || ni > UINT32_MAX) {
+            pn_pipe_plan_free(pl);
+            return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
+        }
+        ns = ni = 0;
+        for (uint32_t w = 0; w < p->n_warps; w++) {
+            pl->seg_off[w] = (uint32_t)ns;
+            for (uint32_t j = 0; j < p->programs[w].n_segs; j++) {
+                const pn_program_seg_t *sg = &p->programs[w].segs[j];
+                if (sg->repeat == 0)
+                    continue;
+                pl->segs[ns].repeat = sg->repeat;
+                pl->segs[ns].first = (uint32_t)ni;
+                pl->segs[ns++].n = sg->n_body;
+                memcpy(pl->items + ni, sg->body, sg->n_body * sizeof *pl->items);
+                ni += sg->n_body;
+            }
+        }
+        pl->seg_off[p->n_warps] = (uint32_t)ns;
+    }
     memcpy(pl->warps, src, (size_t)n_cnt * sizeof *pl->warps);
     pl->per_block = p->block_warps != NULL;
     if (pl->per_block) {
@@ -163,6 +204,9 @@ typedef struct warp {
     uint8_t cr;                        /* the next event brings c and r (start, resume) */
     uint32_t part;
     uint32_t block, idx;
+    /* program order: segment, item, instructions of the item done, repeats done */
+    uint32_t pj, pi, pm;
+    uint64_t pr;
 } warp_t;
 
 typedef struct bucket {
@@ -255,6 +299,57 @@ static void select_kind(run_t *r, warp_t *w)
             return;
         }
     }
+}
+
+/* The next item kind of warp w's program (PN_KIND_*, PN_PROGRAM_*), or -1
+ * at its end; advances its cursor. */
+static int prog_next(const pn_pipe_plan_t *pl, warp_t *w)
+{
+    const uint32_t end = pl->seg_off[w->idx + 1];
+    while (w->pj < end) {
+        const pn_program_item_t *it = &pl->items[pl->segs[w->pj].first + w->pi];
+        if (w->pm < it->mult) {
+            w->pm++;
+            return it->kind;
+        }
+        w->pm = 0;
+        if (++w->pi == pl->segs[w->pj].n) {
+            w->pi = 0;
+            if (++w->pr == pl->segs[w->pj].repeat) {
+                w->pr = 0;
+                w->pj++;
+            }
+        }
+    }
+    return -1;
+}
+
+/* Frame I in program order: the item's kind; a global load takes one of the
+ * levels it has left, uniformly (the three alternatives conflict). */
+static void select_item(run_t *r, warp_t *w, int item)
+{
+    int k;
+    switch (item) {
+    case PN_KIND_ARITH:         k = PN_PIPE_ARITH; break;
+    case PN_KIND_SHARED:        k = PN_PIPE_SHARED_LD; break;
+    case PN_PROGRAM_SFU:        k = PN_PIPE_SFU; break;
+    case PN_PROGRAM_SHARED_ST:  k = PN_PIPE_SHARED_ST; break;
+    case PN_PROGRAM_GLOBAL_ST:  k = PN_PIPE_GLOBAL_ST; break;
+    default: {                  /* global: a level with loads left */
+        uint32_t m = 0;
+        for (int l = PN_PIPE_LD_L1; l <= PN_PIPE_LD_DRAM; l++)
+            m += w->x[l] > 0;
+        uint32_t pick = m > 1 ? pn_rng_below(&r->rng, m) : 0;
+        for (k = PN_PIPE_LD_L1; k < PN_PIPE_LD_DRAM; k++)
+            if (w->x[k] > 0 && pick-- == 0)
+                break;
+    }
+    }
+    assert(w->x[k] > 0);
+    w->kind = (uint8_t)k;
+    if (--w->x[k] == 0)
+        w->nk--;
+    w->left--;
 }
 
 /* Index of the bucket of pipe q for a warp on partition part. */
@@ -629,6 +724,11 @@ static void init_block(run_t *r, uint32_t b)
         w->bud = p->barriers ? pl->phase[ci] : UINT64_MAX;
         w->barl = p->barriers;
         w->cr = 1;
+        if (pl->seg_off) {
+            w->pj = pl->seg_off[i];
+            w->pi = w->pm = 0;
+            w->pr = 0;
+        }
     }
 }
 
@@ -640,7 +740,8 @@ static void arrive(run_t *r, warp_t *w, uint64_t t)
 {
     const pn_pipe_plan_t *pl = r->pl;
     const pn_pipe_params_t *p = &pl->p;
-    w->barl--;
+    if (!pl->seg_off)
+        w->barl--;                     /* a program's sync items count themselves */
     r->firings++;
     if (++r->arrived[w->block] < p->n_warps)
         return;
@@ -651,7 +752,7 @@ static void arrive(run_t *r, warp_t *w, uint64_t t)
         uint32_t wi = w->block * p->n_warps + i;
         warp_t *v = &r->w[wi];
         const size_t ci = pl->per_block ? wi : i;
-        v->bud = v->barl ? pl->phase[ci] : pl->last[ci];
+        v->bud = pl->seg_off ? UINT64_MAX : v->barl ? pl->phase[ci] : pl->last[ci];
         v->cr = 1;
         cal_push(r, r->ready, t + Lb - 2, wi);
     }
@@ -689,6 +790,21 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     w->cr = 0;
     if (!cr && is_load(w->kind) && r->inflight != UINT64_MAX)
         r->inflight++;                      /* the classes waiting for it look again */
+    if (r->pl->seg_off) {
+        int item = prog_next(r->pl, w);
+        if (item < 0) {
+            terminate(r, w, t);
+        } else if (item == PN_PROGRAM_SYNC) {
+            arrive(r, w, t);
+        } else {
+            select_item(r, w, item);
+            if (cr)
+                cal_push(r, r->wake, t + 1, wi);
+            else
+                r->acq[r->n_acq++] = wi;
+        }
+        return;
+    }
     if (w->left && w->bud) {
         select_kind(r, w);
         if (cr)
@@ -901,9 +1017,9 @@ const pn_model_engine_t pn_pipe_model_engine = {
     "the pipelined net", &pn_pipe_engine, pipe_plan_of
 };
 
-/* program order has no compiled engine (yet): auto runs the fast engine */
+/* program order: the same engine, each selection the program's next item */
 const pn_model_engine_t pn_pipe_program_engine = {
-    "the pipelined net of a program", NULL, NULL
+    "the pipelined net of a program", &pn_pipe_engine, pipe_plan_of
 };
 
 pn_status_t pn_pipe_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,

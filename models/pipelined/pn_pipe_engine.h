@@ -32,7 +32,10 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
 extern const pn_engine_impl_t pn_pipe_engine;
 extern const pn_model_engine_t pn_pipe_model_engine;
 
-/* Program-order pipelined nets have no compiled engine: auto runs fast. */
+/* Program-order pipelined nets (p->programs): the same compiled engine, each
+ * selection the warp's next item (a global item one of the levels it has
+ * left, uniformly; a sync item a barrier), the programs copied into the
+ * plan. */
 extern const pn_model_engine_t pn_pipe_program_engine;
 
 /* Prepare engine `kind` for the pipelined net of p: the compiled engine for
