@@ -25,7 +25,10 @@ static const char compare_usage[] =
     "\n"
     "TIMES.csv has a header with the columns kernel, size, threads, blocks and\n"
     "median_us (more are ignored; '#' lines are comments), as\n"
-    "examples/deps/measure.sh writes it. CONFIG_DIR holds the configs of\n"
+    "examples/deps/measure.sh writes it; or it is the table of launches of\n"
+    "`pnsim import -f csv` (kernel, threads, blocks, duration_ns: ncu's\n"
+    "durations, taken at the clocks ncu locks, base by default; the size is a\n"
+    "launch's threads in all). CONFIG_DIR holds the configs of\n"
     "`pnsim import -O CONFIG_DIR` (<kernel>-<threads>x<blocks>-<id>.yaml; a\n"
     "template kernel's name may carry a 'void ' prefix). A row takes the config of\n"
     "its kernel, threads and blocks; rows with the same three take those configs\n"
@@ -243,10 +246,25 @@ int pn_cmd_compare(int argc, char **argv)
     static const char *const cols[5] = { "kernel", "size", "threads", "blocks", "median_us" };
     if (pn_cli_out_check(output, &err) != PN_OK || pn_csv_read(&csv, times, &err) != PN_OK)
         goto fail;
-    for (int k = 0; k < 5; k++)
-        if (pn_csv_require(&csv, cols[k], "kernel, size, threads, blocks, median_us", &col[k],
-                           &err) != PN_OK)
+    /* import's table of launches (pnsim import -f csv): ncu's durations, the
+     * size a launch's threads in all */
+    const int ncu_times = pn_csv_column(&csv, "median_us") < 0 &&
+                          pn_csv_column(&csv, "duration_ns") >= 0;
+    for (int k = 0; k < 5; k++) {
+        const char *name = ncu_times && k == 4 ? "duration_ns" : cols[k];
+        if (ncu_times && k == 1) {
+            col[1] = -1;
+            continue;
+        }
+        if (pn_csv_require(&csv, name, ncu_times ? "kernel, threads, blocks, duration_ns"
+                                                 : "kernel, size, threads, blocks, median_us",
+                           &col[k], &err) != PN_OK)
             goto fail;
+    }
+    if (ncu_times)
+        fprintf(stderr, "pnsim compare: %s: measured times are ncu's gpu__time_duration; ncu "
+                "locks the clocks to base while it profiles (--clock-control base), so they "
+                "may run longer than at the clock the device profile predicts\n", times);
     if (scan_dir(dir, &ents, &n_ents, &err) != PN_OK)
         goto fail;
     if (!jobs)
@@ -258,13 +276,22 @@ int pn_cmd_compare(int argc, char **argv)
         double us, pred = -1;
         if (pn_csv_u64(&csv, row, (size_t)col[2], "threads", 1, 1024, &t, &err) != PN_OK ||
             pn_csv_u64(&csv, row, (size_t)col[3], "blocks", 1, UINT32_MAX, &b, &err) != PN_OK ||
-            pn_csv_double(&csv, row, (size_t)col[4], "median_us", 0, &us, &err) != PN_OK)
+            pn_csv_double(&csv, row, (size_t)col[4], ncu_times ? "duration_ns" : "median_us", 0,
+                          &us, &err) != PN_OK)
             goto fail;
+        char size[32];
+        if (ncu_times) {
+            us /= 1000;                       /* ns */
+            snprintf(size, sizeof size, "%llu", (unsigned long long)(t * b));
+        }
         const char *kernel = row->f[col[0]].text;
+        if (!strncmp(kernel, "void ", 5))     /* a template's name, as ncu gives it */
+            kernel += 5;
         entry_t *e = take(ents, n_ents, kernel, (uint32_t)t, b);
         if (e && predict(e->path, runs, seed, (unsigned)jobs, &pred, &err) != PN_OK)
             goto fail;
-        if (pn_compare_add(&cmp, kernel, row->f[col[1]].text, (uint32_t)t, b, us, pred,
+        if (pn_compare_add(&cmp, kernel, ncu_times ? size : row->f[col[1]].text, (uint32_t)t, b,
+                           us, pred,
                            e ? e->path : NULL, &err) != PN_OK)
             goto fail;
         pn_cli_progress_one_more(&prog);

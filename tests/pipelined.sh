@@ -132,6 +132,13 @@ $RUN import -O "$TMP/tab" -f json -o "$TMP/tab.json" tests/ncu/two-sizes.csv 2>"
     grep -q "{\"id\": 1, \"kernel\": \"pn_hist\", \"line\": 39, \"cc\": \"9.0\", \"threads\": 128, \"blocks\": 1024, .*\"duration_ns\": 9216, \"config\": \"$TMP/tab/pn_hist-128x1024-1.yaml\"}" "$TMP/tab.json" &&
     [ -f "$TMP/tab/pn_hist-128x1024-1.yaml" ] && ok import-table-json-dir ||
     bad import-table-json-dir "$(cat "$TMP/tab.json" "$TMP/err")"
+# compare takes the table with ncu's durations, and says what they are
+$RUN import -O "$TMP/cmpdir" -f csv -o "$TMP/launches.csv" tests/ncu/two-sizes.csv 2>/dev/null &&
+    $RUN compare -q -r 1 "$TMP/launches.csv" "$TMP/cmpdir" >"$TMP/cmp.txt" 2>"$TMP/err" &&
+    grep -q '^pn_hist *131072 *64 *2048 *13.664 ' "$TMP/cmp.txt" &&
+    grep -q '^overall: 2 of 2 launches predicted' "$TMP/cmp.txt" &&
+    grep -q "measured times are ncu's gpu__time_duration" "$TMP/err" && ok compare-ncu-durations ||
+    bad compare-ncu-durations "$(cat "$TMP/cmp.txt" "$TMP/err" | head -5)"
 $RUN import -o "$TMP/all.yaml" tests/ncu/two-sizes.csv >"$TMP/stdout" 2>"$TMP/err" &&
     [ ! -s "$TMP/stdout" ] && [ "$($RUN import tests/ncu/two-sizes.csv 2>/dev/null)" = "$(cat "$TMP/all.yaml")" ] &&
     ok import-output-file || bad import-output-file "$(cat "$TMP/err")"
