@@ -661,7 +661,10 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             pn_rng_shuffle_u32(&r.rng, cand, nc);
             for (uint32_t p = 0; p < s->partitions; p++)
                 slots_left[p] = s->issue;
-            for (uint32_t c = 0; c < nc; c++)
+            /* once every partition's slots are taken the rest would be
+             * refused before anything else: stop there */
+            const uint64_t slots = (uint64_t)s->partitions * s->issue;
+            for (uint32_t c = 0; c < nc && (uint64_t)issued < slots; c++)
                 issued += try_issue(&r, &r.w[cand[c]], t, slots_left);
         }
         if (issued) {
