@@ -354,12 +354,13 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         /* select: uniform among the kinds left; or arrive at a barrier; or
          * terminate */
         for (uint32_t i = 0; i < r.n_sel; i++) {
-            uint32_t w = r.sel[i], sl = w / W;
+            uint32_t w = r.sel[i];
             pn_warp_counts_t *c = &r.left[w];
             int item = pl->seg_off ? seq_next(&r, pl, w, pl->seg_off[w + 1]) : 0;
             if (item == PN_SM_SEQ_SYNC) {
                 /* a program's barrier: arrive now; the last of the block:
                  * every warp selects at s + 3 */
+                const uint32_t sl = w / W;
                 if (++r.arrived[sl] == W) {
                     r.arrived[sl] = 0;
                     for (uint32_t v = sl * W; v < (sl + 1) * W; v++)
@@ -370,6 +371,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             if (r.bud[w] == 0 && r.barl[w] > 0) {
                 /* w.arrive now; the last of the block: release at s + 1,
                  * resume at s + 2, every warp selects at s + 3 */
+                const uint32_t sl = w / W;
                 r.barl[w]--;
                 if (++r.arrived[sl] == W) {
                     r.arrived[sl] = 0;
@@ -388,6 +390,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                 /* t16 now; the block's last warp: its slot goes to the next
                  * block (b.end at s + 1, b.start at s + 2 or when the block
                  * before it has started), whose warps select a step later */
+                const uint32_t sl = w / W;
                 alive--;
                 if (--r.blk_alive[sl] == 0 && next_block < B) {
                     uint64_t at = s + 2;
