@@ -58,7 +58,12 @@ static void check_config(const char *path, uint32_t runs)
                          (unsigned long long)res[i].steps, pn_pipe_bound_names[b.binding],
                          (unsigned long long)b.steps[b.binding]);
     }
-    /* the step estimates follow counts; a kernel.sass config has none */
+    /* the step estimates follow counts (a kernel.sass config may have none):
+     * for SASS the limit, from the program, covers every run */
+    for (uint32_t i = 0; i < runs && m.cfg.sass; i++)
+        if (res[i].steps > limit / 2)
+            fail_msg("%s: run of %llu steps above half its limit %llu", path,
+                     (unsigned long long)res[i].steps, (unsigned long long)limit);
     for (uint32_t i = 0; i < runs && !m.cfg.sass; i++) {
         if (res[i].steps < lo || res[i].steps > hi)
             fail_msg("%s: run of %llu steps outside [%llu, %llu]", path,

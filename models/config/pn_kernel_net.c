@@ -250,6 +250,26 @@ uint64_t pn_kernel_net_max_steps(const pn_kernel_t *k)
     return sat_add(total, sat_mul(blocks, 4));
 }
 
+/* A generous upper estimate of the steps warps that run SASS program prog
+ * take on point k's SM: every instruction of the SM's share of the launch
+ * after the last, each as long as the longest latency plus an update of one
+ * address by every lane of every busy SM, and the block starts. */
+static uint64_t sass_max_steps(const pn_sass_prog_t *prog, const pn_kernel_t *k)
+{
+    double insts = 0, lat = 0;
+    for (size_t i = 0; i < prog->n; i++)
+        insts += prog->ops[i].executed;
+    if (k->blocks > 0)
+        insts *= (double)k->sm_blocks / (double)k->blocks;
+    for (int i = 0; i < PN_PIPE_KINDS; i++)
+        lat = k->pipe.latency[i] > lat ? k->pipe.latency[i] : lat;
+    double serial = k->pdev.atomic_serial > k->pdev.atomic_serial_float
+                        ? k->pdev.atomic_serial : k->pdev.atomic_serial_float;
+    double per = lat + 64 + 32 * serial * (k->busy_sms ? k->busy_sms : 1);
+    double total = insts * per + (double)k->sm_blocks * (k->pipe.block_launch + 4.0) + 3;
+    return total >= 1.8e19 ? UINT64_MAX : (uint64_t)total;
+}
+
 pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
                                       uint64_t max_steps, int limit_given, uint64_t *limit,
                                       pn_error_t *err)
@@ -261,6 +281,10 @@ pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t 
          * finite kernel runs (twice the serial upper estimate, and never
          * below the default) */
         uint64_t upper = sat_mul(2, pn_kernel_net_max_steps(k));
+        if (cfg->sass && k->net == PN_NET_PIPELINED) {
+            uint64_t su = sat_mul(2, sass_max_steps(cfg->sass, k));
+            upper = su > upper ? su : upper;
+        }
         if (upper > *limit)
             *limit = upper;
         if (need > *limit)

@@ -71,8 +71,11 @@ uint64_t pn_kernel_net_max_steps(const pn_kernel_t *k);
 /* The step limit of point k's runs into *limit, and whether they can end
  * within it. Without a user's cap (limit_given 0 and no
  * simulation.max_steps in cfg) the limit follows the kernel: the larger of
- * max_steps (the default), twice pn_kernel_net_max_steps(k) and the lower
- * bound, so any finite kernel runs. With a cap, *limit = max_steps, and a
+ * max_steps (the default), twice pn_kernel_net_max_steps(k) (for kernel.sass
+ * also twice a generous estimate from the program: every instruction of the
+ * SM's share after the last, each the longest latency plus a one-address
+ * update by every lane of every busy SM) and the lower bound, so any finite
+ * kernel runs. With a cap, *limit = max_steps, and a
  * point whose runs cannot end within it is refused before anything runs: PN_ELIMIT when pn_kernel_net_min_steps(k) > max_steps, naming the
  * estimate and how to raise the limit, at simulation.max_steps when the
  * limit came from there, else at kernel.counts (limit_given 0) or after
