@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cmd_common.h"
+#include "cmd_progress.h"
 #include "pn_commands.h"
 #include "pn_export.h"
 
@@ -20,6 +21,8 @@ static const char export_usage[] =
     "  -o, --output FILE     write to FILE (written only on success)\n"
     "  -d, --device NAME     device profile, overriding the config's `device`\n"
     "  -t, --threads T       threads per block, overriding kernel.threads\n"
+    "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on:\n"
+    "                        the net built, then written)\n"
     "  -h, --help            this help\n";
 
 int pn_cmd_export(int argc, char **argv)
@@ -29,6 +32,7 @@ int pn_cmd_export(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "device", required_argument, NULL, 'd' },
         { "threads", required_argument, NULL, 't' },
+        { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -37,16 +41,18 @@ int pn_cmd_export(int argc, char **argv)
     pn_export_format_t fmt = PN_EXPORT_DOT;
     const char *output = NULL, *device = NULL;
     uint64_t threads = 0;
+    int quiet = 0;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:o:d:t:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:o:d:t:qh", longopts, NULL)) != -1) {
         pn_status_t st = PN_OK;
         switch (c) {
         case 'f': st = pn_export_format_parse(optarg, &fmt, &err); break;
         case 'o': output = optarg; break;
         case 'd': device = optarg; break;
         case 't': st = pn_cli_parse_u64("--threads", optarg, 1, PN_SM_MAX_THREADS, &threads, &err); break;
+        case 'q': quiet = 1; break;
         case 'h': fputs(export_usage, stdout); return 0;
         default:  return pn_cli_option_error("export", c, argv);
         }
@@ -59,12 +65,19 @@ int pn_cmd_export(int argc, char **argv)
     pn_cli_input(argv[optind]);
     if (pn_cli_out_check(output, &err) != PN_OK)
         return pn_cli_fail("export", &err);
-    if (pn_model_load(&m, argv[optind], device, (uint32_t)threads, &err) != PN_OK)
+    /* two stages a big grid makes long: building the net, writing it */
+    pn_cli_progress_t prog = { 0 };
+    pn_cli_progress_begin_units(&prog, "export", "stages (build, write)", 2, 0, quiet);
+    if (pn_model_load(&m, argv[optind], device, (uint32_t)threads, &err) != PN_OK) {
+        pn_cli_progress_end(&prog);
         return pn_cli_fail("export", &err);
+    }
+    pn_cli_progress_add(&prog, 1);
     if (m.cfg.sass) {
         pn_error_at(&err, PN_EINVAL, m.cfg.path, m.cfg.sass_pos.line, m.cfg.sass_pos.col,
                     "kernel.sass: warps that run their SASS have no Petri net yet (the sass "
                     "engine plans from the program; doc/dependencies.md): nothing to export");
+        pn_cli_progress_end(&prog);
         pn_model_destroy(&m);
         return pn_cli_fail("export", &err);
     }
@@ -77,6 +90,7 @@ int pn_cmd_export(int argc, char **argv)
         if (st != PN_OK && ferror(out.f))
             st = PN_OK;
     }
+    pn_cli_progress_end(&prog);
     if (st != PN_OK || pn_cli_out_commit(&out, &err) != PN_OK) {
         pn_cli_out_abort(&out);
         rc = pn_cli_fail("export", &err);
