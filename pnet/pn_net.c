@@ -84,17 +84,23 @@ static pn_status_t grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, p
     return PN_OK;
 }
 
+/* A counting net's new place or transition: the next id of *n, nothing
+ * stored. */
+static pn_status_t count_node(uint32_t *n, const char *what, uint32_t *id, pn_error_t *err)
+{
+    if (*n == UINT32_MAX)
+        return pn_error_set(err, PN_ELIMIT, "more than %u %s", UINT32_MAX - 1, what);
+    if (id)
+        *id = *n;
+    (*n)++;
+    return PN_OK;
+}
+
 pn_status_t pn_net_add_place(pn_net_t *net, const char *name, pn_tokens_t m0,
                              uint32_t *id, pn_error_t *err)
 {
-    if (net->counting && !net->frozen) {
-        if (net->n_places == UINT32_MAX)
-            return pn_error_set(err, PN_ELIMIT, "more than %u places", UINT32_MAX - 1);
-        if (id)
-            *id = net->n_places;
-        net->n_places++;
-        return PN_OK;
-    }
+    if (net->counting && !net->frozen)
+        return count_node(&net->n_places, "places", id, err);
     PN_CHECK(check_name(net, name, err));
     uint32_t need = net->n_places + 1, cap = net->cap_places;
     PN_CHECK(grow((void **)&net->place_name, &cap, need, sizeof(char *), err));
@@ -152,14 +158,8 @@ pn_status_t pn_net_set_initial(pn_net_t *net, uint32_t p, pn_tokens_t m0, pn_err
 pn_status_t pn_net_add_transition(pn_net_t *net, const char *name, uint32_t *id,
                                   pn_error_t *err)
 {
-    if (net->counting && !net->frozen) {
-        if (net->n_trans == UINT32_MAX)
-            return pn_error_set(err, PN_ELIMIT, "more than %u transitions", UINT32_MAX - 1);
-        if (id)
-            *id = net->n_trans;
-        net->n_trans++;
-        return PN_OK;
-    }
+    if (net->counting && !net->frozen)
+        return count_node(&net->n_trans, "transitions", id, err);
     PN_CHECK(check_name(net, name, err));
     PN_CHECK(grow((void **)&net->trans_name, &net->cap_trans, net->n_trans + 1,
                   sizeof(char *), err));

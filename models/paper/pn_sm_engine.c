@@ -234,6 +234,25 @@ static void load_block(sm_run_t *r, const sm_plan_t *pl, uint32_t sl, uint32_t b
     }
 }
 
+/* A warp of slot sl arrives at its barrier at step s; the block's last one
+ * releases it (release at s + 1, resume at s + 2): every warp selects at
+ * s + 3, in counts mode with its next phase's budget. */
+static void arrive(sm_run_t *r, const sm_plan_t *pl, uint32_t sl, uint64_t s)
+{
+    const uint32_t W = pl->params.n_warps;
+    if (++r->arrived[sl] < W)
+        return;
+    r->arrived[sl] = 0;
+    for (uint32_t v = sl * W; v < (sl + 1) * W; v++) {
+        if (pl->phase) {
+            const size_t ci = pl->block_warps ? (size_t)r->blk[sl] * W + (v - sl * W)
+                                              : v - sl * W;
+            r->bud[v] = r->barl[v] ? pl->phase[ci] : pl->last[ci];
+        }
+        ev_push(r, s + 3, v, EV_SEL);
+    }
+}
+
 static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
                           pn_run_result_t *res, pn_error_t *err)
 {
@@ -357,31 +376,11 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             uint32_t w = r.sel[i];
             pn_warp_counts_t *c = &r.left[w];
             int item = pl->seg_off ? seq_next(&r, pl, w, pl->seg_off[w + 1]) : 0;
-            if (item == PN_SM_SEQ_SYNC) {
-                /* a program's barrier: arrive now; the last of the block:
-                 * every warp selects at s + 3 */
-                const uint32_t sl = w / W;
-                if (++r.arrived[sl] == W) {
-                    r.arrived[sl] = 0;
-                    for (uint32_t v = sl * W; v < (sl + 1) * W; v++)
-                        ev_push(&r, s + 3, v, EV_SEL);
-                }
-                continue;
-            }
-            if (r.bud[w] == 0 && r.barl[w] > 0) {
-                /* w.arrive now; the last of the block: release at s + 1,
-                 * resume at s + 2, every warp selects at s + 3 */
-                const uint32_t sl = w / W;
-                r.barl[w]--;
-                if (++r.arrived[sl] == W) {
-                    r.arrived[sl] = 0;
-                    for (uint32_t v = sl * W; v < (sl + 1) * W; v++) {
-                        const size_t ci = pl->block_warps ? (size_t)r.blk[sl] * W + (v - sl * W)
-                                                          : v - sl * W;
-                        r.bud[v] = r.barl[v] ? pl->phase[ci] : pl->last[ci];
-                        ev_push(&r, s + 3, v, EV_SEL);
-                    }
-                }
+            if (item == PN_SM_SEQ_SYNC || (r.bud[w] == 0 && r.barl[w] > 0)) {
+                /* a program's sync item, or a phase's end: arrive now */
+                if (item != PN_SM_SEQ_SYNC)
+                    r.barl[w]--;
+                arrive(&r, pl, w / W, s);
                 continue;
             }
             uint32_t n_kinds = pl->seg_off ? item >= 0
@@ -478,22 +477,28 @@ const pn_model_engine_t pn_sm_model_engine = {
     "the SM net of a kernel's counts", &pn_sm_engine, sm_plan_of
 };
 
-/* What pn_sm_grid_engine_prepare hands to the grid plan. */
-typedef struct sm_grid_args {
+/* What the grid and program-order preparations hand to the plan: the SM,
+ * and a grid or the warps' programs. */
+typedef struct sm_args {
     const pn_sm_params_t *p;
-    const pn_sm_grid_t *g;
-} sm_grid_args_t;
+    const pn_sm_grid_t *g;        /* or NULL */
+    const pn_sm_seq_t *seq;       /* or NULL */
+} sm_args_t;
 
-static pn_status_t sm_grid_plan_of(const void *params, void **plan, pn_error_t *err)
+static pn_status_t sm_args_plan_of(const void *params, void **plan, pn_error_t *err)
 {
-    const sm_grid_args_t *a = params;
-    return sm_grid_plan_new(a->p, a->g, plan, err);
+    const sm_args_t *a = params;
+    return a->g ? sm_grid_plan_new(a->p, a->g, plan, err)
+                : sm_seq_plan_new(a->p, a->seq, plan, err);
 }
 
-/* Paper nets of several blocks or with barriers: the same engine, planned
- * with the grid. */
+/* Paper nets of several blocks or with barriers, and in program order: the
+ * same engine, planned with the grid or the programs. */
 static const pn_model_engine_t sm_grid_engine = {
-    "the paper net of several blocks or with barriers", &pn_sm_engine, sm_grid_plan_of
+    "the paper net of several blocks or with barriers", &pn_sm_engine, sm_args_plan_of
+};
+static const pn_model_engine_t sm_seq_engine = {
+    "the paper net in program order", &pn_sm_engine, sm_args_plan_of
 };
 
 pn_status_t pn_sm_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
@@ -510,32 +515,16 @@ pn_status_t pn_sm_grid_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind
 {
     if (pn_sm_grid_is_plain(g))
         return pn_sm_engine_prepare(prep, kind, p, net, o, err);
-    const sm_grid_args_t a = { p, g };
+    const sm_args_t a = { p, g, NULL };
     return pn_model_engine_prepare(prep, kind, &sm_grid_engine, &a, net, o, err);
 }
-
-/* What pn_sm_seq_engine_prepare hands to the program plan. */
-typedef struct sm_seq_args {
-    const pn_sm_params_t *p;
-    const pn_sm_seq_t *seq;
-} sm_seq_args_t;
-
-static pn_status_t sm_seq_plan_of(const void *params, void **plan, pn_error_t *err)
-{
-    const sm_seq_args_t *a = params;
-    return sm_seq_plan_new(a->p, a->seq, plan, err);
-}
-
-static const pn_model_engine_t sm_seq_engine = {
-    "the paper net in program order", &pn_sm_engine, sm_seq_plan_of
-};
 
 pn_status_t pn_sm_seq_engine_prepare(pn_prepared_t *prep, pn_engine_kind_t kind,
                                      const pn_sm_params_t *p, const pn_sm_seq_t *seq,
                                      const pn_net_t *net, const pn_run_opts_t *o,
                                      pn_error_t *err)
 {
-    const sm_seq_args_t a = { p, seq };
+    const sm_args_t a = { p, NULL, seq };
     return pn_model_engine_prepare(prep, kind, &sm_seq_engine, &a, net, o, err);
 }
 

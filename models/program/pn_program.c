@@ -12,6 +12,16 @@ static const char *const kind_names[PN_PROGRAM_KINDS] = {
     "arith", "shared", "global", "sync", "sfu", "shared_st", "global_st"
 };
 
+unsigned pn_program_paper_kind(unsigned k)
+{
+    switch (k) {
+    case PN_PROGRAM_SFU:       return PN_KIND_ARITH;
+    case PN_PROGRAM_SHARED_ST: return PN_KIND_SHARED;
+    case PN_PROGRAM_GLOBAL_ST: return PN_KIND_GLOBAL;
+    default:                   return k;
+    }
+}
+
 const char *pn_program_kind_name(unsigned k)
 {
     return k < PN_PROGRAM_KINDS ? kind_names[k] : "?";
@@ -108,17 +118,14 @@ pn_status_t pn_program_counts(const pn_program_t *p, pn_warp_counts_t *out, pn_e
 {
     uint64_t n[PN_PROGRAM_KINDS];
     PN_CHECK(pn_program_kind_counts(p, n, err));
-    /* folded as the config folds counts (sfu into arith, stores into their space) */
-    static const int fold[3][2] = { { PN_KIND_ARITH, PN_PROGRAM_SFU },
-                                    { PN_KIND_SHARED, PN_PROGRAM_SHARED_ST },
-                                    { PN_KIND_GLOBAL, PN_PROGRAM_GLOBAL_ST } };
-    uint64_t sum[3];
-    for (int k = 0; k < 3; k++) {
-        sum[k] = n[fold[k][0]] + n[fold[k][1]];
+    uint64_t sum[PN_KIND_COUNT] = { 0 };
+    for (unsigned k = 0; k < PN_PROGRAM_KINDS; k++)
+        if (k != PN_PROGRAM_SYNC)
+            sum[pn_program_paper_kind(k)] += n[k];   /* each below 2^32: no overflow */
+    for (int k = 0; k < PN_KIND_COUNT; k++)
         if (sum[k] > PN_SM_MAX_COUNT)
             return pn_error_set(err, PN_ELIMIT, "the program runs more than %" PRIu64
                                 " %s instructions", (uint64_t)PN_SM_MAX_COUNT, kind_names[k]);
-    }
     out->arith = sum[0];
     out->shared = sum[1];
     out->global = sum[2];

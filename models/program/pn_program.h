@@ -25,6 +25,11 @@
 #define PN_PROGRAM_GLOBAL_ST 6
 #define PN_PROGRAM_KINDS 7
 
+/* The paper net's kind of item kind k: sfu runs as arith, shared_st as
+ * shared, global_st as global (as the config folds counts for the paper
+ * net); the paper's three kinds and sync are themselves. */
+unsigned pn_program_paper_kind(unsigned k);
+
 /* The name of item kind k: "arith", "shared", "global", "sync", "sfu",
  * "shared_st" or "global_st" ("?" past them). */
 const char *pn_program_kind_name(unsigned k);

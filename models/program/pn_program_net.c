@@ -315,11 +315,11 @@ pn_status_t pn_program_net_build(pn_net_t *net, uint32_t schedulers, uint32_t l1
                                   .release = rel };
         /* sfu runs as arith, stores as their space's accesses (the paper's
          * three kinds, as the config folds counts) */
-        pp.out[PN_KIND_ARITH][0] = pp.out[PN_PROGRAM_SFU][0] = ids.p[6];
-        pp.out[PN_KIND_SHARED][0] = pp.out[PN_PROGRAM_SHARED_ST][0] = ids.p[8];
-        pp.out[PN_KIND_GLOBAL][0] = pp.out[PN_PROGRAM_GLOBAL_ST][0] = ids.p[10];
-        for (int k = 0; k < PN_PROGRAM_KINDS; k++) {
+        const uint32_t kind_place[PN_KIND_COUNT] = { ids.p[6], ids.p[8], ids.p[10] };
+        for (unsigned k = 0; k < PN_PROGRAM_KINDS; k++) {
             pp.n_alt[k] = k != PN_PROGRAM_SYNC;
+            if (pp.n_alt[k])
+                pp.out[k][0] = kind_place[pn_program_paper_kind(k)];
             pp.count[k][0] = UINT32_MAX;
         }
         /* t16 ends the warp once the sequencer has reached `end` */
@@ -334,18 +334,8 @@ pn_status_t pn_program_net_build(pn_net_t *net, uint32_t schedulers, uint32_t l1
     return PN_OK;
 }
 
-/* The paper net's kind of program item kind k (sfu runs as arith, stores
- * as their space's accesses), or PN_SM_SEQ_SYNC. */
-static uint8_t paper_kind(unsigned k)
-{
-    switch (k) {
-    case PN_PROGRAM_SFU:       return PN_KIND_ARITH;
-    case PN_PROGRAM_SHARED_ST: return PN_KIND_SHARED;
-    case PN_PROGRAM_GLOBAL_ST: return PN_KIND_GLOBAL;
-    case PN_PROGRAM_SYNC:      return PN_SM_SEQ_SYNC;
-    default:                   return (uint8_t)k;
-    }
-}
+/* a sync item passes to the sm engine as it is */
+_Static_assert(PN_SM_SEQ_SYNC == PN_PROGRAM_SYNC, "the sm engine's barrier item is sync");
 
 pn_status_t pn_program_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                   const pn_sm_params_t *sm, const pn_program_t *programs,
@@ -380,8 +370,8 @@ pn_status_t pn_program_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                 continue;
             segs[ns++] = (pn_sm_seq_seg_t){ sg->repeat, (uint32_t)ni, sg->n_body };
             for (uint32_t i = 0; i < sg->n_body; i++)
-                items[ni++] = (pn_sm_seq_item_t){ paper_kind(sg->body[i].kind),
-                                                  sg->body[i].mult };
+                items[ni++] = (pn_sm_seq_item_t){
+                    (uint8_t)pn_program_paper_kind(sg->body[i].kind), sg->body[i].mult };
         }
     }
     off[W] = (uint32_t)ns;
