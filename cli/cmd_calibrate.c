@@ -306,6 +306,19 @@ static void json_metrics(FILE *out, const pn_calib_metrics_t *m)
     fprintf(out, ", \"nonpositive\": %zu}", m->n_nonpos);
 }
 
+/* "key": metrics, "spearman": .., "leave_one_kernel_out": metrics: a fit's
+ * evaluation (a model's over all points, or one kernel's). */
+static void json_eval(FILE *out, const char *key, const pn_calib_metrics_t *fit,
+                      double spearman, const pn_calib_metrics_t *loo)
+{
+    fprintf(out, "\"%s\": ", key);
+    json_metrics(out, fit);
+    fputs(", ", out);
+    json_num(out, "spearman", spearman);
+    fputs(", \"leave_one_kernel_out\": ", out);
+    json_metrics(out, loo);
+}
+
 /* The report as one JSON object: what the text report says, keyed. */
 static void print_json(FILE *out, const calib_run_t *r)
 {
@@ -335,12 +348,8 @@ static void print_json(FILE *out, const calib_run_t *r)
         json_num(out, "a", m->fit.a);
         fputs(", ", out);
         json_num(out, "b", m->fit.b);
-        fputs(", \"all\": ", out);
-        json_metrics(out, &m->all);
         fputs(", ", out);
-        json_num(out, "spearman", m->spearman);
-        fputs(", \"leave_one_kernel_out\": ", out);
-        json_metrics(out, &m->loo);
+        json_eval(out, "all", &m->all, m->spearman, &m->loo);
         fputs("}", out);
     }
     fputs("\n  ],\n  \"per_kernel\": [", out);
@@ -348,12 +357,8 @@ static void print_json(FILE *out, const calib_run_t *r)
         const pn_group_eval_t *ge = &r->ev[MODEL_PNSIM].groups[g];
         fprintf(out, "%s\n    {\"kernel\": ", g ? "," : "");
         pn_json_string(out, s->groups[g]);
-        fputs(", \"fit\": ", out);
-        json_metrics(out, &ge->fit);
         fputs(", ", out);
-        json_num(out, "spearman", ge->spearman);
-        fputs(", \"leave_one_kernel_out\": ", out);
-        json_metrics(out, &ge->loo);
+        json_eval(out, "fit", &ge->fit, ge->spearman, &ge->loo);
         fputs(", ", out);
         json_num(out, "roofline_mape_pct", r->ev[MODEL_ROOF].groups[g].fit.mape);
         fputs(", ", out);

@@ -75,9 +75,8 @@ static void check_config(const char *path, uint32_t runs)
     pn_model_t c;
     if (pn_model_load_engine(&c, path, NULL, 0, PN_ENGINE_AUTO, &err) != PN_OK)
         fail_msg("%s", err.msg);
-    if (pn_kernel_net_compiled(&c.cfg, &c.kernel, PN_ENGINE_AUTO) != c.net.counting)
-        fail_msg("%s: counting %d, compiled %d", path, c.net.counting,
-                 pn_kernel_net_compiled(&c.cfg, &c.kernel, PN_ENGINE_AUTO));
+    if (!c.net.counting)
+        fail_msg("%s: a run on the compiled engine built the full net", path);
     assert_int_equal(c.net.n_places, m.net.n_places);
     assert_int_equal(c.net.n_trans, m.net.n_trans);
     for (int k = PN_ARC_INPUT; k <= PN_ARC_INHIBITOR; k++)

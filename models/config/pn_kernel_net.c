@@ -74,23 +74,16 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
     return st;
 }
 
-int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
-                           pn_engine_kind_t kind)
+int pn_kernel_net_compiled(pn_engine_kind_t kind)
 {
-    if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
-        return 0;
-    /* counts or a program on either net (the compiled engines run grids and
-     * program order), or kernel.sass */
-    (void)cfg;
-    (void)k;
-    return 1;
+    return kind == PN_ENGINE_AUTO || kind == PN_ENGINE_COMPILED;
 }
 
 pn_status_t pn_kernel_net_build_for(const pn_config_t *cfg, const pn_kernel_t *k,
                                     const double *param_values, pn_engine_kind_t kind,
                                     pn_net_t *net, pn_sm_layout_t *lay, pn_error_t *err)
 {
-    if (pn_kernel_net_compiled(cfg, k, kind))
+    if (pn_kernel_net_compiled(kind))
         PN_CHECK(pn_net_set_counting(net, err));
     return pn_kernel_net_build(cfg, k, param_values, net, lay, err);
 }

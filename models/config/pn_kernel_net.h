@@ -22,11 +22,10 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err);
 
-/* 1 when engine `kind` runs point k of cfg on a compiled engine that plans
- * from parameters, not from the net: auto or compiled (every model has a
- * compiled engine: counts or programs on either net, kernel.sass). */
-int pn_kernel_net_compiled(const pn_config_t *cfg, const pn_kernel_t *k,
-                           pn_engine_kind_t kind);
+/* 1 when engine `kind` runs a config's points on a compiled engine that
+ * plans from parameters, not from the net: auto or compiled (every model has
+ * one: counts or programs on either net, grids, kernel.sass). */
+int pn_kernel_net_compiled(pn_engine_kind_t kind);
 
 /* pn_kernel_net_build for a run on engine `kind`: where the engine plans
  * from parameters (pn_kernel_net_compiled), net is a counting net

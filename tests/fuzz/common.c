@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "pn_sass_prog.h"
 
 static char path[512];
 
@@ -52,4 +53,27 @@ FILE *pn_fuzz_sink(void)
         abort();
     }
     return sink;
+}
+
+void pn_fuzz_sass_roundtrip(const pn_sass_prog_t *p, pn_sass_prog_t *q)
+{
+    pn_error_t err;
+    pn_error_clear(&err);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f || pn_sass_prog_write(f, p, "fuzz", &err) != PN_OK || fclose(f) != 0)
+        abort();
+    const char *file = pn_fuzz_file((const uint8_t *)text, len, ".sass");
+    free(text);
+    if (pn_sass_prog_read(q, file, &err) != PN_OK) {
+        fprintf(stderr, "pnsim fuzz: a written program does not read back: %s\n", err.msg);
+        abort();
+    }
+    if (q->n != p->n)
+        abort();
+    for (size_t i = 0; i < p->n; i++)
+        if (q->ops[i].offset != p->ops[i].offset || q->ops[i].target != p->ops[i].target ||
+            strcmp(q->ops[i].in.opcode, p->ops[i].in.opcode))
+            abort();
 }

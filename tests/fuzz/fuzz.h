@@ -22,6 +22,12 @@ const char *pn_fuzz_file(const uint8_t *data, size_t size, const char *suffix);
  * message of one line. Aborts otherwise (libFuzzer reports a crash). */
 void pn_fuzz_check_error(pn_status_t st, const pn_error_t *err);
 
+/* Write SASS program p as a program file into the scratch file and read it
+ * back into q (the caller destroys q): aborts unless it reads back with the
+ * same instructions (offsets, branch targets, opcodes). */
+struct pn_sass_prog;
+void pn_fuzz_sass_roundtrip(const struct pn_sass_prog *p, struct pn_sass_prog *q);
+
 /* A FILE that discards what is written to it (for writers fed parsed input). */
 FILE *pn_fuzz_sink(void);
 

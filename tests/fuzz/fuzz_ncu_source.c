@@ -34,20 +34,7 @@ static void program_of(const pn_ncu_sass_table_t *t)
         pn_sass_prog_destroy(&p);
         return;
     }
-    const char *path = pn_fuzz_file((const uint8_t *)"", 0, ".sass");
-    FILE *f = fopen(path, "w");
-    if (!f || pn_sass_prog_write(f, &p, "fuzz", &err) != PN_OK || fclose(f) != 0)
-        abort();
-    if (pn_sass_prog_read(&q, path, &err) != PN_OK) {
-        fprintf(stderr, "pnsim fuzz: a written program does not read back: %s\n", err.msg);
-        abort();
-    }
-    if (q.n != p.n)
-        abort();
-    for (size_t i = 0; i < p.n; i++)
-        if (q.ops[i].offset != p.ops[i].offset || q.ops[i].target != p.ops[i].target ||
-            strcmp(q.ops[i].in.opcode, p.ops[i].in.opcode))
-            abort();
+    pn_fuzz_sass_roundtrip(&p, &q);
     pn_sass_plan_t pl;
     pn_error_clear(&err);
     st = pn_sass_plan_build(&pl, &q, 2, 2, &err);

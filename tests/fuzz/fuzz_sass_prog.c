@@ -58,23 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     /* what reads back writes and reads again alike */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f || pn_sass_prog_write(f, &p, NULL, &err) != PN_OK || fclose(f) != 0)
-        abort();
-    path = pn_fuzz_file((const uint8_t *)text, len, ".sass");
-    free(text);
-    if (pn_sass_prog_read(&q, path, &err) != PN_OK) {
-        fprintf(stderr, "pnsim fuzz: a written program does not read back: %s\n", err.msg);
-        abort();
-    }
-    if (q.n != p.n)
-        abort();
-    for (size_t i = 0; i < p.n; i++)
-        if (q.ops[i].offset != p.ops[i].offset || q.ops[i].target != p.ops[i].target ||
-            strcmp(q.ops[i].in.opcode, p.ops[i].in.opcode))
-            abort();
+    pn_fuzz_sass_roundtrip(&p, &q);
     if (p.n <= 256)
         run_once(&p);
     pn_sass_prog_destroy(&q);
