@@ -373,6 +373,29 @@ static void hist_compiled(const pn_pipe_plan_t *pl, int runs, uint64_t seed, uin
     }
 }
 
+/* Literal against compiled on the net of p: `runs` literal runs (seeds 1..)
+ * and, for each of the n shifts, `runs` compiled runs (seeds seed_c..) with
+ * their steps shifted by it; ps[i], pi[i] the two-sample p-values of steps
+ * and idle steps (steps counted from lo). */
+static void literal_vs_compiled(const pn_pipe_params_t *p, int runs, uint64_t seed_c,
+                                uint64_t lo, const int *shifts, int n, double *ps, double *pi)
+{
+    pn_net_t net;
+    pn_pipe_layout_t lay;
+    build(&net, &lay, p);
+    pn_pipe_plan_t *pl;
+    assert_int_equal(pn_pipe_plan_new(p, &pl, NULL), PN_OK);
+    static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
+    hist_literal(&net, lay.t0, runs, 1, lo, sa, ia);
+    for (int i = 0; i < n; i++) {
+        hist_compiled(pl, runs, seed_c, lo, sb, ib, shifts[i]);
+        ps[i] = pn_chi2_p(sa, sb, NBIN, 0, 10);
+        pi[i] = pn_chi2_p(ia, ib, NBIN, 0, 10);
+    }
+    pn_pipe_plan_free(pl);
+    pn_net_destroy(&net);
+}
+
 /* Several warps in program order with every kind, global loads of three
  * levels and sync items, two blocks of them on two partitions: the compiled
  * engine's distribution of steps and idle steps is the literal engine's. */
@@ -414,23 +437,14 @@ static void test_program_distribution(void **state)
     p.n_warps = 3;
     p.warps = c;
     p.programs = prog;
-    pn_net_t net;
-    pn_pipe_layout_t lay;
-    build(&net, &lay, &p);
-    pn_pipe_plan_t *pl;
-    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
-    static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
-    const int runs = scaled(1000);
-    hist_literal(&net, lay.t0, runs, 1, 0, sa, ia);
-    hist_compiled(pl, runs, 500001, 0, sb, ib, 0);
-    double ps = pn_chi2_p(sa, sb, NBIN, 0, 10), pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
-    if (ps < 1e-3 || pi < 1e-3)
-        fail_msg("program order: literal and compiled differ (p = %g steps, %g idle)", ps, pi);
-    /* power control: a 2-step shift is seen */
-    hist_compiled(pl, runs, 500001, 0, sb, ib, 2);
-    assert_true(pn_chi2_p(sa, sb, NBIN, 0, 10) < 1e-3);
-    pn_pipe_plan_free(pl);
-    pn_net_destroy(&net);
+    /* and the power control: a 2-step shift is seen */
+    static const int shifts[2] = { 0, 2 };
+    double ps[2], pi[2];
+    literal_vs_compiled(&p, scaled(1000), 500001, 0, shifts, 2, ps, pi);
+    if (ps[0] < 1e-3 || pi[0] < 1e-3)
+        fail_msg("program order: literal and compiled differ (p = %g steps, %g idle)", ps[0],
+                 pi[0]);
+    assert_true(ps[1] < 1e-3);
     for (int w = 0; w < 3; w++)
         pn_program_destroy(&prog[w]);
 }
@@ -469,21 +483,10 @@ static void two_sample(const scenario_t *s, int runs, int shift, double *ps, dou
         c[w] = s->c;
     p.n_warps = s->warps;
     p.warps = c;
-    pn_net_t net;
-    pn_pipe_layout_t lay;
-    build(&net, &lay, &p);
-    pn_pipe_plan_t *pl;
-    assert_int_equal(pn_pipe_plan_new(&p, &pl, NULL), PN_OK);
-    static double sa[NBIN], ia[NBIN], sb[NBIN], ib[NBIN];
     uint64_t lo = pn_pipe_single_warp_steps(&s->c, p.latency) - 3;
     if (lo > 100)
         lo -= 100;
-    hist_literal(&net, lay.t0, runs, 1, lo, sa, ia);
-    hist_compiled(pl, runs, 3000017, lo, sb, ib, shift);
-    *ps = pn_chi2_p(sa, sb, NBIN, 0, 10);
-    *pi = pn_chi2_p(ia, ib, NBIN, 0, 10);
-    pn_pipe_plan_free(pl);
-    pn_net_destroy(&net);
+    literal_vs_compiled(&p, runs, 3000017, lo, &shift, 1, ps, pi);
 }
 
 static const scenario_t scenarios[] = {
