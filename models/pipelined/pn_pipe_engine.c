@@ -25,172 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_program.h"
+#include "pn_pipe_plan.h"
 #include "pn_rng.h"
-
-static int is_load(int k)
-{
-    return k == PN_PIPE_LD_L1 || k == PN_PIPE_LD_L2 || k == PN_PIPE_LD_DRAM;
-}
-
-struct pn_pipe_plan {
-    pn_pipe_params_t p;
-    pn_pipe_counts_t *warps;
-    uint32_t cap[PN_PIPE_PIPES];
-    uint32_t n_buckets;                /* 3 SM pipes + partitions SFU + partitions ALU pipes */
-    uint64_t ring;                     /* calendar slots: a power of two > every horizon */
-    uint32_t blocks, resident;         /* B >= 1, R >= 1 */
-    uint64_t total;                    /* B * warps per block */
-    uint64_t *phase, *last;            /* per counts entry: budgets between barriers */
-    int per_block;                     /* warps, phase, last: one entry per warp of every
-                                        * block (block_warps), else per warp of a block */
-    uint8_t n_cost[PN_PIPE_KINDS];     /* pipes kind k takes from */
-    uint8_t simple[PN_PIPE_KINDS];     /* k takes only from one pipe that only such kinds,
-                                        * all with one cost, take from: its warps wait in
-                                        * the pipe's queue (see acquire) */
-    uint32_t qcost[PN_PIPE_PIPES];     /* that cost, per pipe */
-    int inflight_free;                 /* inflight >= warps ever resident: it never binds */
-    uint8_t cost_pipe[PN_PIPE_KINDS][PN_PIPE_PIPES];
-    uint32_t cost[PN_PIPE_KINDS][PN_PIPE_PIPES];
-    /* program order: warp i's segments seg_off[i] .. seg_off[i + 1] (repeat
-     * >= 1) of items, copied from p->programs; seg_off NULL: counts */
-    uint32_t *seg_off;
-    struct { uint64_t repeat; uint32_t first, n; } *segs;
-    pn_program_item_t *items;
-};
-
-void pn_pipe_plan_free(pn_pipe_plan_t *pl)
-{
-    if (pl) {
-        free(pl->warps);
-        free(pl->phase);
-        free(pl->last);
-        free(pl->seg_off);
-        free(pl->segs);
-        free(pl->items);
-        free(pl);
-    }
-}
-
-pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn_error_t *err)
-{
-    *out = NULL;
-    PN_CHECK(pn_pipe_check(p, err));
-    const uint64_t n_cnt = p->block_warps ? (uint64_t)(p->blocks ? p->blocks : 1) * p->n_warps
-                                          : p->n_warps;
-    if (n_cnt > UINT32_MAX / 2)
-        return pn_error_set(err, PN_ELIMIT, "%u blocks of %u warps: too many warps for one SM",
-                            p->blocks, p->n_warps);
-    const pn_pipe_counts_t *src = p->block_warps ? p->block_warps : p->warps;
-    pn_pipe_plan_t *pl = calloc(1, sizeof *pl);
-    if (!pl || !(pl->warps = malloc((size_t)n_cnt * sizeof *pl->warps)) ||
-        !(pl->phase = malloc((size_t)n_cnt * sizeof *pl->phase)) ||
-        !(pl->last = malloc((size_t)n_cnt * sizeof *pl->last))) {
-        pn_pipe_plan_free(pl);
-        return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
-    }
-    pl->p = *p;
-    pl->p.programs = NULL;             /* flattened below */
-    if (p->programs) {
-        size_t ns = 0, ni = 0;
-        for (uint32_t w = 0; w < p->n_warps; w++)
-            for (uint32_t j = 0; j < p->programs[w].n_segs; j++)
-                if (p->programs[w].segs[j].repeat > 0) {
-                    ns++;
-                    ni += p->programs[w].segs[j].n_body;
-                }
-        pl->seg_off = malloc(((size_t)p->n_warps + 1) * sizeof *pl->seg_off);
-        pl->segs = malloc((ns + 1) * sizeof *pl->segs);
-        pl->items = malloc((ni + 1) * sizeof *pl->items);
-        if (!pl->seg_off || !pl->segs || !pl->items || ns > UINT32_MAX || ni > UINT32_MAX) {
-            pn_pipe_plan_free(pl);
-            return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
-        }
-        ns = ni = 0;
-        for (uint32_t w = 0; w < p->n_warps; w++) {
-            pl->seg_off[w] = (uint32_t)ns;
-            for (uint32_t j = 0; j < p->programs[w].n_segs; j++) {
-                const pn_program_seg_t *sg = &p->programs[w].segs[j];
-                if (sg->repeat == 0)
-                    continue;
-                pl->segs[ns].repeat = sg->repeat;
-                pl->segs[ns].first = (uint32_t)ni;
-                pl->segs[ns++].n = sg->n_body;
-                memcpy(pl->items + ni, sg->body, sg->n_body * sizeof *pl->items);
-                ni += sg->n_body;
-            }
-        }
-        pl->seg_off[p->n_warps] = (uint32_t)ns;
-    }
-    memcpy(pl->warps, src, (size_t)n_cnt * sizeof *pl->warps);
-    pl->per_block = p->block_warps != NULL;
-    if (pl->per_block) {
-        pl->p.block_warps = pl->warps;
-        pl->p.warps = pl->warps;       /* block 0's: the shape */
-    } else {
-        pl->p.warps = pl->warps;
-    }
-    for (int q = 0; q < PN_PIPE_PIPES; q++)
-        pl->cap[q] = pn_pipe_capacity(p, (pn_pipe_pipe_t)q);
-    pl->n_buckets = PN_PIPE_SFUP + 2 * p->partitions;
-    pl->blocks = p->blocks ? p->blocks : 1;
-    pl->resident = p->resident ? p->resident : 1;
-    pl->total = (uint64_t)pl->blocks * p->n_warps;
-    if (pl->total > UINT32_MAX / 2) {
-        uint32_t blocks = pl->blocks;
-        pn_pipe_plan_free(pl);
-        return pn_error_set(err, PN_ELIMIT, "%u blocks of %u warps: too many warps for one SM",
-                            blocks, p->n_warps);
-    }
-    for (uint64_t i = 0; i < n_cnt; i++) {
-        uint64_t n = 0;
-        for (int k = 0; k < PN_PIPE_KINDS; k++)
-            n += src[i].n[k];
-        pl->phase[i] = pn_pipe_phase(&src[i], p->barriers);
-        pl->last[i] = p->barriers ? n - p->barriers * pl->phase[i] : n;
-    }
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        for (int q = 0; q < PN_PIPE_PIPES; q++)
-            if (p->cost[k][q]) {
-                pl->cost_pipe[k][pl->n_cost[k]] = (uint8_t)q;
-                pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
-            }
-    {
-        uint64_t res = p->resident ? p->resident : 1, blk = p->blocks ? p->blocks : 1;
-        pl->inflight_free = p->inflight == 0 ||
-                            (uint64_t)p->inflight >= (res < blk ? res : blk) * p->n_warps;
-    }
-    for (int q = 0; q < PN_PIPE_PIPES; q++) {
-        int ok = p->rate[q] > 0;
-        uint32_t c = 0;
-        for (int k = 0; k < PN_PIPE_KINDS && ok; k++) {
-            if (!p->cost[k][q])
-                continue;
-            if (pl->n_cost[k] != 1 || (is_load(k) && !pl->inflight_free) ||
-                (c && c != p->cost[k][q]))
-                ok = 0;
-            c = p->cost[k][q];
-        }
-        pl->qcost[q] = ok ? c : 0;
-    }
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pl->simple[k] = pl->n_cost[k] == 1 && pl->qcost[pl->cost_pipe[k][0]] != 0;
-    /* horizon: a latency, or a parked acquisition's wait for a full bucket */
-    uint64_t h = 2 + p->barrier_latency +
-                 ((uint64_t)(p->resident ? p->resident : 1) + 1) *
-                     (p->block_launch ? p->block_launch : 1) + 4;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        if (p->latency[k] > h)
-            h = p->latency[k];
-    for (int q = 0; q < PN_PIPE_PIPES; q++)
-        if (p->rate[q] && pl->cap[q] / p->rate[q] + 2 > h)
-            h = pl->cap[q] / p->rate[q] + 2;
-    pl->ring = 64;
-    while (pl->ring <= h)
-        pl->ring *= 2;
-    *out = pl;
-    return PN_OK;
-}
 
 /* ---- run state ---------------------------------------------------------------- */
 
@@ -382,7 +218,7 @@ static int fits(const run_t *r, const warp_t *w)
     for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++)
         if (r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)].level < pl->cost[w->kind][i])
             return 0;
-    return !(is_load(w->kind) && r->inflight == 0);
+    return !(pn_pipe_is_load(w->kind) && r->inflight == 0);
 }
 
 static void take(run_t *r, const warp_t *w)
@@ -395,7 +231,7 @@ static void take(run_t *r, const warp_t *w)
         b->level -= pl->cost[w->kind][i];
         bk_mark(r, bi);
     }
-    if (is_load(w->kind) && r->inflight != UINT64_MAX) {
+    if (pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX) {
         assert(r->inflight > 0);
         r->inflight--;
     }
@@ -407,7 +243,7 @@ static void take(run_t *r, const warp_t *w)
 static uint64_t wait_for(const run_t *r, const warp_t *w)
 {
     const pn_pipe_plan_t *pl = r->pl;
-    if (is_load(w->kind) && r->inflight == 0)
+    if (pn_pipe_is_load(w->kind) && r->inflight == 0)
         return UINT64_MAX;
     uint64_t m = 0;
     for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
@@ -603,7 +439,7 @@ static int acquire(run_t *r)
             for (uint32_t k = 0; k < pl->n_cost[w->kind]; k++)
                 need[bucket_index(pl->cost_pipe[w->kind][k], w->part)] +=
                     (uint64_t)pl->cost[w->kind][k] * r->cn[c];
-            loads += is_load(w->kind) ? r->cn[c] : 0;
+            loads += pn_pipe_is_load(w->kind) ? r->cn[c] : 0;
         }
         for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
             all_fit = need[i] <= r->bk[i].level;
@@ -788,7 +624,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     warp_t *w = &r->w[wi];
     int cr = w->cr;
     w->cr = 0;
-    if (!cr && is_load(w->kind) && r->inflight != UINT64_MAX)
+    if (!cr && pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX)
         r->inflight++;                      /* the classes waiting for it look again */
     if (r->pl->seg_off) {
         int item = prog_next(r->pl, w);
