@@ -538,7 +538,10 @@ static void resolve_component(fast_t *f, uint32_t p0)
     }
 }
 
-static void step(fast_t *f)
+/* One step; 0 when nothing fired and no ticker runs: the marking is dead (a
+ * contested place whose pre-enabled consumers all wait for hubs that stay
+ * empty would otherwise repeat empty steps), and the step is not counted. */
+static int step(fast_t *f)
 {
     const pn_net_t *net = f->net;
     f->n_fired = 0;
@@ -565,6 +568,8 @@ static void step(fast_t *f)
             }
         }
     }
+    if (f->n_fired == 0 && f->n_running == 0)
+        return 0;
     int idle = 0;
     for (uint32_t k = 0; k < f->n_fired; k++) {
         uint32_t t = f->fired[k];
@@ -582,6 +587,7 @@ static void step(fast_t *f)
     /* the step's own ticks of the tickers whose places it read or wrote */
     for (uint32_t i = 0; i < f->n_touched; i++)
         sync(f, f->touched[i], f->s);
+    return 1;
 }
 
 /* With no contested place: true when no transition that changes the marking
@@ -688,7 +694,8 @@ pn_status_t pn_engine_fast_run_plan(const pn_fast_plan_t *pl, uint64_t seed,
             st = pn_engine_limit_error(o, seed, err);
             break;
         }
-        step(&f);
+        if (!step(&f))
+            break;                                   /* dead marking */
         if (o->on_step)
             o->on_step(o->ctx, f.s, NULL, f.fired, f.n_fired);
         ok = settle(&f);

@@ -257,7 +257,7 @@ else bad import-long-runs "$(cat "$G/imp.err")"; fi
 # progress: a line on a terminal from 2 s on (runs done, the step a run
 # reached, the time, an ETA), none with -q, none when stderr is not a terminal
 if command -v script >/dev/null 2>&1 && [ -z "${PN_VG:-}" ]; then
-    # a job of about 0.5 s, its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
+    # a job of about 1 s, its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
     PNSIM_PROGRESS_AFTER=0.1
     export PNSIM_PROGRESS_AFTER
     cat >"$G/slow.yaml" <<'YAML'
@@ -266,7 +266,7 @@ model: {net: pipelined}
 kernel:
   name: slow
   threads: 64
-  counts: {arith: 600000, global_ld: 40000}
+  counts: {arith: 3000000, global_ld: 200000}
   memory: {l2_hit: 0}
 simulation: {runs: 5}
 YAML
