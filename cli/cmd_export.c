@@ -73,14 +73,6 @@ int pn_cmd_export(int argc, char **argv)
         return pn_cli_fail("export", &err);
     }
     pn_cli_progress_add(&prog, 1);
-    if (m.cfg.sass) {
-        pn_error_at(&err, PN_EINVAL, m.cfg.path, m.cfg.sass_pos.line, m.cfg.sass_pos.col,
-                    "kernel.sass: warps that run their SASS have no Petri net yet (the sass "
-                    "engine plans from the program; doc/dependencies.md): nothing to export");
-        pn_cli_progress_end(&prog);
-        pn_model_destroy(&m);
-        return pn_cli_fail("export", &err);
-    }
     pn_cli_out_t out = { 0 };
     int rc = 0;
     pn_status_t st = pn_cli_out_open(&out, output, &err);

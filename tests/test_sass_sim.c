@@ -226,7 +226,8 @@ static void test_dependencies(void **state)
     (void)state;
     pn_sass_prog_t p;
     /* independent loads issue one a step: a load and two dependent adds take
-     * LD + 2 LA (+1: the step the warp is done); four loads at steps 0..3, the
+     * LD + 2 LA (+2: the warp terminates when its last result is back, the kernel
+     * ends in the next step); four loads at steps 0..3, the
      * first add reads the loads of steps 0..2 (issues at 2 + LD), the second
      * its result and the fourth load: 2 + LD + 2 LA + 1, not 4 LD */
     static const char *loads[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64]",
@@ -235,24 +236,24 @@ static void test_dependencies(void **state)
     static const char *one[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R10, RZ, RZ",
                                  "IADD3 R1, R1, RZ, RZ", "EXIT" };
     prog_of(&p, one, 4);
-    assert_int_equal(one_warp(&p), 0 + LD + 2 * LA + 1);
+    assert_int_equal(one_warp(&p), 0 + LD + 2 * LA + 2);
     pn_sass_prog_destroy(&p);
     prog_of(&p, loads, 7);
-    assert_int_equal(one_warp(&p), 2 + LD + 2 * LA + 1);
+    assert_int_equal(one_warp(&p), 2 + LD + 2 * LA + 2);
     pn_sass_prog_destroy(&p);
     /* a chain of k dependent adds: k * LA */
     static const char *chain[] = { "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ",
                                    "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ",
                                    "IADD3 R1, R1, 1, RZ", "EXIT" };
     prog_of(&p, chain, 6);
-    assert_int_equal(one_warp(&p), 5 * LA + 1);
+    assert_int_equal(one_warp(&p), 5 * LA + 2);
     pn_sass_prog_destroy(&p);
     /* an add that does not read the pending load issues under it: the run
      * is the load's alone */
     static const char *under[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R5, 1, RZ",
                                    "IADD3 R1, R1, 1, RZ", "EXIT" };
     prog_of(&p, under, 4);
-    assert_int_equal(one_warp(&p), LD + 1);
+    assert_int_equal(one_warp(&p), LD + 2);
     pn_sass_prog_destroy(&p);
 }
 
@@ -266,9 +267,11 @@ static void test_memory_pipes(void **state)
     pn_error_t err = { 0 };
     /* 8 stores of 4 sectors over 4 lines (one sector a line): at l2_sectors 1
      * and l2_store_sectors 0.5 each costs 8 steps of the L2; the first finds
-     * the bucket full (10000 units), the second waits to step 6, then one
-     * every 8 steps: the last at 6 + 8 * 6 = 54, complete at 54 + LA (its
-     * latency); a run lasts the step of the last completion + 1. Without the
+     * the bucket full (10000 units), the second waits to step 7 (the refill
+     * of a step is decided on its level before its takes, as in the net: none
+     * at step 0), then one every 8 steps: the last at 7 + 8 * 6 = 55,
+     * complete at 55 + LA (its
+     * latency); a run lasts the step of the last completion + 2. Without the
      * L2 pipe: stores at 0..7, complete at 7 + LA. */
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
     for (int i = 0; i < 8; i++)
@@ -277,10 +280,10 @@ static void test_memory_pipes(void **state)
     assert_int_equal(pn_sass_prog_add(&p, "EXIT", 128, 0, 1, 0, 0, 0, 9, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_device_t pd = { 0 };
-    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA + 1);
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA + 2);
     pd.l2_sectors = 1;
     pd.l2_store_sectors = 0.5;
-    assert_int_equal(one_warp_pd(&p, &pd), 54 + LA + 1);
+    assert_int_equal(one_warp_pd(&p, &pd), 55 + LA + 2);
     /* its bound: 8 stores x 8000 units less the full bucket (10000) at 1000 a step */
     pn_pipe_bounds_t b;
     bounds_pd(&p, &pd, &b);
@@ -288,18 +291,18 @@ static void test_memory_pipes(void **state)
     assert_int_equal(b.binding, PN_BOUND_L2);
     assert_int_equal(b.steps[PN_BOUND_ISSUE], 9);
     /* whole lines (4 sectors in 1 line) at l2_store_line_sectors 2: 2 steps
-     * each; the bucket (full at 4000) lets stores go at 0, 1, 2, then one
-     * every 2 steps: the last at 12 */
+     * each; the bucket (full at 4000) lets stores go at 0 and 1, then one
+     * every 2 steps: the last at 13 */
     for (size_t i = 0; i < 8; i++)
         p.ops[i].lines = 1;
     pd.l2_store_line_sectors = 2;
-    assert_int_equal(one_warp_pd(&p, &pd), 12 + LA + 1);
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + LA + 2);
     pn_sass_prog_destroy(&p);
     /* 4 REDs whose 32 lanes share one address (1 sector, 32 threads an
      * execution): at atomic_serial 2 each holds the address 64 steps; served
-     * at L2 (latency LD here): REDs at 0, 62, 126, 190, complete at 190 + LD.
-     * One thread an execution: 2 steps each, REDs at 0, 1, 2 (the full
-     * bucket) and 4. A float RED takes atomic_serial_float (4): at 0, 2, 6, 10. */
+     * at L2 (latency LD here): REDs at 0, 63, 127, 191, complete at 191 + LD.
+     * One thread an execution: 2 steps each, REDs at 0, 1 (the full bucket),
+     * 3 and 5. A float RED takes atomic_serial_float (4): at 0, 3, 7, 11. */
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
     for (int i = 0; i < 4; i++) {
         assert_int_equal(pn_sass_prog_add(&p, "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R3",
@@ -310,12 +313,12 @@ static void test_memory_pipes(void **state)
     assert_int_equal(pn_sass_prog_add(&p, "EXIT", 64, 0, 1, 0, 0, 0, 5, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_device_t pa = { 0 };
-    assert_int_equal(one_warp_pd(&p, &pa), 3 + LD + 1);
+    assert_int_equal(one_warp_pd(&p, &pa), 3 + LD + 2);
     pa.atomic_serial = 2;
-    assert_int_equal(one_warp_pd(&p, &pa), 190 + LD + 1);
+    assert_int_equal(one_warp_pd(&p, &pa), 191 + LD + 2);
     for (int i = 0; i < 4; i++)
         p.ops[i].threads = 1;
-    assert_int_equal(one_warp_pd(&p, &pa), 4 + LD + 1);
+    assert_int_equal(one_warp_pd(&p, &pa), 5 + LD + 2);
     pn_sass_prog_destroy(&p);
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
     for (int i = 0; i < 4; i++)
@@ -326,7 +329,7 @@ static void test_memory_pipes(void **state)
     assert_int_equal(pn_sass_prog_add(&p, "EXIT", 64, 0, 1, 0, 0, 0, 5, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pa.atomic_serial_float = 4;
-    assert_int_equal(one_warp_pd(&p, &pa), 10 + LD + 1);
+    assert_int_equal(one_warp_pd(&p, &pa), 11 + LD + 2);
     pn_sass_prog_destroy(&p);
 }
 
@@ -373,10 +376,10 @@ static void test_line_merge(void **state)
      * first one's line ([R2.64+0x4]): it completes with that line at 100,
      * the last add issues at 100 and its result is back at 100 + LA; on
      * another register, or in another 128-byte window, the load misses to
-     * DRAM itself and completes at 112. A run lasts its last completion + 1. */
-    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R2.64+0x4]"), 100 + LA + 1);
-    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R6.64+0x4]"), 112 + LA + 1);
-    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R2.64+0x80]"), 112 + LA + 1);
+     * DRAM itself and completes at 112. A run lasts its last completion + 2. */
+    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R2.64+0x4]"), 100 + LA + 2);
+    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R6.64+0x4]"), 112 + LA + 2);
+    assert_int_equal(merge_run("LDG.E R11, desc[UR4][R2.64+0x80]"), 112 + LA + 2);
     /* leaders found: same registers, same window, no write between */
     const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64+0x7c]",
                             "LDG.E R12, desc[UR4][R2.64+0x8]", "IADD3 R2, R2, 0x80, RZ",

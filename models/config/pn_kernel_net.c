@@ -2,6 +2,7 @@
  * counts give the paper's SM net (compiled engine: sm), a program gives the
  * program-order net (no compiled engine). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "pn_sm_engine.h"
 #include "pn_pipe_engine.h"
 #include "pn_program_net.h"
+#include "pn_sass_net.h"
 #include "pn_sass_sim.h"
 
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
@@ -17,10 +19,24 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
 {
     pn_status_t st;
     if (k->net == PN_NET_PIPELINED && cfg->sass) {
-        /* warps that run their SASS: the sass engine plans from the program,
-         * there is no net to build (net stays empty) */
-        memset(lay, 0, sizeof *lay);
-        return PN_OK;
+        /* warps that run their SASS: the sass engine plans from the program;
+         * a compiled run builds nothing (net stays empty), the literal and
+         * fast engines run the net of models/sass/pn_sass_net.c */
+        if (lay)
+            memset(lay, 0xff, sizeof *lay);
+        if (net->counting)
+            return PN_OK;
+        pn_sass_sim_t *sim;
+        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms };
+        PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
+        pn_sass_net_layout_t sl;
+        st = pn_sass_net_build(net, sim, &sl, err);
+        pn_sass_sim_free(sim);
+        if (st != PN_OK)
+            pn_error_prefix(err, cfg->path);
+        else if (lay)
+            lay->t0 = sl.t0;
+        return st;
     }
     if (k->net == PN_NET_PIPELINED) {
         pn_pipe_layout_t pl;
@@ -94,10 +110,8 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
                                      pn_error_t *err)
 {
     if (k->net == PN_NET_PIPELINED && cfg->sass) {
-        if (kind != PN_ENGINE_AUTO && kind != PN_ENGINE_COMPILED)
-            return pn_error_set(err, PN_EINVAL, "%s: kernel.sass runs on the sass engine only "
-                                "(--engine auto); the literal and fast engines run the "
-                                "count-based net", cfg->path);
+        if (!pn_kernel_net_compiled(kind))
+            return pn_engine_prepare(p, kind, net, o, err);
         pn_sass_sim_t *sim;
         pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms };
         PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
@@ -263,11 +277,30 @@ static uint64_t sass_max_steps(const pn_sass_prog_t *prog, const pn_kernel_t *k)
     return total >= 1.8e19 ? UINT64_MAX : (uint64_t)total;
 }
 
+/* A lower bound on the steps of warps that run SASS program prog on point
+ * k's SM: its average share of the launch's instructions over its issue
+ * slots (the SM simulated holds the launch's first blocks, which the plan
+ * gives the busier side: never less than the average). Counts are no bound
+ * here: a warp's instructions overlap. */
+static uint64_t sass_min_steps(const pn_sass_prog_t *prog, const pn_kernel_t *k)
+{
+    double insts = 0;
+    for (size_t i = 0; i < prog->n; i++)
+        insts += prog->ops[i].executed;
+    if (k->blocks > 0)
+        insts *= (double)k->sm_blocks / (double)k->blocks;
+    double slots = (double)(k->pipe.partitions ? k->pipe.partitions : 1) *
+                   (k->pipe.issue ? k->pipe.issue : 1);
+    double need = floor(insts / slots);
+    return need >= 1.8e19 ? UINT64_MAX : (uint64_t)need;
+}
+
 pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t *k,
                                       uint64_t max_steps, int limit_given, uint64_t *limit,
                                       pn_error_t *err)
 {
-    uint64_t need = pn_kernel_net_min_steps(k);
+    uint64_t need = cfg->sass && k->net == PN_NET_PIPELINED ? sass_min_steps(cfg->sass, k)
+                                                           : pn_kernel_net_min_steps(k);
     *limit = max_steps;
     if (!limit_given && cfg->max_steps_pos.line <= 0) {
         /* no cap from the user: the bound follows the kernel, so that any
@@ -300,9 +333,12 @@ pn_status_t pn_kernel_net_check_steps(const pn_config_t *cfg, const pn_kernel_t 
     else
         snprintf(est, sizeof est, "%" PRIu64, need);
     return pn_error_at(err, PN_ELIMIT, cfg->path, at.line, at.col,
-                       "net '%s' needs at least %s steps (a lower bound from its counts and "
-                       "latencies), more than max_steps = %" PRIu64 ": refused before it runs; "
+                       "net '%s' needs at least %s steps (a lower bound from its %s), more "
+                       "than max_steps = %" PRIu64 ": refused before it runs; "
                        "raise simulation.max_steps or --max-steps to run it, or leave both "
                        "out and the limit follows the kernel",
-                       cfg->kernel_name, est, max_steps);
+                       cfg->kernel_name, est,
+                       cfg->sass ? "program's instructions and issue slots"
+                                 : "counts and latencies",
+                       max_steps);
 }

@@ -1,6 +1,7 @@
 /* pn_sass_sim.c - the dependency rule on the pipelined SM, simulated step by
  * step over the steps in which some warp can act (doc/dependencies.md). */
 #include "pn_sass_sim.h"
+#include "pn_sass_sim_i.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,49 +9,17 @@
 
 #include "pn_rng.h"
 
-#define N_REGS 336              /* R0-255, UR0-63, P0-7, UP0-7 */
-#define MAX_OP_REGS 24
-
-/* What issuing an op does. */
-enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR, K_BRA,
-       K_EXIT, K_CTRL, K_UNIFORM };
-/* Pipes: per partition alu and sfu; per SM lsu, shared, and its shares of the
- * device's dram, l2 and the atomic unit of one address. */
-enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_L2, P_ATOM, P_N };
-
-typedef struct sop {
-    uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
-    uint8_t n_reads, n_regs;
-    uint8_t kind, guarded;
-    uint32_t lat;               /* fixed latency; loads take their level's */
-    uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
-                                 * cost only past L1 */
-    int32_t target, branch;
-    int32_t lead, follow;       /* line records: the slot a leader writes, a follower reads */
-} sop_t;
-
-struct pn_sass_sim {
-    sop_t *ops;
-    uint32_t n_ops;
-    pn_sass_plan_t plan;
-    pn_sass_branch_t *br;       /* plan.branches */
-    uint32_t n_lines;           /* leaders with followers: a completion record each */
-    int dram_all;               /* measured DRAM reads: every load takes its share */
-    uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
-    uint32_t lat_l1, lat_l2, lat_dram;
-    uint32_t rate[P_N], cap[P_N];
-    double l1_hit, l2_hit;
-};
-
 typedef struct bucket {
-    uint64_t level, at;         /* level at the start of step `at` */
+    uint64_t level, at;         /* level at the start of step `at`, less its takes */
+    uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
 } bucket_t;
 
 typedef struct warp {
     uint32_t gw, pc, slot;
     int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
     uint64_t next_ok, drain, wake;
-    uint64_t lv[3];             /* loads left per level */
+    pn_sass_levels_t lev;       /* its level pattern */
+    uint64_t nload;             /* loads that took a level */
     uint64_t *k;                /* per branch: decisions taken */
     uint64_t *ldone;            /* per line record: when its leader's line arrives */
     uint64_t ready[N_REGS];
@@ -58,7 +27,8 @@ typedef struct warp {
 
 typedef struct slot {
     uint32_t block, alive, arrived;
-    uint64_t done_at;
+    uint64_t done_at;           /* when its last warp is done */
+    uint64_t gone_at;           /* when its last exited warp is done */
     int busy;
 } slot_t;
 
@@ -314,15 +284,18 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     return PN_OK;
 }
 
-/* The bucket's level at the start of step t: one refill of R per step in
- * which its room (cap - level) holds at least R. */
+/* The bucket's level at the start of step t, as the net's refill has it: in
+ * every step it refills by R when its room (cap - level) at the start of the
+ * step, before the step's takes, holds at least R. */
 static uint64_t level_at(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
 {
     if (t > b->at && rate) {
+        b->level += b->refill;
         uint64_t room = cap > b->level ? cap - b->level : 0;
-        uint64_t k = room / rate, d = t - b->at;
+        uint64_t k = room / rate, d = t - b->at - 1;
         b->level += (uint64_t)rate * (k < d ? k : d);
         b->at = t;
+        b->refill = cap - b->level >= rate ? rate : 0;
     }
     return b->level;
 }
@@ -336,7 +309,7 @@ typedef struct run {
     uint64_t *inflight;         /* completion steps of outstanding loads (a heap) */
     uint32_t n_inflight;
     uint32_t next_block, blocks_done;
-    uint64_t last_start, issued;
+    uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
 } run_t;
 
 static void heap_push(uint64_t *h, uint32_t *n, uint64_t v)
@@ -378,7 +351,9 @@ static void rewake(const pn_sass_sim_t *s, warp_t *w)
     w->wake = t;
 }
 
-static void start_block(run_t *r, uint32_t sl, uint64_t t)
+/* Block next_block starts in slot sl at t: its warps issue from t (the first
+ * resident blocks, at step 0) or from t + 1. */
+static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
 {
     const pn_sass_sim_t *s = r->s;
     slot_t *b = &r->slot[sl];
@@ -386,7 +361,9 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t)
     b->alive = s->W;
     b->arrived = 0;
     b->busy = 1;
-    r->last_start = t;
+    b->gone_at = 0;
+    if (!first)
+        r->launch_ok = t + (s->launch > 1 ? s->launch : 1);
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
         warp_t *w = &r->w[sl * s->W + i];
@@ -398,22 +375,21 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t)
         memset(ld, 0, (s->n_lines ? s->n_lines : 1) * sizeof *ld);
         w->gw = b->block * s->W + i;
         w->slot = sl;
-        w->next_ok = t;
+        w->next_ok = first ? t : t + 1;
         for (int q = 0; q < N_REGS; q++)
             w->ready[q] = t;
-        uint64_t g = s->plan.loads[w->gw];
-        w->lv[0] = (uint64_t)llround((double)g * s->l1_hit);
-        w->lv[1] = (uint64_t)llround((double)(g - w->lv[0]) * s->l2_hit);
-        w->lv[2] = g - w->lv[0] - w->lv[1];
+        pn_sass_warp_levels(s, w->gw, &w->lev);
         rewake(s, w);
     }
 }
 
-/* Every warp of slot sl waiting at its barrier goes on at t + the barrier
- * latency. */
+/* Every warp of slot sl waiting at its barrier goes on at the barrier
+ * latency after t, or after the last of its exited warps is done. */
 static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
+    if (r->slot[sl].gone_at > t)
+        t = r->slot[sl].gone_at;
     for (uint32_t i = 0; i < s->W; i++) {
         warp_t *x = &r->w[sl * s->W + i];
         if (x->state == 1) {
@@ -433,6 +409,8 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
     w->state = 2;
     if (t > b->done_at)
         b->done_at = t;
+    if (t > b->gone_at)
+        b->gone_at = t;
     if (--b->alive == 0) {
         b->busy = 0;
         r->blocks_done++;
@@ -442,57 +420,14 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
         release_barrier(r, w->slot, t);
 }
 
-/* Decide warp w's branch op o: does it take the branch (or exit)? */
-static int decide(run_t *r, warp_t *w, const sop_t *o)
-{
-    const pn_sass_sim_t *s = r->s;
-    const pn_sass_branch_t *br = &s->br[o->branch];
-    size_t nbr = s->plan.n_branches;
-    uint64_t v = s->plan.visits[(size_t)w->gw * nbr + o->branch];
-    uint64_t h = s->plan.heavy[(size_t)w->gw * nbr + o->branch];
-    uint64_t k = w->k[o->branch]++;
-    int heavy;
-    if (v > 0)
-        heavy = pn_sass_heavy(k, h, v);
-    else {
-        uint64_t V = (uint64_t)br->visits, H = (uint64_t)(br->heavy_taken ? br->taken
-                                                                         : br->visits - br->taken);
-        heavy = pn_sass_heavy(k, H, V ? V : 1);
-    }
-    return heavy == br->heavy_taken;
-}
-
 /* Try to issue warp w's op at step t; 1 if it issued. */
-/* Units op o takes from pipe q when it issues at level lvl (a load's L2 cost
- * only past L1, its DRAM cost only at DRAM level unless measured DRAM reads
- * spread over every load). */
-static uint32_t cost_at(const pn_sass_sim_t *s, const sop_t *o, int load, int lvl, int q)
+/* The first step after t at which a warp refused at t because pipe q holds
+ * `have` units and its op needs c could issue: when refills alone bring q to c
+ * (takes only lower the levels). Skipping the steps in between changes no
+ * outcome: in them it would be refused whatever the order of the candidates. */
+static uint64_t refused_until(const pn_sass_sim_t *s, uint64_t t, int q, uint32_t c,
+                              uint64_t have)
 {
-    int off_level = (q == P_DRAM && load && lvl != 2 && !(s->dram_all && o->kind == K_GLD)) ||
-                    (q == P_L2 && load && lvl == 0);
-    return off_level ? 0 : o->cost[q];
-}
-
-/* The first step after t at which warp w, refused at t because pipe q holds
- * `have` units and its op needs c, could issue: when refills alone bring q
- * to c (takes only lower the levels), unless its load may draw another level
- * that does not take from q (then the next step). Skipping the steps in
- * between changes no outcome: in them it would be refused whatever the order
- * of the candidates and its level draws. */
-static uint64_t refused_until(const pn_sass_sim_t *s, const warp_t *w, const sop_t *o,
-                              uint64_t t, int load, int q, uint32_t c, uint64_t have)
-{
-    if (load && o->follow < 0 && o->kind != K_ATOMG &&
-        ((q == P_DRAM && !(s->dram_all && o->kind == K_GLD)) || q == P_L2)) {
-        /* the levels that do not take from q: L1 (and L2 for the DRAM pipe) */
-        int other;
-        if (w->lv[0] + w->lv[1] + w->lv[2] > 0)
-            other = w->lv[0] > 0 || (q == P_DRAM && w->lv[1] > 0);
-        else
-            other = s->l1_hit > 0 || (q == P_DRAM && s->l2_hit > 0);
-        if (other)
-            return t + 1;
-    }
     uint64_t need = c - have, rate = s->rate[q];
     return t + (need <= rate ? 1 : (need + rate - 1) / rate);
 }
@@ -504,30 +439,15 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     uint32_t part = (w->gw % s->W) % s->partitions;
     if (slots_left[part] == 0)
         return 0;
-    int load = o->kind == K_GLD || o->kind == K_ATOMG;
     int lvl = 0;
-    if (o->follow >= 0) {
-        /* its line is on the way: an L1 hit when it arrives, no new miss */
-    } else if (load) {
+    if (pn_sass_op_levels(o)) {
         while (r->n_inflight > 0 && r->inflight[0] <= t)
             heap_pop(r->inflight, &r->n_inflight);
         if (s->inflight && r->n_inflight >= s->inflight) {
             w->wake = r->inflight[0] > t ? r->inflight[0] : t + 1;
             return 0;
         }
-        if (o->kind == K_ATOMG)
-            lvl = 1;
-        else {
-            uint64_t left = w->lv[0] + w->lv[1] + w->lv[2];
-            if (left > 0) {
-                uint64_t u = left <= UINT32_MAX ? pn_rng_below(&r->rng, (uint32_t)left)
-                                                : (uint64_t)((double)pn_rng_next(&r->rng) / 4294967296.0 * (double)left);
-                lvl = u < w->lv[0] ? 0 : u < w->lv[0] + w->lv[1] ? 1 : 2;
-            } else {
-                double x = pn_rng_next(&r->rng) / 4294967296.0;
-                lvl = x < s->l1_hit ? 0 : x < s->l1_hit + (1 - s->l1_hit) * s->l2_hit ? 1 : 2;
-            }
-        }
+        lvl = o->kind == K_ATOMG ? 1 : pn_sass_load_level(&w->lev, w->nload);
     }
     bucket_t *bk[P_N];
     bk[P_ALU] = &r->bk[2 * part];
@@ -536,10 +456,9 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
         bk[q] = &r->bk[2 * s->partitions + (q - P_LSU)];
     uint32_t c[P_N];
     for (int q = 0; q < P_N; q++) {
-        c[q] = cost_at(s, o, load, lvl, q);
+        c[q] = pn_sass_cost_at(s, o, lvl, q);
         if (c[q] && level_at(bk[q], t, s->rate[q], s->cap[q]) < c[q]) {
-            w->wake = s->rate[q] ? refused_until(s, w, o, t, load, q, c[q], bk[q]->level)
-                                 : t + 1;
+            w->wake = s->rate[q] ? refused_until(s, t, q, c[q], bk[q]->level) : t + 1;
             return 0;
         }
     }
@@ -547,14 +466,14 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
         bk[q]->level -= c[q];
     slots_left[part]--;
     r->issued++;
-    uint64_t lat = o->lat;
+    uint64_t lat = pn_sass_latency_at(s, o, lvl);
     if (o->follow >= 0) {
         uint64_t at = w->ldone[o->follow];
-        lat = at > t + s->lat_l1 ? at - t : s->lat_l1;
-    } else if (load) {
-        if (o->kind == K_GLD && w->lv[lvl] > 0)
-            w->lv[lvl]--;
-        lat = lvl == 0 ? s->lat_l1 : lvl == 1 ? s->lat_l2 : s->lat_dram;
+        if (at > t + lat)
+            lat = at - t;
+    } else if (pn_sass_op_levels(o)) {
+        if (o->kind == K_GLD)
+            w->nload++;
         if (s->inflight)
             heap_push(r->inflight, &r->n_inflight, t + lat);
         if (o->lead >= 0)
@@ -563,13 +482,12 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     for (int i = o->n_reads; i < o->n_regs; i++)
         w->ready[o->reg[i]] = t + lat;
     /* the warp is done once its results and stores are */
-    if ((o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG) &&
-        t + lat > w->drain)
+    if (pn_sass_op_drains(o) && t + lat > w->drain)
         w->drain = t + lat;
     w->next_ok = t + 1;
     uint32_t pc = w->pc;
     if (o->branch >= 0) {
-        int taken = decide(r, w, o);
+        int taken = pn_sass_decide(s, w->gw, o, w->k[o->branch]++);
         if (taken && o->kind == K_EXIT) {
             warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
             return 1;
@@ -633,7 +551,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     for (int q = P_LSU; q < P_N; q++)
         r.bk[2 * s->partitions + (q - P_LSU)].level = s->cap[q];
     for (uint32_t b = 0; b < s->resident; b++)
-        start_block(&r, b, 0);
+        start_block(&r, b, 0, 1);
     uint64_t t = 0, busy_steps = 0, end = 0;
     unsigned poll = 0;
     while (r.blocks_done < s->blocks) {
@@ -648,8 +566,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         /* free slots take the next blocks, one every `launch` steps */
         for (uint32_t b = 0; b < s->resident && r.next_block < s->blocks; b++)
             if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t &&
-                t >= r.last_start + s->launch) {
-                start_block(&r, b, t);
+                t >= r.launch_ok) {
+                start_block(&r, b, t, 0);
                 break;
             }
         uint32_t nc = 0;
@@ -689,8 +607,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             for (uint32_t b = 0; b < s->resident; b++)
                 if (!r.slot[b].busy) {
                     uint64_t at = r.slot[b].done_at + 2;
-                    if (at < r.last_start + s->launch)
-                        at = r.last_start + s->launch;
+                    if (at < r.launch_ok)
+                        at = r.launch_ok;
                     if (at < next)
                         next = at;
                 }
@@ -702,7 +620,9 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     }
     if (end < t)
         end = end > 0 ? end : t;
-    res->steps = end + 1;
+    /* as the net counts them: its last warp terminates at `end`, the kernel
+     * ends in the next step and the marking after it is dead */
+    res->steps = end + 2;
     res->idle_steps = res->steps > busy_steps ? res->steps - busy_steps : 0;
     res->firings = r.issued + res->idle_steps; /* issues, and t0 in the idle steps */
 out:
@@ -740,9 +660,11 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
         part[(w % s->W) % S] += pl->insts[w];
         insts += pl->insts[w];
         longest = pl->insts[w] > longest ? pl->insts[w] : longest;
-        uint64_t g = pl->loads[w], a = (uint64_t)llround((double)g * s->l1_hit);
-        uint64_t c = (uint64_t)llround((double)(g - a) * s->l2_hit);
-        lv[1] += c, lv[2] += g - a - c;
+        if (pl->loads[w] > 0) {
+            pn_sass_levels_t l;
+            pn_sass_warp_levels(s, w, &l);
+            lv[1] += l.lv[1], lv[2] += l.lv[2];
+        }
     }
     uint64_t issue = 0;
     for (uint32_t j = 0; j < S; j++)

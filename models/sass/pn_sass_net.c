@@ -1,0 +1,671 @@
+/* pn_sass_net.c - the dependency rule as a bounded inhibitor P/T net: a
+ * control place per static instruction and warp, a scoreboard place per
+ * register, delay lines for latencies, tapes for the planned branch decisions
+ * and load levels, the pipelined net's buckets, schedulers, blocks and
+ * barriers (doc/dependencies.md, "The net"). */
+#include "pn_sass_net.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_sass_sim_i.h"
+
+#define NONE UINT32_MAX
+#define N_BUCKETS (2 * PN_PIPE_MAX_PARTITIONS + (P_N - P_LSU))
+
+/* An op's registers, each once: written ones are held until it completes. */
+typedef struct opregs {
+    uint16_t reg[MAX_OP_REGS];
+    uint8_t written[MAX_OP_REGS];
+    uint8_t n, n_written;
+} opregs_t;
+
+typedef struct nb {
+    pn_net_t *net;
+    pn_error_t *err;
+    const pn_sass_sim_t *s;
+    opregs_t *regs;               /* per op */
+    int16_t slot_of[N_REGS];      /* register -> scoreboard index, -1 unused */
+    uint32_t n_sb;
+    uint64_t places;
+    uint32_t done, pfin, inflight, slot, t0;
+    uint32_t q[PN_PIPE_MAX_PARTITIONS];
+    uint32_t bucket[N_BUCKETS], room[N_BUCKETS];
+    uint32_t launch_a, launch_b;  /* the launch counter (NONE: blocks start back to back) */
+    int has_bar;
+} nb_t;
+
+/* One block's places. */
+typedef struct blk {
+    uint32_t pfin, arr, rel, live, gone, turn, lf;
+} blk_t;
+
+/* One warp's places. */
+typedef struct wnet {
+    uint32_t gw, part;
+    const blk_t *blk;
+    uint32_t *pc, *wait;          /* per op */
+    uint32_t *sb;                 /* per scoreboard */
+    uint32_t *la, *lp;            /* per line record: arrived, pending */
+    uint32_t ex, out, iss;
+    pn_sass_levels_t lev;
+    uint32_t *ltape;              /* the level tape (lev.g places), NULL when g = 1 */
+} wnet_t;
+
+static pn_status_t place(nb_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
+    PN_PRINTF(4, 5);
+static pn_status_t trans(nb_t *b, uint32_t *id, const char *fmt, ...) PN_PRINTF(3, 4);
+
+static pn_status_t place(nb_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
+{
+    char name[96] = "";
+    if (++b->places > PN_SASS_NET_MAX_PLACES)
+        return pn_error_set(b->err, PN_ELIMIT, "the sass net would exceed %u places (a "
+                            "reference for small programs: run the sass engine, --engine auto)",
+                            PN_SASS_NET_MAX_PLACES);
+    if (!b->net->counting) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(name, sizeof name, fmt, ap);
+        va_end(ap);
+    }
+    return pn_net_add_place(b->net, name, m0, id, b->err);
+}
+
+static pn_status_t trans(nb_t *b, uint32_t *id, const char *fmt, ...)
+{
+    char name[96] = "";
+    if (!b->net->counting) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(name, sizeof name, fmt, ap);
+        va_end(ap);
+    }
+    return pn_net_add_transition(b->net, name, id, b->err);
+}
+
+static pn_status_t in(nb_t *b, uint32_t t, uint32_t p, uint32_t w)
+{
+    return w ? pn_net_add_arc(b->net, PN_ARC_INPUT, t, p, w, b->err) : PN_OK;
+}
+
+static pn_status_t out(nb_t *b, uint32_t t, uint32_t p, uint32_t w)
+{
+    return w ? pn_net_add_arc(b->net, PN_ARC_OUTPUT, t, p, w, b->err) : PN_OK;
+}
+
+static pn_status_t inh(nb_t *b, uint32_t t, uint32_t p)
+{
+    return pn_net_add_arc(b->net, PN_ARC_INHIBITOR, t, p, 1, b->err);
+}
+
+static uint32_t bucket_of(const nb_t *b, int q, uint32_t part)
+{
+    return q == P_ALU ? 2 * part : q == P_SFU ? 2 * part + 1
+                                              : 2 * b->s->partitions + (uint32_t)(q - P_LSU);
+}
+
+/* ---- the global part ---------------------------------------------------- */
+
+static pn_status_t add_global(nb_t *b)
+{
+    const pn_sass_sim_t *s = b->s;
+    uint64_t warps = (uint64_t)s->blocks * s->W;
+    PN_CHECK(place(b, 0, &b->done, "done"));
+    PN_CHECK(place(b, 0, &b->pfin, "pfin"));
+    uint32_t t_done, clk;
+    PN_CHECK(trans(b, &t_done, "t_done"));
+    PN_CHECK(in(b, t_done, b->pfin, (uint32_t)warps));
+    PN_CHECK(out(b, t_done, b->done, 1));
+    PN_CHECK(place(b, 1, &clk, "clock"));
+    PN_CHECK(trans(b, &b->t0, "t0"));
+    PN_CHECK(in(b, b->t0, clk, 1));
+    PN_CHECK(out(b, b->t0, clk, 1));
+    PN_CHECK(inh(b, b->t0, b->done));
+    for (uint32_t j = 0; j < s->partitions; j++)
+        PN_CHECK(place(b, s->issue, &b->q[j], "q%u", j));
+    b->inflight = NONE;
+    if (s->inflight)
+        PN_CHECK(place(b, s->inflight, &b->inflight, "inflight"));
+    static const char *const pipe[P_N] = { "alu", "sfu", "lsu", "shared", "dram", "l2", "atom" };
+    for (int q = 0; q < P_N; q++)
+        for (uint32_t j = 0; j < (q <= P_SFU ? s->partitions : 1); j++) {
+            uint32_t i = bucket_of(b, q, j), refill;
+            b->bucket[i] = b->room[i] = NONE;
+            if (!s->rate[q])
+                continue;
+            char nm[32];
+            snprintf(nm, sizeof nm, q <= P_SFU ? "%s%u" : "%s", pipe[q], j);
+            PN_CHECK(place(b, s->cap[q], &b->bucket[i], "%s.bucket", nm));
+            PN_CHECK(place(b, 0, &b->room[i], "%s.room", nm));
+            PN_CHECK(trans(b, &refill, "%s.refill", nm));
+            PN_CHECK(in(b, refill, b->room[i], s->rate[q]));
+            PN_CHECK(out(b, refill, b->bucket[i], s->rate[q]));
+            PN_CHECK(inh(b, refill, b->done));
+        }
+    b->slot = b->launch_a = b->launch_b = NONE;
+    if (s->blocks > s->resident) {
+        PN_CHECK(place(b, 0, &b->slot, "slot"));
+        if (s->launch > 2) {
+            uint32_t tick;
+            PN_CHECK(place(b, 0, &b->launch_a, "launch.a"));
+            PN_CHECK(place(b, 0, &b->launch_b, "launch.b"));
+            PN_CHECK(trans(b, &tick, "launch.tick"));
+            PN_CHECK(in(b, tick, b->launch_a, 1));
+            PN_CHECK(out(b, tick, b->launch_b, 1));
+        }
+    }
+    return PN_OK;
+}
+
+/* Block k's places; its barrier release (every live warp arrived) and its end
+ * (a free slot) when needed. */
+static pn_status_t add_block(nb_t *b, uint32_t k, blk_t *bl)
+{
+    const pn_sass_sim_t *s = b->s;
+    uint32_t W = s->W, t;
+    bl->arr = bl->rel = bl->live = bl->gone = bl->turn = bl->lf = NONE;
+    PN_CHECK(place(b, 0, &bl->pfin, "b%u.pfin", k));
+    if (b->has_bar) {
+        PN_CHECK(place(b, 0, &bl->arr, "b%u.arr", k));
+        PN_CHECK(place(b, 0, &bl->rel, "b%u.rel", k));
+        PN_CHECK(place(b, W, &bl->live, "b%u.live", k));
+        PN_CHECK(place(b, 0, &bl->gone, "b%u.gone", k));
+        /* with g warps gone (g < W), the W - g live ones arrived */
+        for (uint32_t g = 0; g < W; g++) {
+            PN_CHECK(trans(b, &t, "b%u.release%u", k, g));
+            PN_CHECK(in(b, t, bl->arr, W - g));
+            PN_CHECK(in(b, t, bl->live, W - g));
+            PN_CHECK(out(b, t, bl->live, W - g));
+            PN_CHECK(in(b, t, bl->gone, g));
+            PN_CHECK(out(b, t, bl->gone, g));
+            PN_CHECK(out(b, t, bl->rel, W - g));
+        }
+    }
+    if (b->slot != NONE) {
+        PN_CHECK(trans(b, &t, "b%u.end", k));
+        PN_CHECK(in(b, t, bl->pfin, W));
+        PN_CHECK(out(b, t, b->slot, 1));
+        if (k >= s->resident) {
+            PN_CHECK(place(b, k == s->resident, &bl->turn, "b%u.turn", k));
+            if (k + 1 < s->blocks && s->launch >= 2)
+                PN_CHECK(place(b, 0, &bl->lf, "b%u.lf", k));
+        }
+    }
+    return PN_OK;
+}
+
+/* Block k's start (k >= resident): a free slot and its turn mark its warps'
+ * first instructions and, G = launch steps later, the next block's turn. */
+static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
+{
+    const pn_sass_sim_t *s = b->s;
+    blk_t *bl = &bls[k];
+    uint32_t t;
+    PN_CHECK(trans(b, &t, "b%u.start", k));
+    PN_CHECK(in(b, t, b->slot, 1));
+    PN_CHECK(in(b, t, bl->turn, 1));
+    for (uint32_t i = 0; i < s->W; i++)
+        PN_CHECK(out(b, t, ws[i].pc[0], 1));
+    if (k + 1 >= s->blocks)
+        return PN_OK;
+    if (bl->lf == NONE)
+        return out(b, t, bls[k + 1].turn, 1);   /* launch 1: from the next step */
+    /* G = launch >= 2: G - 2 ticks, then `launched` marks the turn at start + G */
+    uint32_t l;
+    PN_CHECK(out(b, t, bl->lf, 1));
+    PN_CHECK(trans(b, &l, "b%u.launched", k));
+    PN_CHECK(in(b, l, bl->lf, 1));
+    if (b->launch_a != NONE) {
+        PN_CHECK(out(b, t, b->launch_a, s->launch - 2));
+        PN_CHECK(in(b, l, b->launch_b, s->launch - 2));
+        PN_CHECK(inh(b, l, b->launch_a));
+    }
+    return out(b, l, bls[k + 1].turn, 1);
+}
+
+/* ---- a warp ------------------------------------------------------------- */
+
+/* A delay line of n >= 1 places p[0..n-1] named prefix.1..n, one step a
+ * place; *into_last is the transition that moves into p[n-1] (NONE for
+ * n = 1). */
+static pn_status_t add_line(nb_t *b, const char *prefix, uint32_t n, uint32_t *p,
+                            uint32_t *into_last)
+{
+    *into_last = NONE;
+    for (uint32_t k = 0; k < n; k++)
+        PN_CHECK(place(b, 0, &p[k], "%s.%u", prefix, k + 1));
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        uint32_t t;
+        PN_CHECK(trans(b, &t, "%s.mv%u", prefix, k + 1));
+        PN_CHECK(in(b, t, p[k], 1));
+        PN_CHECK(out(b, t, p[k + 1], 1));
+        *into_last = t;
+    }
+    return PN_OK;
+}
+
+/* Where warp w goes after op i when it does not jump. */
+static uint32_t next_of(const nb_t *b, const wnet_t *w, uint32_t i)
+{
+    return i + 1 < b->s->n_ops ? w->pc[i + 1] : w->ex;
+}
+
+/* What op i's completion gives back: its written registers' scoreboards, the
+ * in-flight slot of a load, and the warp's outstanding count. */
+static pn_status_t completion_arcs(nb_t *b, const wnet_t *w, uint32_t i, uint32_t t)
+{
+    const sop_t *o = &b->s->ops[i];
+    const opregs_t *rg = &b->regs[i];
+    for (uint32_t r = 0; r < rg->n; r++)
+        if (rg->written[r])
+            PN_CHECK(out(b, t, w->sb[b->slot_of[rg->reg[r]]], 1));
+    if (pn_sass_op_levels(o) && b->inflight != NONE)
+        PN_CHECK(out(b, t, b->inflight, 1));
+    return pn_sass_op_drains(o) ? in(b, t, w->out, 1) : PN_OK;
+}
+
+/* Does op i need a completion line (something comes back after it)? */
+static int completes(const nb_t *b, uint32_t i)
+{
+    const sop_t *o = &b->s->ops[i];
+    return pn_sass_op_drains(o) || (pn_sass_op_levels(o) && b->inflight != NONE);
+}
+
+/* The completion line of op i at latency L >= 2 (L - 1 places ending in a
+ * fin that gives back what completion_arcs says); a line leader's line, when
+ * the line arrives, turns its record from pending to arrived one step before
+ * the op completes. Returns its first place. */
+static pn_status_t add_completion(nb_t *b, const wnet_t *w, uint32_t i, const char *tag,
+                                  uint32_t L, uint32_t *first)
+{
+    const sop_t *o = &b->s->ops[i];
+    uint32_t *p = malloc((L - 1) * sizeof *p), into_last, fin;
+    if (!p)
+        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    char pre[64];
+    snprintf(pre, sizeof pre, "w%u.i%u.%s", w->gw, i, tag);
+    pn_status_t st = add_line(b, pre, L - 1, p, &into_last);
+    if (st == PN_OK && o->lead >= 0) {
+        if (into_last == NONE)
+            st = pn_error_set(b->err, PN_EINVAL, "a load latency below 3");
+        else if ((st = in(b, into_last, w->lp[o->lead], 1)) == PN_OK)
+            st = out(b, into_last, w->la[o->lead], 1);
+    }
+    if (st == PN_OK && (st = trans(b, &fin, "%s.fin", pre)) == PN_OK &&
+        (st = in(b, fin, p[L - 2], 1)) == PN_OK)
+        st = completion_arcs(b, w, i, fin);
+    *first = p[0];
+    free(p);
+    return st;
+}
+
+/* A follower's two lines (op i, L1 latency L >= 3): arrived (its line is
+ * here: L - 1 steps) and pending (it moves while the line is on its way,
+ * switches to the arrived line when it comes, and waits at its end for it). */
+static pn_status_t add_follower_lines(nb_t *b, const wnet_t *w, uint32_t i, uint32_t L,
+                                      uint32_t *arrived, uint32_t *pending)
+{
+    const sop_t *o = &b->s->ops[i];
+    uint32_t n = L - 1, la = w->la[o->follow], lp = w->lp[o->follow], t, dummy;
+    uint32_t *A = malloc(2 * n * sizeof *A), *P = A ? A + n : NULL;
+    if (!A)
+        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    char pre[64];
+    pn_status_t st;
+    snprintf(pre, sizeof pre, "w%u.i%u.A", w->gw, i);
+    if ((st = add_line(b, pre, n, A, &dummy)) != PN_OK)
+        goto out;
+    if ((st = trans(b, &t, "%s.fin", pre)) != PN_OK || (st = in(b, t, A[n - 1], 1)) != PN_OK ||
+        (st = completion_arcs(b, w, i, t)) != PN_OK)
+        goto out;
+    snprintf(pre, sizeof pre, "w%u.i%u.P", w->gw, i);
+    for (uint32_t k = 0; k < n && st == PN_OK; k++)
+        st = place(b, 0, &P[k], "%s.%u", pre, k + 1);
+    for (uint32_t k = 0; k + 1 < n && st == PN_OK; k++) {
+        if ((st = trans(b, &t, "%s.mv%u", pre, k + 1)) != PN_OK ||
+            (st = in(b, t, P[k], 1)) != PN_OK || (st = out(b, t, P[k + 1], 1)) != PN_OK ||
+            (st = inh(b, t, la)) != PN_OK)
+            break;
+        if ((st = trans(b, &t, "%s.sw%u", pre, k + 1)) != PN_OK ||
+            (st = in(b, t, P[k], 1)) != PN_OK || (st = out(b, t, A[k + 1], 1)) != PN_OK)
+            break;
+        st = inh(b, t, lp);
+    }
+    if (st == PN_OK && (st = trans(b, &t, "%s.fin", pre)) == PN_OK &&
+        (st = in(b, t, P[n - 1], 1)) == PN_OK && (st = inh(b, t, lp)) == PN_OK)
+        st = completion_arcs(b, w, i, t);
+    *arrived = A[0];
+    *pending = P[0];
+out:
+    free(A);
+    return st;
+}
+
+/* The places an issue of op i leads to, built once per op and warp. */
+typedef struct opnet {
+    uint32_t done_at[3];          /* completion line per level (NONE: none) */
+    uint32_t arrived, pending;    /* a follower's lines */
+    uint32_t jump;                /* a taken branch's first place, or its target's pc */
+    uint32_t resume;              /* BAR: the warp's place after the barrier's latency */
+} opnet_t;
+
+static pn_status_t add_jump(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
+{
+    const sop_t *o = &b->s->ops[i];
+    uint32_t target = w->pc[o->target];
+    if (o->lat < 2) {
+        on->jump = target;
+        return PN_OK;
+    }
+    uint32_t *p = malloc((o->lat - 1) * sizeof *p), dummy, fin;
+    if (!p)
+        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    char pre[64];
+    snprintf(pre, sizeof pre, "w%u.i%u.J", w->gw, i);
+    pn_status_t st = add_line(b, pre, o->lat - 1, p, &dummy);
+    if (st == PN_OK && (st = trans(b, &fin, "%s.fin", pre)) == PN_OK &&
+        (st = in(b, fin, p[o->lat - 2], 1)) == PN_OK)
+        st = out(b, fin, target, 1);
+    on->jump = p[0];
+    free(p);
+    return st;
+}
+
+/* BAR op i: the warp waits in wait[i]; once released it takes a release
+ * token and comes back lat_bar - 3 steps later. */
+static pn_status_t add_barrier_wait(nb_t *b, wnet_t *w, uint32_t i)
+{
+    uint32_t m = b->s->lat_bar - 3, take, *p = NULL, dummy;
+    char pre[64];
+    snprintf(pre, sizeof pre, "w%u.i%u.B", w->gw, i);
+    PN_CHECK(place(b, 0, &w->wait[i], "w%u.i%u.wait", w->gw, i));
+    PN_CHECK(trans(b, &take, "%s.take", pre));
+    PN_CHECK(in(b, take, w->wait[i], 1));
+    PN_CHECK(in(b, take, w->blk->rel, 1));
+    if (m == 0)
+        return out(b, take, next_of(b, w, i), 1);
+    if (!(p = malloc(m * sizeof *p)))
+        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    uint32_t fin;
+    pn_status_t st = add_line(b, pre, m, p, &dummy);
+    if (st == PN_OK && (st = out(b, take, p[0], 1)) == PN_OK &&
+        (st = trans(b, &fin, "%s.fin", pre)) == PN_OK && (st = in(b, fin, p[m - 1], 1)) == PN_OK)
+        st = out(b, fin, next_of(b, w, i), 1);
+    free(p);
+    return st;
+}
+
+/* One issue transition of op i for warp w: lvl its level (loads; else 0),
+ * tape_in/tape_out the tape token it moves (NONE: none), taken its branch
+ * decision, follow 1 (line arrived) or 2 (pending) for a follower. */
+static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, const char *tag,
+                             int lvl, uint32_t tape_in, uint32_t tape_out, int taken, int follow)
+{
+    const pn_sass_sim_t *s = b->s;
+    const sop_t *o = &s->ops[i];
+    const opregs_t *rg = &b->regs[i];
+    uint32_t t;
+    PN_CHECK(trans(b, &t, "w%u.i%u.issue%s", w->gw, i, tag));
+    PN_CHECK(in(b, t, w->pc[i], 1));
+    PN_CHECK(in(b, t, b->q[w->part], 1));
+    PN_CHECK(out(b, t, b->q[w->part], 1));
+    PN_CHECK(out(b, t, w->iss, 1));
+    for (uint32_t r = 0; r < rg->n; r++) {
+        uint32_t sb = w->sb[b->slot_of[rg->reg[r]]];
+        PN_CHECK(in(b, t, sb, 1));
+        if (!rg->written[r])
+            PN_CHECK(out(b, t, sb, 1));
+    }
+    for (int q = 0; q < P_N; q++) {
+        uint32_t c = pn_sass_cost_at(s, o, lvl, q);
+        if (c) {
+            uint32_t k = bucket_of(b, q, w->part);
+            PN_CHECK(in(b, t, b->bucket[k], c));
+            PN_CHECK(out(b, t, b->room[k], c));
+        }
+    }
+    if (pn_sass_op_levels(o) && b->inflight != NONE)
+        PN_CHECK(in(b, t, b->inflight, 1));
+    if (tape_in != NONE) {
+        PN_CHECK(in(b, t, tape_in, 1));
+        PN_CHECK(out(b, t, tape_out, 1));
+    }
+    if (o->lead >= 0) {
+        PN_CHECK(in(b, t, w->la[o->lead], 1));
+        PN_CHECK(out(b, t, w->lp[o->lead], 1));
+    }
+    /* what comes back, and when */
+    if (follow) {
+        PN_CHECK(inh(b, t, follow == 1 ? w->lp[o->follow] : w->la[o->follow]));
+        PN_CHECK(out(b, t, follow == 1 ? on->arrived : on->pending, 1));
+        if (pn_sass_op_drains(o))
+            PN_CHECK(out(b, t, w->out, 1));
+    } else if (completes(b, i) && pn_sass_latency_at(s, o, lvl) >= 2) {
+        PN_CHECK(out(b, t, on->done_at[lvl], 1));
+        if (pn_sass_op_drains(o))
+            PN_CHECK(out(b, t, w->out, 1));
+    } else {
+        for (uint32_t r = 0; r < rg->n; r++)
+            if (rg->written[r])
+                PN_CHECK(out(b, t, w->sb[b->slot_of[rg->reg[r]]], 1));
+    }
+    /* where the warp goes */
+    uint32_t to;
+    if (o->kind == K_BAR && i + 1 < s->n_ops) {
+        PN_CHECK(out(b, t, w->blk->arr, 1));
+        to = w->wait[i];
+    } else if (o->branch >= 0)
+        to = !taken ? next_of(b, w, i) : o->kind == K_EXIT ? w->ex : on->jump;
+    else if (o->kind == K_EXIT)
+        to = w->ex;
+    else if (o->kind == K_BRA && o->target >= 0)
+        to = on->jump;
+    else
+        to = next_of(b, w, i);
+    return out(b, t, to, 1);
+}
+
+/* Op i of warp w: its lines, then an issue transition per level-tape or
+ * branch-tape position (or follower case). */
+static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
+{
+    const pn_sass_sim_t *s = b->s;
+    const sop_t *o = &s->ops[i];
+    opnet_t on;
+    memset(&on, 0xff, sizeof on);
+    char tag[48];
+    if (o->kind == K_BAR && i + 1 < s->n_ops)
+        PN_CHECK(add_barrier_wait(b, w, i));
+    if (o->kind == K_BRA && o->target >= 0)
+        PN_CHECK(add_jump(b, w, i, &on));
+    if (o->follow >= 0) {
+        PN_CHECK(add_follower_lines(b, w, i, s->lat_l1, &on.arrived, &on.pending));
+        PN_CHECK(add_issue(b, w, i, &on, ".arrived", 0, NONE, NONE, 0, 1));
+        return add_issue(b, w, i, &on, ".pending", 0, NONE, NONE, 0, 2);
+    }
+    if (o->kind == K_GLD) {
+        int need[3] = { 0 };
+        for (uint64_t k = 0; k < w->lev.g; k++)
+            need[pn_sass_load_level(&w->lev, k)] = 1;
+        for (int l = 0; l < 3; l++) {
+            uint32_t L = pn_sass_latency_at(s, o, l);
+            if (need[l] && completes(b, i) && L >= 2) {
+                static const char *const lname[3] = { "L1", "L2", "DRAM" };
+                PN_CHECK(add_completion(b, w, i, lname[l], L, &on.done_at[l]));
+            }
+        }
+        if (!w->ltape)
+            return add_issue(b, w, i, &on, "", pn_sass_load_level(&w->lev, 0), NONE, NONE, 0, 0);
+        for (uint64_t k = 0; k < w->lev.g; k++) {
+            snprintf(tag, sizeof tag, ".k%" PRIu64, k);
+            PN_CHECK(add_issue(b, w, i, &on, tag, pn_sass_load_level(&w->lev, k), w->ltape[k],
+                               w->ltape[(k + 1) % w->lev.g], 0, 0));
+        }
+        return PN_OK;
+    }
+    int lvl = o->kind == K_ATOMG ? 1 : 0;
+    uint32_t L = pn_sass_latency_at(s, o, lvl);
+    if (completes(b, i) && L >= 2)
+        PN_CHECK(add_completion(b, w, i, "C", L, &on.done_at[lvl]));
+    if (o->branch < 0)
+        return add_issue(b, w, i, &on, "", lvl, NONE, NONE, 0, 0);
+    uint64_t period = pn_sass_decide_period(s, w->gw, o);
+    if (period == 1)
+        return add_issue(b, w, i, &on, "", lvl, NONE, NONE, pn_sass_decide(s, w->gw, o, 0), 0);
+    if (period > PN_SASS_NET_MAX_PLACES)
+        return pn_error_set(b->err, PN_ELIMIT, "the sass net would exceed %u places (a "
+                            "branch's decisions repeat every %" PRIu64 ")",
+                            PN_SASS_NET_MAX_PLACES, period);
+    uint32_t *tape = malloc(period * sizeof *tape);
+    if (!tape)
+        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    pn_status_t st = PN_OK;
+    for (uint64_t k = 0; k < period && st == PN_OK; k++)
+        st = place(b, k == 0, &tape[k], "w%u.i%u.d%" PRIu64, w->gw, i, k);
+    for (uint64_t k = 0; k < period && st == PN_OK; k++) {
+        snprintf(tag, sizeof tag, ".d%" PRIu64, k);
+        st = add_issue(b, w, i, &on, tag, lvl, tape[k], tape[(k + 1) % period],
+                       pn_sass_decide(s, w->gw, o, k), 0);
+    }
+    free(tape);
+    return st;
+}
+
+/* Warp i of block k: its places, ops and termination. */
+static pn_status_t add_warp(nb_t *b, uint32_t k, uint32_t i, const blk_t *bl, wnet_t *w)
+{
+    const pn_sass_sim_t *s = b->s;
+    uint32_t n = s->n_ops, t;
+    w->gw = k * s->W + i;
+    w->part = i % s->partitions;
+    w->blk = bl;
+    pn_sass_warp_levels(s, w->gw, &w->lev);
+    int started = k < s->resident;
+    for (uint32_t j = 0; j < n; j++)
+        PN_CHECK(place(b, started && j == 0, &w->pc[j], "w%u.pc%u", w->gw, j));
+    PN_CHECK(place(b, 0, &w->ex, "w%u.ex", w->gw));
+    PN_CHECK(place(b, 0, &w->out, "w%u.out", w->gw));
+    PN_CHECK(place(b, 0, &w->iss, "w%u.iss", w->gw));
+    for (uint32_t r = 0; r < N_REGS; r++)
+        if (b->slot_of[r] >= 0)
+            PN_CHECK(place(b, 1, &w->sb[b->slot_of[r]], "w%u.sb%u", w->gw, r));
+    for (uint32_t l = 0; l < s->n_lines; l++) {
+        PN_CHECK(place(b, 1, &w->la[l], "w%u.line%u.arrived", w->gw, l));
+        PN_CHECK(place(b, 0, &w->lp[l], "w%u.line%u.pending", w->gw, l));
+    }
+    w->ltape = NULL;
+    int varies = 0;   /* a tape only when the levels of its loads differ */
+    for (uint64_t j = 1; j < w->lev.g && !varies; j++)
+        varies = pn_sass_load_level(&w->lev, j) != pn_sass_load_level(&w->lev, 0);
+    if (varies) {
+        for (uint32_t j = 0; j < n && !w->ltape; j++)
+            if (s->ops[j].kind == K_GLD && s->ops[j].follow < 0) {
+                if (w->lev.g > PN_SASS_NET_MAX_PLACES)
+                    return pn_error_set(b->err, PN_ELIMIT, "the sass net would exceed %u "
+                                        "places (%" PRIu64 " loads a warp)",
+                                        PN_SASS_NET_MAX_PLACES, w->lev.g);
+                if (!(w->ltape = malloc(w->lev.g * sizeof *w->ltape)))
+                    return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+            }
+        for (uint64_t j = 0; w->ltape && j < w->lev.g; j++)
+            PN_CHECK(place(b, j == 0, &w->ltape[j], "w%u.level%" PRIu64, w->gw, j));
+    }
+    PN_CHECK(trans(b, &t, "w%u.clear", w->gw));
+    PN_CHECK(in(b, t, w->iss, 1));
+    PN_CHECK(inh(b, b->t0, w->iss));
+    for (uint32_t j = 0; j < n; j++)
+        PN_CHECK(add_op(b, w, j));
+    PN_CHECK(trans(b, &t, "w%u.term", w->gw));
+    PN_CHECK(in(b, t, w->ex, 1));
+    PN_CHECK(inh(b, t, w->out));
+    PN_CHECK(out(b, t, b->pfin, 1));
+    PN_CHECK(out(b, t, bl->pfin, 1));
+    if (b->has_bar) {
+        PN_CHECK(in(b, t, bl->live, 1));
+        PN_CHECK(out(b, t, bl->gone, 1));
+    }
+    return PN_OK;
+}
+
+/* Each op's registers once, and the scoreboards the program needs. */
+static void collect_regs(nb_t *b)
+{
+    const pn_sass_sim_t *s = b->s;
+    memset(b->slot_of, 0xff, sizeof b->slot_of);
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const sop_t *o = &s->ops[i];
+        opregs_t *rg = &b->regs[i];
+        for (int k = 0; k < o->n_regs; k++) {
+            uint32_t r = 0;
+            while (r < rg->n && rg->reg[r] != o->reg[k])
+                r++;
+            if (r == rg->n) {
+                rg->reg[rg->n++] = o->reg[k];
+                rg->written[r] = 0;
+            }
+            if (k >= o->n_reads && !rg->written[r]) {
+                rg->written[r] = 1;
+                rg->n_written++;
+            }
+            if (b->slot_of[o->reg[k]] < 0)
+                b->slot_of[o->reg[k]] = (int16_t)b->n_sb++;
+        }
+        if (o->kind == K_BAR)
+            b->has_bar = 1;
+    }
+}
+
+pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net_layout_t *lay,
+                              pn_error_t *err)
+{
+    nb_t b = { .net = net, .err = err, .s = s };
+    if (s->lat_l1 < 3 || s->lat_l2 < 3 || s->lat_dram < 3)
+        return pn_error_set(err, PN_EINVAL, "the sass net needs load latencies of at least 3");
+    if (s->lat_bar < 3)
+        return pn_error_set(err, PN_EINVAL, "the sass net needs a barrier latency of at least 3");
+    uint32_t W = s->W, B = s->blocks, n = s->n_ops;
+    b.regs = calloc(n ? n : 1, sizeof *b.regs);
+    blk_t *bls = calloc(B, sizeof *bls);
+    wnet_t *ws = calloc((size_t)B * W, sizeof *ws);
+    uint32_t *ids = NULL;
+    pn_status_t st = PN_ENOMEM;
+    if (!b.regs || !bls || !ws)
+        goto nomem;
+    collect_regs(&b);
+    size_t per = 2 * (size_t)n + b.n_sb + 2 * (size_t)s->n_lines;
+    if (!(ids = malloc((size_t)B * W * (per ? per : 1) * sizeof *ids)))
+        goto nomem;
+    for (size_t w = 0; w < (size_t)B * W; w++) {
+        uint32_t *p = ids + w * per;
+        ws[w].pc = p, ws[w].wait = p + n, ws[w].sb = p + 2 * n;
+        ws[w].la = p + 2 * n + b.n_sb, ws[w].lp = ws[w].la + s->n_lines;
+    }
+    if ((st = add_global(&b)) != PN_OK)
+        goto out;
+    for (uint32_t k = 0; k < B && st == PN_OK; k++)
+        st = add_block(&b, k, &bls[k]);
+    for (uint32_t k = 0; k < B && st == PN_OK; k++)
+        for (uint32_t i = 0; i < W && st == PN_OK; i++)
+            st = add_warp(&b, k, i, &bls[k], &ws[(size_t)k * W + i]);
+    for (uint32_t k = s->resident; k < B && st == PN_OK; k++)
+        st = add_start(&b, k, bls, ws + (size_t)k * W);
+    if (st == PN_OK && (st = pn_net_freeze(net, err)) == PN_OK && lay) {
+        lay->t0 = b.t0;
+        lay->done = b.done;
+    }
+    goto out;
+nomem:
+    st = pn_error_set(err, PN_ENOMEM, "out of memory for the sass net");
+out:
+    for (size_t w = 0; ws && w < (size_t)B * W; w++)
+        free(ws[w].ltape);
+    free(ids);
+    free(ws);
+    free(bls);
+    free(b.regs);
+    return st;
+}

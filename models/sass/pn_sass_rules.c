@@ -1,0 +1,87 @@
+/* pn_sass_rules.c - what the sass engine and the sass net share: levels of a
+ * warp's loads, its branch decisions, an op's costs and latency
+ * (pn_sass_sim_i.h). */
+#include <math.h>
+
+#include "pn_sass_sim_i.h"
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *l)
+{
+    uint64_t g = gw < s->plan.n_warps ? s->plan.loads[gw] : 0;
+    if (g == 0)
+        g = 1;
+    l->g = g;
+    l->lv[0] = (uint64_t)llround((double)g * s->l1_hit);
+    l->lv[1] = (uint64_t)llround((double)(g - l->lv[0]) * s->l2_hit);
+    l->lv[2] = g - l->lv[0] - l->lv[1];
+    /* warps start at different points of the pattern (a multiplicative hash) */
+    l->phase = (uint64_t)(((uint32_t)gw * 2654435761u) % (uint32_t)(g < UINT32_MAX ? g : UINT32_MAX));
+}
+
+int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k)
+{
+    uint64_t g = l->g, x = (k % g + l->phase) % g;
+    if (pn_sass_heavy(x, l->lv[0], g))
+        return 0;
+    /* the loads before x that are not at L1 */
+    uint64_t j = x - (x * l->lv[0] + g - 1) / g;
+    return pn_sass_heavy(j, l->lv[1], g - l->lv[0]) ? 1 : 2;
+}
+
+/* The branch's decisions for warp gw: v decisions of which h take its busier
+ * side (the warp's own totals, else the launch's). */
+static void decisions(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t *h,
+                      uint64_t *v)
+{
+    const pn_sass_branch_t *br = &s->br[o->branch];
+    size_t nbr = s->plan.n_branches;
+    *v = gw < s->plan.n_warps ? s->plan.visits[(size_t)gw * nbr + o->branch] : 0;
+    *h = gw < s->plan.n_warps ? s->plan.heavy[(size_t)gw * nbr + o->branch] : 0;
+    if (*v == 0) {
+        *v = (uint64_t)br->visits;
+        *h = (uint64_t)(br->heavy_taken ? br->taken : br->visits - br->taken);
+        if (*v == 0)
+            *v = 1;
+    }
+}
+
+int pn_sass_decide(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t k)
+{
+    uint64_t h, v;
+    decisions(s, gw, o, &h, &v);
+    return pn_sass_heavy(k, h, v) == s->br[o->branch].heavy_taken;
+}
+
+uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o)
+{
+    uint64_t h, v;
+    decisions(s, gw, o, &h, &v);
+    return h == 0 || h >= v ? 1 : v / gcd64(h, v);
+}
+
+uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q)
+{
+    int load = o->kind == K_GLD || o->kind == K_ATOMG;
+    int off_level = (q == P_DRAM && load && lvl != 2 && !(s->dram_all && o->kind == K_GLD)) ||
+                    (q == P_L2 && load && lvl == 0);
+    return off_level ? 0 : o->cost[q];
+}
+
+uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
+{
+    if (o->follow >= 0)
+        return s->lat_l1;
+    if (pn_sass_op_levels(o))
+        return lvl == 0 ? s->lat_l1 : lvl == 1 ? s->lat_l2 : s->lat_dram;
+    return o->lat;
+}

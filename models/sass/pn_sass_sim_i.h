@@ -1,0 +1,94 @@
+/* pn_sass_sim_i.h - private to models/sass: the planned ops of a SASS run
+ * and the rules that the sass engine (pn_sass_sim.c) and the net that
+ * realises it (pn_sass_net.c) must share exactly: each op's kind, latency and
+ * costs, the level of a warp's k-th global load and the side of its k-th
+ * decision at a branch (doc/dependencies.md). */
+#ifndef PN_SASS_SIM_I_H
+#define PN_SASS_SIM_I_H
+
+#include <stdint.h>
+
+#include "pn_sass_plan.h"
+#include "pn_sass_sim.h"
+
+#define N_REGS 336              /* R0-255, UR0-63, P0-7, UP0-7 */
+#define MAX_OP_REGS 24
+
+/* What issuing an op does. */
+enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR, K_BRA,
+       K_EXIT, K_CTRL, K_UNIFORM };
+/* Pipes: per partition alu and sfu; per SM lsu, shared, and its shares of the
+ * device's dram, l2 and the atomic unit of one address. */
+enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_L2, P_ATOM, P_N };
+
+typedef struct sop {
+    uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
+    uint8_t n_reads, n_regs;
+    uint8_t kind, guarded;
+    uint32_t lat;               /* fixed latency; loads take their level's */
+    uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
+                                 * cost only past L1 */
+    int32_t target, branch;
+    int32_t lead, follow;       /* line records: the slot a leader writes, a follower reads */
+} sop_t;
+
+struct pn_sass_sim {
+    sop_t *ops;
+    uint32_t n_ops;
+    pn_sass_plan_t plan;
+    pn_sass_branch_t *br;       /* plan.branches */
+    uint32_t n_lines;           /* leaders with followers: a completion record each */
+    int dram_all;               /* measured DRAM reads: every load takes its share */
+    uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
+    uint32_t lat_l1, lat_l2, lat_dram;
+    uint32_t rate[P_N], cap[P_N];
+    double l1_hit, l2_hit;
+};
+
+/* Does op o take a level of its own (a global load or atomic that waits for
+ * no line already on its way)? */
+static inline int pn_sass_op_levels(const sop_t *o)
+{
+    return (o->kind == K_GLD || o->kind == K_ATOMG) && o->follow < 0;
+}
+
+/* Does op o hold its warp until it completes (it writes a register, or it is
+ * a store or an atomic)? */
+static inline int pn_sass_op_drains(const sop_t *o)
+{
+    return o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG;
+}
+
+/* A warp's level pattern: of every g loads that take a level (g >= 1),
+ * lv[0] at L1, lv[1] at L2 and lv[2] at DRAM (the kernel's hit rates applied
+ * to the warp's planned loads, rounded as counts are), starting at `phase`
+ * of the pattern. */
+typedef struct pn_sass_levels {
+    uint64_t lv[3], g, phase;
+} pn_sass_levels_t;
+
+/* The pattern of planned warp gw (gw < plan.n_warps; a warp with no planned
+ * loads takes the hit rates over one load). */
+void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *l);
+
+/* The level (0 L1, 1 L2, 2 DRAM) of a warp's k-th load that takes a level
+ * (K_GLD without a leader; atomics are served at L2 and take no turn): the
+ * pattern's lv[0] L1 loads spread evenly over its g, then its lv[1] L2 loads
+ * evenly over the rest. Periodic in k with period l->g. */
+int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k);
+
+/* Does planned warp gw take branch op o's branch at its k-th visit?
+ * Periodic in k with the period pn_sass_decide_period gives. */
+int pn_sass_decide(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t k);
+uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o);
+
+/* Units op o takes from pipe q at level lvl (loads: a load's L2 cost only
+ * past L1, its DRAM cost only at DRAM level unless measured DRAM reads spread
+ * over every load; a follower is an L1 hit). */
+uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q);
+
+/* Latency of op o issued at level lvl (a follower's is the L1's, or longer
+ * when its line comes later). */
+uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl);
+
+#endif

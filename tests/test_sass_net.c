@@ -1,0 +1,414 @@
+/* test_sass_net.c - the dependency rule as a Petri net: the literal engine
+ * on pn_sass_net_build's net against the sass engine, exactly on one warp
+ * (steps and idle steps, every program below) and in distribution on several
+ * warps, blocks and partitions (two-sample chi-square, with a power control),
+ * and the net's limits (doc/dependencies.md, "The net"). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_chi2.h"
+#include "pn_engine.h"
+#include "pn_sass_net.h"
+#include "pn_sass_prog.h"
+#include "pn_sass_sim.h"
+
+static int scaled(int runs)
+{
+    const char *full = getenv("PN_FULL");
+    return full && *full == '1' ? 10 * runs : runs;
+}
+
+/* One instruction of a test program: executions, sectors, lines and
+ * wavefronts over the launch, and its text (ops sit 16 bytes apart, so
+ * `BRA 0x20` jumps to the third). */
+typedef struct row {
+    double ex, sectors, lines, wavefronts;
+    const char *text;
+} row_t;
+
+static void prog_of(pn_sass_prog_t *p, const row_t *rows, int n, double warps)
+{
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(p, "t.sass", "t", warps, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        if (pn_sass_prog_add(p, rows[i].text, (uint64_t)(16 * i), 0, rows[i].ex, rows[i].sectors,
+                             rows[i].lines, rows[i].wavefronts, i + 1, 1, &err) != PN_OK)
+            fail_msg("%s", err.msg);
+    if (pn_sass_prog_finish(p, &err) != PN_OK)
+        fail_msg("%s", err.msg);
+}
+
+/* A small imaginary SM: latencies arith 4, sfu 9, shared 6 / 3, loads
+ * 8 / 15 / 30, stores 3; wide pipes unless a test narrows them. */
+typedef struct sm {
+    pn_pipe_params_t pp;
+    pn_pipe_device_t pd;
+    pn_memory_t mem;
+    uint32_t busy;
+} sm_t;
+
+static void small_sm(sm_t *m, uint32_t warps, uint32_t blocks, uint32_t resident)
+{
+    static const uint32_t lat[PN_PIPE_KINDS] = { 4, 9, 6, 3, 8, 15, 30, 3 };
+    memset(m, 0, sizeof *m);
+    m->pp.partitions = 2;
+    m->pp.issue = 1;
+    memcpy(m->pp.latency, lat, sizeof lat);
+    m->pp.n_warps = warps;
+    m->pp.blocks = blocks;
+    m->pp.resident = resident;
+    m->pp.barrier_latency = 6;
+    pn_memory_default(&m->mem);
+    m->busy = 1;
+}
+
+typedef struct pair {
+    pn_sass_sim_t *sim;
+    pn_net_t net;
+    pn_sass_net_layout_t lay;
+} pair_t;
+
+static void pair_new(pair_t *x, const sm_t *m, const pn_sass_prog_t *prog)
+{
+    pn_sass_sim_params_t sp = { &m->pp, &m->pd, &m->mem, prog, m->busy };
+    pn_error_t err = { 0 };
+    if (pn_sass_sim_new(&sp, &x->sim, &err) != PN_OK)
+        fail_msg("sim: %s", err.msg);
+    pn_net_init(&x->net);
+    if (pn_sass_net_build(&x->net, x->sim, &x->lay, &err) != PN_OK)
+        fail_msg("net: %s", err.msg);
+}
+
+static void pair_free(pair_t *x)
+{
+    pn_net_destroy(&x->net);
+    pn_sass_sim_free(x->sim);
+}
+
+static pn_run_result_t run_net(const pair_t *x, uint64_t seed)
+{
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = x->lay.t0, .net_name = "t" };
+    pn_run_result_t r;
+    pn_error_t err = { 0 };
+    if (pn_engine_literal_run(&x->net, seed, &o, &r, &err) != PN_OK)
+        fail_msg("literal: %s", err.msg);
+    return r;
+}
+
+static pn_run_result_t run_sim(const pair_t *x, uint64_t seed)
+{
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1, .net_name = "t" };
+    pn_run_result_t r;
+    pn_error_t err = { 0 };
+    if (pn_sass_sim_run(x->sim, seed, &o, &r, &err) != PN_OK)
+        fail_msg("sass: %s", err.msg);
+    return r;
+}
+
+/* One warp: both engines give the same steps and idle steps for two seeds;
+ * returns the steps. */
+static uint64_t same_one_warp(const sm_t *m, const row_t *rows, int n)
+{
+    pn_sass_prog_t p;
+    prog_of(&p, rows, n, 1);
+    pair_t x;
+    pair_new(&x, m, &p);
+    pn_run_result_t a = run_sim(&x, 1), b = run_net(&x, 1), c = run_net(&x, 2);
+    /* the fast engine too (its dead-marking test once missed these nets: a
+     * contested scheduler whose waiting consumers all lack their program
+     * counter repeated empty steps forever) */
+    pn_run_opts_t o = { .max_steps = 100000, .idle_trans = x.lay.t0, .net_name = "t" };
+    pn_run_result_t f;
+    assert_int_equal(pn_engine_run(PN_ENGINE_FAST, &x.net, 3, &o, &f, NULL), PN_OK);
+    assert_int_equal(f.steps, b.steps);
+    assert_int_equal(f.idle_steps, b.idle_steps);
+    assert_int_equal(f.firings, b.firings);
+    if (a.steps != b.steps || a.idle_steps != b.idle_steps || b.steps != c.steps ||
+        b.idle_steps != c.idle_steps)
+        fail_msg("%s: sass %" PRIu64 "/%" PRIu64 ", net %" PRIu64 "/%" PRIu64 " and %" PRIu64
+                 "/%" PRIu64 " (steps/idle)", rows[0].text, a.steps, a.idle_steps, b.steps,
+                 b.idle_steps, c.steps, c.idle_steps);
+    pair_free(&x);
+    pn_sass_prog_destroy(&p);
+    return a.steps;
+}
+
+static void test_one_warp_exact(void **state)
+{
+    (void)state;
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.mem.l1_hit = 0;
+    m.mem.l2_hit = 0;
+    /* k independent loads overlap: four loads at 0..3 (DRAM, 30), the first
+     * add at 2 + 30 (it reads the third), the second at 32 + 4; done at 40,
+     * the kernel ends at 41, dead at 42 */
+    static const row_t loads[] = { { 1, 4, 1, 0, "LDG.E R10, desc[UR4][R2.64]" },
+                                   { 1, 4, 1, 0, "LDG.E R11, desc[UR4][R6.64]" },
+                                   { 1, 4, 1, 0, "LDG.E R12, desc[UR4][R8.64]" },
+                                   { 1, 4, 1, 0, "LDG.E R13, desc[UR4][R14.64]" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R10, R11, R12" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R1, R13, RZ" },
+                                   { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, loads, 7), 2 + 30 + 2 * 4 + 2);
+    /* a chain of dependent adds: k * L */
+    static const row_t chain[] = { { 1, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                   { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, chain, 4), 3 * 4 + 2);
+    /* an add that does not read the pending load issues under it */
+    static const row_t under[] = { { 1, 4, 1, 0, "LDG.E R10, desc[UR4][R2.64]" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R5, 1, RZ" },
+                                   { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, under, 3), 30 + 2);
+    /* a loop of 8 trips (a load, a dependent add, the compare, the back
+     * branch: taken branches wait the arithmetic latency), a store after */
+    static const row_t loop[] = { { 1, 0, 0, 0, "MOV R1, RZ" },
+                                  { 8, 32, 8, 0, "LDG.E R2, desc[UR4][R4.64]" },
+                                  { 8, 0, 0, 0, "IADD3 R1, R1, R2, RZ" },
+                                  { 8, 0, 0, 0, "ISETP.GE.AND P0, PT, R1, 0x10, PT" },
+                                  { 8, 0, 0, 0, "@!P0 BRA 0x10" },
+                                  { 1, 4, 1, 0, "STG.E desc[UR4][R4.64], R1" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    m.mem.l1_hit = 0.5;
+    m.mem.l2_hit = 0.5;
+    same_one_warp(&m, loop, 7);
+    /* a guarded exit that one warp of two takes, shared memory, MUFU */
+    static const row_t misc[] = { { 2, 0, 0, 0, "S2R R0, SR_TID.X" },
+                                  { 2, 0, 0, 0, "ISETP.GT.AND P0, PT, R0, 0x20, PT" },
+                                  { 2, 0, 0, 0, "@P0 EXIT" },
+                                  { 1, 0, 0, 2, "LDS R3, [R0]" },
+                                  { 1, 0, 0, 0, "MUFU.EX2 R4, R3" },
+                                  { 1, 0, 0, 1, "STS [R0], R4" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    same_one_warp(&m, misc, 7);
+    /* a barrier alone: its latency after the arrival */
+    static const row_t bar[] = { { 1, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                 { 1, 0, 0, 0, "BAR.SYNC.DEFER_BLOCKING 0x0" },
+                                 { 1, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, bar, 4), 1 + 6 + 4 + 2);
+    /* a load on a line already on its way waits for that line */
+    static const row_t merge[] = { { 1, 4, 1, 0, "LDG.E R10, desc[UR4][R2.64]" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                   { 1, 4, 1, 0, "LDG.E R11, desc[UR4][R2.64+0x4]" },
+                                   { 1, 0, 0, 0, "IADD3 R5, R11, R10, RZ" },
+                                   { 1, 0, 0, 0, "EXIT" } };
+    m.mem.l1_hit = 0;
+    m.mem.l2_hit = 0;
+    assert_int_equal(same_one_warp(&m, merge, 5), 30 + 4 + 2);
+    /* narrow pipes: 8 stores through an L2 of one sector a step */
+    static const row_t stores[] = { { 1, 4, 4, 0, "STG.E desc[UR4][R2.64], R5" },
+                                    { 1, 4, 4, 0, "STG.E desc[UR4][R2.64+0x100], R5" },
+                                    { 1, 4, 4, 0, "STG.E desc[UR4][R2.64+0x200], R5" },
+                                    { 1, 4, 4, 0, "STG.E desc[UR4][R2.64+0x300], R5" },
+                                    { 1, 0, 0, 0, "EXIT" } };
+    m.pd.l2_sectors = 1;
+    m.pd.l2_store_sectors = 0.5;
+    /* 8000 units each from a bucket of 10000 refilled by 1000: at 0, 7, 15, 23 */
+    assert_int_equal(same_one_warp(&m, stores, 5), 23 + 3 + 2);
+}
+
+#define NBIN 4096
+
+/* Histograms of steps (from lo) and idle steps of `runs` runs of each
+ * engine; the two-sample p-values. */
+static void compare(const char *name, const sm_t *m, const row_t *rows, int n, double warps,
+                    int runs, int64_t shift, double *p_steps, double *p_idle)
+{
+    pn_sass_prog_t p;
+    prog_of(&p, rows, n, warps);
+    pair_t x;
+    pair_new(&x, m, &p);
+    static double sa[NBIN], sb[NBIN], ia[NBIN], ib[NBIN];
+    memset(sa, 0, sizeof sa);
+    memset(sb, 0, sizeof sb);
+    memset(ia, 0, sizeof ia);
+    memset(ib, 0, sizeof ib);
+    uint64_t lo = run_sim(&x, 12345).steps;
+    lo = lo > NBIN / 2 ? lo - NBIN / 2 : 0;
+    for (int r = 0; r < runs; r++) {
+        pn_run_result_t a = run_sim(&x, 1000 + (uint64_t)r), b = run_net(&x, 900000 + (uint64_t)r);
+        uint64_t as = a.steps + (uint64_t)shift;
+        if (as < lo || as - lo >= NBIN || b.steps < lo || b.steps - lo >= NBIN ||
+            a.idle_steps >= NBIN || b.idle_steps >= NBIN)
+            fail_msg("%s: steps out of the histogram (%" PRIu64 ", %" PRIu64 ")", name,
+                     a.steps, b.steps);
+        sa[as - lo]++;
+        sb[b.steps - lo]++;
+        ia[a.idle_steps]++;
+        ib[b.idle_steps]++;
+    }
+    *p_steps = pn_chi2_p(sa, sb, NBIN, 0, 10);
+    *p_idle = pn_chi2_p(ia, ib, NBIN, 0, 10);
+    pair_free(&x);
+    pn_sass_prog_destroy(&p);
+}
+
+/* A grid-stride loop: two independent loads a trip, a dependent FMA, a
+ * store at the end (4 warps: 64 loads each). */
+static const row_t stride[] = { { 4, 0, 0, 0, "S2R R0, SR_TID.X" },
+                                { 4, 0, 0, 0, "MOV R1, RZ" },
+                                { 32, 128, 32, 0, "LDG.E R2, desc[UR4][R4.64]" },
+                                { 32, 256, 64, 0, "LDG.E R3, desc[UR4][R6.64]" },
+                                { 32, 0, 0, 0, "IADD3 R4, R4, 0x80, RZ" },
+                                { 32, 0, 0, 0, "FFMA R1, R2, R3, R1" },
+                                { 32, 0, 0, 0, "ISETP.GE.AND P0, PT, R4, R0, PT" },
+                                { 32, 0, 0, 0, "@!P0 BRA 0x20" },
+                                { 4, 16, 4, 0, "STG.E desc[UR4][R8.64], R1" },
+                                { 4, 0, 0, 0, "EXIT" } };
+
+/* Shared memory between barriers, an exit that some warps take before the
+ * second barrier, a line follower. */
+static const row_t tiles[] = { { 4, 0, 0, 0, "S2R R0, SR_TID.X" },
+                               { 4, 16, 4, 0, "LDG.E R2, desc[UR4][R4.64]" },
+                               { 4, 16, 4, 0, "LDG.E R3, desc[UR4][R4.64+0x40]" },
+                               { 4, 0, 0, 4, "STS [R0], R2" },
+                               { 4, 0, 0, 0, "BAR.SYNC.DEFER_BLOCKING 0x0" },
+                               { 4, 0, 0, 4, "LDS R6, [R0+0x4]" },
+                               { 4, 0, 0, 0, "FADD R6, R6, R3" },
+                               { 4, 0, 0, 0, "ISETP.GT.AND P0, PT, R0, 0x40, PT" },
+                               { 4, 0, 0, 0, "@P0 EXIT" },
+                               { 2, 0, 0, 0, "BAR.SYNC.DEFER_BLOCKING 0x0" },
+                               { 2, 0, 0, 0, "MUFU.RCP R7, R6" },
+                               { 2, 8, 2, 0, "STG.E desc[UR4][R8.64], R7" },
+                               { 2, 0, 0, 0, "EXIT" } };
+
+/* The stride loop ending in a reduction on one address, through the L2 */
+static const row_t reduce[] = { { 4, 0, 0, 0, "S2R R0, SR_TID.X" },
+                                { 4, 0, 0, 0, "MOV R1, RZ" },
+                                { 32, 128, 32, 0, "LDG.E R2, desc[UR4][R4.64]" },
+                                { 32, 256, 64, 0, "LDG.E R3, desc[UR4][R6.64]" },
+                                { 32, 0, 0, 0, "IADD3 R4, R4, 0x80, RZ" },
+                                { 32, 0, 0, 0, "FFMA R1, R2, R3, R1" },
+                                { 32, 0, 0, 0, "ISETP.GE.AND P0, PT, R4, R0, PT" },
+                                { 32, 0, 0, 0, "@!P0 BRA 0x20" },
+                                { 4, 4, 4, 0, "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R8.64], R1" },
+                                { 4, 8, 4, 0, "ATOMG.E.ADD.STRONG.GPU PT, R9, desc[UR4][R10.64], R1" },
+                                { 4, 0, 0, 0, "IADD3 R9, R9, 1, RZ" },
+                                { 4, 0, 0, 0, "EXIT" } };
+
+static void narrow(sm_t *m)
+{
+    m->pp.rate[PN_PIPE_LSU] = 2000;
+    m->pp.rate[PN_PIPE_DRAM] = 1000;
+    m->pp.rate[PN_PIPE_SHMEM] = 1000;
+    m->pp.rate[PN_PIPE_SFUP] = 250;
+    m->pp.rate[PN_PIPE_ALUP] = 500;
+    m->pp.inflight = 3;
+    m->mem.l1_hit = 0.25;
+    m->mem.l2_hit = 0.5;
+}
+
+static void test_distributions(void **state)
+{
+    (void)state;
+    const int runs = scaled(300);
+    sm_t m;
+    double ps, pi;
+    /* four warps of one block, narrow pipes, three in-flight loads */
+    small_sm(&m, 4, 1, 1);
+    narrow(&m);
+    compare("stride", &m, stride, 10, 4, runs, 0, &ps, &pi);
+    if (ps < 1e-3 || pi < 1e-3)
+        fail_msg("stride: the net and the sass engine differ (p = %g steps, %g idle)", ps, pi);
+    /* the same with the L2 and the atomic unit of one address */
+    m.pd.l2_sectors = 2;
+    m.pd.l2_store_sectors = 1;
+    m.pd.atomic_serial = 1;
+    m.pd.atomic_serial_float = 3;
+    compare("reduce", &m, reduce, 12, 4, runs, 0, &ps, &pi);
+    if (ps < 1e-3 || pi < 1e-3)
+        fail_msg("reduce: the net and the sass engine differ (p = %g steps, %g idle)", ps, pi);
+    /* three blocks of two warps, one resident at a time (launch 7), barriers */
+    small_sm(&m, 2, 3, 1);
+    narrow(&m);
+    m.pp.block_launch = 7;
+    compare("tiles", &m, tiles, 13, 4, runs, 0, &ps, &pi);
+    if (ps < 1e-3 || pi < 1e-3)
+        fail_msg("tiles: the net and the sass engine differ (p = %g steps, %g idle)", ps, pi);
+    /* two blocks resident of three, issue 2 per partition */
+    small_sm(&m, 2, 3, 2);
+    narrow(&m);
+    m.pp.issue = 2;
+    m.pp.block_launch = 3;
+    compare("tiles2", &m, tiles, 13, 4, runs, 0, &ps, &pi);
+    if (ps < 1e-3 || pi < 1e-3)
+        fail_msg("tiles2: the net and the sass engine differ (p = %g steps, %g idle)", ps, pi);
+}
+
+/* Power control: the test sees a one-step shift of the sass engine on the
+ * two-block net (steps sd about 2.4) and a four-step one on the stride loop
+ * (sd about 11). */
+static void test_power(void **state)
+{
+    (void)state;
+    sm_t m;
+    double ps, pi;
+    small_sm(&m, 2, 3, 2);
+    narrow(&m);
+    m.pp.issue = 2;
+    m.pp.block_launch = 3;
+    compare("tiles2+1", &m, tiles, 13, 4, scaled(300), 1, &ps, &pi);
+    if (!(ps < 1e-6))
+        fail_msg("a one-step shift went unseen (p = %g)", ps);
+    small_sm(&m, 4, 1, 1);
+    narrow(&m);
+    compare("stride+4", &m, stride, 10, 4, scaled(300), 4, &ps, &pi);
+    if (!(ps < 1e-3))
+        fail_msg("a four-step shift went unseen (p = %g)", ps);
+}
+
+/* The limits: a load latency below 3, and a net too large to unroll. */
+static void test_limits(void **state)
+{
+    (void)state;
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    pn_sass_prog_t p;
+    prog_of(&p, stride, 10, 1);
+    pn_sass_sim_params_t sp = { &m.pp, &m.pd, &m.mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    m.pp.latency[PN_PIPE_LD_L1] = 2;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_net_t net;
+    pn_net_init(&net);
+    assert_int_equal(pn_sass_net_build(&net, sim, NULL, &err), PN_EINVAL);
+    assert_non_null(strstr(err.msg, "load latencies of at least 3"));
+    pn_net_destroy(&net);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    /* 32000 warps of a 1000-step latency: 32 million places */
+    static const row_t add[] = { { 32000, 0, 0, 0, "IADD3 R1, R1, 1, RZ" },
+                                 { 32000, 0, 0, 0, "EXIT" } };
+    prog_of(&p, add, 2, 32000);
+    small_sm(&m, 32, 1000, 1);
+    m.pp.latency[PN_PIPE_ARITH] = 1000;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_net_init(&net);
+    assert_int_equal(pn_net_set_counting(&net, &err), PN_OK);
+    assert_int_equal(pn_sass_net_build(&net, sim, NULL, &err), PN_ELIMIT);
+    assert_non_null(strstr(err.msg, "would exceed"));
+    pn_net_destroy(&net);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_warp_exact),
+        cmocka_unit_test(test_distributions),
+        cmocka_unit_test(test_power),
+        cmocka_unit_test(test_limits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
