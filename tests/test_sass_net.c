@@ -345,7 +345,7 @@ static void test_distributions(void **state)
 }
 
 /* Power control: the test sees a one-step shift of the sass engine on the
- * two-block net (steps sd about 2.4) and a four-step one on the stride loop
+ * two-block net (steps sd about 2.4) and a six-step one on the stride loop
  * (sd about 11). */
 static void test_power(void **state)
 {
@@ -361,9 +361,9 @@ static void test_power(void **state)
         fail_msg("a one-step shift went unseen (p = %g)", ps);
     small_sm(&m, 4, 1, 1);
     narrow(&m);
-    compare("stride+4", &m, stride, 10, 4, scaled(300), 4, &ps, &pi);
+    compare("stride+6", &m, stride, 10, 4, scaled(300), 6, &ps, &pi);
     if (!(ps < 1e-3))
-        fail_msg("a four-step shift went unseen (p = %g)", ps);
+        fail_msg("a six-step shift went unseen (p = %g)", ps);
 }
 
 /* The limits: a load latency below 3, and a net too large to unroll. */
