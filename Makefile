@@ -118,9 +118,10 @@ docs: $(PNSIM)
 	PNSIM=$(PNSIM) python3 tests/lib/doc_outputs.py --write README.md doc/*.md
 
 bench: deps
-	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/tests/bench_pipe build/bench/pnsim
+	@$(MAKE) --no-print-directory OPT="-O3 -march=native -g -DNDEBUG" BUILD=build/bench build/bench/tests/bench_engine build/bench/tests/bench_pipe build/bench/tests/bench_sass build/bench/pnsim
 	build/bench/tests/bench_engine
 	build/bench/tests/bench_pipe
+	build/bench/tests/bench_sass
 
 valgrind: $(PNSIM) $(TEST_BIN) fuzz-replay
 	@PNSIM=$(PNSIM) BUILD=$(BUILD) SANITIZE=$(SANITIZE) PN_VALGRIND=1 sh tests/run_all.sh $(TEST_BIN)

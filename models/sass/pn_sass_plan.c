@@ -164,6 +164,15 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     for (size_t i = 0; i < n; i++)
         total += p->ops[i].executed;
     uint64_t cap = (uint64_t)fmin(4e12, 2 * total + 16 * (double)n + 1000);
+    /* per op: 1 an exit, 2 a branch (the walk below visits ops millions of times) */
+    uint8_t *flow = malloc(n ? n : 1);
+    if (!flow) {
+        free(k);
+        pn_sass_plan_destroy(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        flow[i] = pn_sass_op_is_exit(&p->ops[i]) ? 1 : pn_sass_op_is_branch(&p->ops[i]) ? 2 : 0;
     for (uint64_t w = 0; w < nw; w++) {
         size_t pc = 0;
         uint64_t steps = 0;
@@ -171,6 +180,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
             const pn_sass_op_t *op = &p->ops[pc];
             if (++steps > cap) {
                 free(k);
+                free(flow);
                 pn_sass_plan_destroy(pl);
                 return pn_error_at(err, PN_EINVAL, p->path, op->line, 1,
                                    "warp %llu of the plan does not reach EXIT within %llu "
@@ -192,14 +202,14 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                 pl->heavy[w * nbr + bi] += (uint64_t)heavy;
                 int taken = heavy == br->heavy_taken;
                 if (taken)
-                    pc = pn_sass_op_is_exit(op) ? n : (size_t)op->target;
+                    pc = flow[pc] == 1 ? n : (size_t)op->target;
                 else
                     pc++;
                 continue;
             }
-            if (pn_sass_op_is_exit(op) && !op->in.guarded)
+            if (flow[pc] == 1 && !op->in.guarded)
                 break;
-            if (pn_sass_op_is_branch(op) && op->target >= 0 && !op->in.guarded) {
+            if (flow[pc] == 2 && op->target >= 0 && !op->in.guarded) {
                 pc = (size_t)op->target;
                 continue;
             }
@@ -207,5 +217,6 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         }
     }
     free(k);
+    free(flow);
     return PN_OK;
 }

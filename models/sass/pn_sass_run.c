@@ -1,6 +1,18 @@
 /* pn_sass_run.c - the sass engine's runs: the dependency rule on the
  * pipelined SM, step by step over the steps in which some warp can act
- * (doc/dependencies.md); it plays the net of pn_sass_net.c. */
+ * (doc/dependencies.md); it plays the net of pn_sass_net.c.
+ *
+ * A running warp waits in a heap until the step its registers, its previous
+ * issue and its branch or barrier latency allow (its wake), then in the ready
+ * list of its partition and class (pn_sass_class_t: what its next op takes).
+ * In a step only the lists whose class the buckets and the in-flight limit
+ * can pay are drawn from, one warp at a time with the weight of their
+ * members, and rechecked after each issue: the warps of the other lists
+ * would be refused whatever the order (a step's takes only lower the
+ * levels), so leaving them out keeps the net's distribution, and a step
+ * costs what it issues. The next step visited is the first at which a warp
+ * wakes, a list could be paid by refills or returned slots, or a block may
+ * start. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +26,9 @@ typedef struct bucket {
 } bucket_t;
 
 typedef struct warp {
-    uint32_t gw, pc, slot;
+    uint32_t gw, pc, slot, part;
     int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
+    int queued;                 /* in the wake-up heap */
     uint64_t next_ok, drain, wake;
     pn_sass_levels_t lev;       /* its level pattern */
     uint64_t nload;             /* loads that took a level */
@@ -31,19 +44,27 @@ typedef struct slot {
     int busy;
 } slot_t;
 
+/* Bring bucket b from its step `at` to step t > at: the refill decided at
+ * `at`, then R in every quiet step in which its room holds R. */
+static void level_advance(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
+{
+    b->level += b->refill;
+    uint64_t d = t - b->at - 1;   /* quiet steps in between */
+    if (d > 0 && cap - b->level >= rate) {
+        uint64_t k = (cap - b->level) / rate;
+        b->level += (uint64_t)rate * (k < d ? k : d);
+    }
+    b->at = t;
+    b->refill = cap - b->level >= rate ? rate : 0;
+}
+
 /* The bucket's level at the start of step t, as the net's refill has it: in
  * every step it refills by R when its room (cap - level) at the start of the
  * step, before the step's takes, holds at least R. */
-static uint64_t level_at(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
+static inline uint64_t level_at(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
 {
-    if (t > b->at && rate) {
-        b->level += b->refill;
-        uint64_t room = cap > b->level ? cap - b->level : 0;
-        uint64_t k = room / rate, d = t - b->at - 1;
-        b->level += (uint64_t)rate * (k < d ? k : d);
-        b->at = t;
-        b->refill = cap - b->level >= rate ? rate : 0;
-    }
+    if (t > b->at && rate)
+        level_advance(b, t, rate, cap);
     return b->level;
 }
 
@@ -57,7 +78,94 @@ typedef struct run {
     uint32_t n_inflight;
     uint32_t next_block, blocks_done;
     uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
+    uint64_t last_done;         /* the latest step a warp is done at */
+    uint32_t n_free;            /* slots without a block */
+    struct wakeup { uint64_t at; uint32_t w; } *wh;    /* the wake-up heap */
+    uint32_t n_wh, nw;
+    uint32_t *rd, *n_rd;        /* list k (partition * classes + class) at rd[k * nw] */
+    uint32_t *act, *apos, n_act; /* the lists with members, and each list's place there */
+    uint32_t *elig;             /* a step's lists that can be paid */
+    uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
+                                 * lower the levels, so an earlier answer stays a bound) */
+    uint64_t *lmask;            /* per list: its buckets (bit = bucket index) and, in
+                                 * the top bit, the in-flight slots */
+    uint32_t *lpart;            /* per list: its partition */
 } run_t;
+
+/* Running warp wi, in no list, waits for its wake step. */
+static void wake_push(run_t *r, uint32_t wi)
+{
+    struct wakeup v = { r->w[wi].wake, wi };
+    uint32_t i = r->n_wh++;
+    while (i > 0 && r->wh[(i - 1) / 2].at > v.at) {
+        r->wh[i] = r->wh[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    r->wh[i] = v;
+    r->w[wi].queued = 1;
+}
+
+static void wake_pop(run_t *r)
+{
+    struct wakeup v = r->wh[--r->n_wh];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= r->n_wh)
+            break;
+        if (c + 1 < r->n_wh && r->wh[c + 1].at < r->wh[c].at)
+            c++;
+        if (r->wh[c].at >= v.at)
+            break;
+        r->wh[i] = r->wh[c];
+        i = c;
+    }
+    r->wh[i] = v;
+}
+
+/* The list warp w's next op puts it in: its partition, and its class at the
+ * level it issues at. */
+static uint32_t list_of(const run_t *r, const warp_t *w)
+{
+    const pn_sass_sim_t *s = r->s;
+    const sop_t *o = &s->ops[w->pc];
+    int lvl = !pn_sass_op_levels(o) ? 0 : o->kind == K_ATOMG ? 1
+                                         : pn_sass_load_level(&w->lev, w->nload);
+    return w->part * s->n_cls + o->cls[lvl];
+}
+
+/* The warps due at t join their lists. */
+static void wake_due(run_t *r, uint64_t t)
+{
+    while (r->n_wh > 0 && r->wh[0].at <= t) {
+        uint32_t wi = r->wh[0].w;
+        wake_pop(r);
+        warp_t *w = &r->w[wi];
+        w->queued = 0;
+        if (w->state != 0)
+            continue;
+        uint32_t k = list_of(r, w);
+        if (r->n_rd[k] == 0) {
+            r->apos[k] = r->n_act;
+            r->act[r->n_act++] = k;
+            r->ready_at[k] = 0;
+        }
+        r->rd[(size_t)k * r->nw + r->n_rd[k]++] = wi;
+    }
+}
+
+/* Take member u out of list k. */
+static uint32_t list_take(run_t *r, uint32_t k, uint32_t u)
+{
+    uint32_t *rd = r->rd + (size_t)k * r->nw, wi = rd[u];
+    rd[u] = rd[--r->n_rd[k]];
+    if (r->n_rd[k] == 0) {
+        uint32_t last = r->act[--r->n_act];
+        r->act[r->apos[k]] = last;
+        r->apos[last] = r->apos[k];
+    }
+    return wi;
+}
 
 static void heap_push(uint64_t *h, uint32_t *n, uint64_t v)
 {
@@ -108,6 +216,8 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
     b->alive = s->W;
     b->arrived = 0;
     b->busy = 1;
+    if (!first)
+        r->n_free--;
     b->gone_at = 0;
     if (!first)
         r->launch_ok = t + (s->launch > 1 ? s->launch : 1);
@@ -122,11 +232,13 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
         memset(ld, 0, (s->n_lines ? s->n_lines : 1) * sizeof *ld);
         w->gw = b->block * s->W + i;
         w->slot = sl;
+        w->part = i % s->partitions;
         w->next_ok = first ? t : t + 1;
         for (int q = 0; q < N_REGS; q++)
             w->ready[q] = t;
         pn_sass_warp_levels(s, w->gw, &w->lev);
         rewake(s, w);
+        wake_push(r, sl * s->W + i);
     }
 }
 
@@ -143,6 +255,7 @@ static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
             x->state = 0;
             x->next_ok = t + s->lat_bar;
             rewake(s, x);
+            wake_push(r, sl * s->W + i);
         }
     }
     r->slot[sl].arrived = 0;
@@ -156,10 +269,13 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
     w->state = 2;
     if (t > b->done_at)
         b->done_at = t;
+    if (t > r->last_done)
+        r->last_done = t;
     if (t > b->gone_at)
         b->gone_at = t;
     if (--b->alive == 0) {
         b->busy = 0;
+        r->n_free++;
         r->blocks_done++;
         return;
     }
@@ -167,7 +283,6 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
         release_barrier(r, w->slot, t);
 }
 
-/* Try to issue warp w's op at step t; 1 if it issued. */
 /* The first step after t at which a warp refused at t because pipe q holds
  * `have` units and its op needs c could issue: when refills alone bring q to c
  * (takes only lower the levels). Skipping the steps in between changes no
@@ -179,39 +294,35 @@ static uint64_t refused_until(const pn_sass_sim_t *s, uint64_t t, int q, uint32_
     return t + (need <= rate ? 1 : (need + rate - 1) / rate);
 }
 
-static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
+/* Issue warp w's op at step t on its partition, which has a slot left; 0
+ * when a pipe or the in-flight limit refuses it (w->wake: the first step it
+ * could), which its list's check rules out. */
+static int try_issue(run_t *r, warp_t *w, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
-    uint32_t part = (w->gw % s->W) % s->partitions;
-    if (slots_left[part] == 0)
-        return 0;
+    uint32_t part = w->part;
     int lvl = 0;
     if (pn_sass_op_levels(o)) {
-        while (r->n_inflight > 0 && r->inflight[0] <= t)
-            heap_pop(r->inflight, &r->n_inflight);
         if (s->inflight && r->n_inflight >= s->inflight) {
             w->wake = r->inflight[0] > t ? r->inflight[0] : t + 1;
             return 0;
         }
         lvl = o->kind == K_ATOMG ? 1 : pn_sass_load_level(&w->lev, w->nload);
     }
+    const pn_sass_class_t *cl = &s->cls[o->cls[lvl]];
     bucket_t *bk[P_N];
-    bk[P_ALU] = &r->bk[2 * part];
-    bk[P_SFU] = &r->bk[2 * part + 1];
-    for (int q = P_LSU; q < P_N; q++)
-        bk[q] = &r->bk[2 * s->partitions + (q - P_LSU)];
-    uint32_t c[P_N];
-    for (int q = 0; q < P_N; q++) {
-        c[q] = pn_sass_cost_at(s, o, lvl, q);
-        if (c[q] && level_at(bk[q], t, s->rate[q], s->cap[q]) < c[q]) {
-            w->wake = s->rate[q] ? refused_until(s, t, q, c[q], bk[q]->level) : t + 1;
+    for (uint32_t i = 0; i < cl->n_pipes; i++) {
+        int q = cl->pipe[i];
+        bk[i] = &r->bk[q <= P_SFU ? 2 * part + (uint32_t)q
+                                  : 2 * s->partitions + (uint32_t)(q - P_LSU)];
+        if (level_at(bk[i], t, s->rate[q], s->cap[q]) < cl->cost[q]) {
+            w->wake = refused_until(s, t, q, cl->cost[q], bk[i]->level);
             return 0;
         }
     }
-    for (int q = 0; q < P_N; q++)
-        bk[q]->level -= c[q];
-    slots_left[part]--;
+    for (uint32_t i = 0; i < cl->n_pipes; i++)
+        bk[i]->level -= cl->cost[cl->pipe[i]];
     r->issued++;
     uint64_t lat = pn_sass_latency_at(s, o, lvl);
     if (o->follow >= 0) {
@@ -265,6 +376,88 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t, uint32_t *slots_left)
     return 1;
 }
 
+/* Steps from t until list k's class could be paid: refills bring its
+ * partition's and the SM's buckets to its costs, and for a load an in-flight
+ * slot is back (0: it can be paid at t). */
+static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
+{
+    const pn_sass_sim_t *s = r->s;
+    const pn_sass_class_t *c = &s->cls[k % s->n_cls];
+    uint32_t p = k / s->n_cls;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < c->n_pipes; i++) {
+        int q = c->pipe[i];
+        uint32_t need = c->cost[q];
+        uint32_t b = q <= P_SFU ? 2 * p + (uint32_t)q : 2 * s->partitions + (uint32_t)(q - P_LSU);
+        uint64_t have = level_at(&r->bk[b], t, s->rate[q], s->cap[q]);
+        if (need > have) {
+            uint64_t n = (need - have + s->rate[q] - 1) / s->rate[q];
+            m = n > m ? n : m;
+        }
+    }
+    if (c->inflight && r->n_inflight >= s->inflight && r->inflight[0] > t + m)
+        m = r->inflight[0] - t;
+    return m;
+}
+
+/* Step t's issues (the file's comment): returns the instructions issued. */
+static uint32_t issue_step(run_t *r, uint64_t t)
+{
+    const pn_sass_sim_t *s = r->s;
+    uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0;
+    while (r->n_inflight > 0 && r->inflight[0] <= t)
+        heap_pop(r->inflight, &r->n_inflight);
+    for (uint32_t p = 0; p < s->partitions; p++)
+        left[p] = s->issue;
+    for (uint32_t a = 0; a < r->n_act; a++) {
+        uint32_t k = r->act[a];
+        if (r->ready_at[k] > t)
+            continue;
+        uint64_t m = list_wait(r, k, t);
+        if (m == 0)
+            r->elig[ne++] = k;
+        r->ready_at[k] = t + (m ? m : 1);
+    }
+    while (ne > 0) {
+        uint32_t total = 0, e = 0;
+        for (uint32_t i = 0; i < ne; i++)
+            total += r->n_rd[r->elig[i]];
+        uint32_t u = pn_rng_below(&r->rng, total);
+        while (u >= r->n_rd[r->elig[e]])
+            u -= r->n_rd[r->elig[e++]];
+        uint64_t took = r->lmask[r->elig[e]];
+        uint32_t wi = list_take(r, r->elig[e], u);
+        warp_t *w = &r->w[wi];
+        if (try_issue(r, w, t)) {
+            issued++;
+            left[w->part]--;
+        } else
+            took = 0;
+        if (w->state == 0 && !w->queued)
+            wake_push(r, wi);
+        /* keep the lists that still have members, a slot and the units (only
+         * those sharing a bucket or the in-flight slots with the issue may
+         * have lost theirs) */
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < ne; i++) {
+            uint32_t k = r->elig[i];
+            if (r->n_rd[k] == 0 || left[r->lpart[k]] == 0)
+                continue;
+            if (!(r->lmask[k] & took)) {
+                r->elig[n++] = k;
+                continue;
+            }
+            uint64_t m = list_wait(r, k, t);
+            if (m == 0)
+                r->elig[n++] = k;
+            else
+                r->ready_at[k] = t + m;
+        }
+        ne = n;
+    }
+    return issued;
+}
+
 pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
                             pn_run_result_t *res, pn_error_t *err)
 {
@@ -281,12 +474,35 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     uint64_t *kbuf = calloc((size_t)nw * nbr, sizeof *kbuf);
     size_t nln = s->n_lines ? s->n_lines : 1;
     uint64_t *lbuf = calloc((size_t)nw * nln, sizeof *lbuf);
-    uint32_t *cand = malloc(nw * sizeof *cand);
-    uint32_t *slots_left = malloc(s->partitions * sizeof *slots_left);
+    size_t nk = (size_t)s->partitions * s->n_cls;
+    r.nw = nw;
+    r.wh = malloc(nw * sizeof *r.wh);
+    r.rd = malloc(nk * nw * sizeof *r.rd);
+    r.n_rd = calloc(nk, sizeof *r.n_rd);
+    r.act = malloc(nk * sizeof *r.act);
+    r.apos = malloc(nk * sizeof *r.apos);
+    r.elig = malloc(nk * sizeof *r.elig);
+    r.ready_at = malloc(nk * sizeof *r.ready_at);
+    r.lmask = calloc(nk, sizeof *r.lmask);
+    r.lpart = malloc(nk * sizeof *r.lpart);
     pn_status_t st = PN_OK;
-    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !lbuf || !cand || !slots_left) {
+    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !lbuf || !r.wh || !r.rd ||
+        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lmask || !r.lpart) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        const pn_sass_class_t *c = &s->cls[k % s->n_cls];
+        uint32_t p = (uint32_t)(k / s->n_cls);
+        r.lpart[k] = p;
+        for (uint32_t i = 0; i < c->n_pipes; i++) {
+            int q = c->pipe[i];
+            uint32_t b = q <= P_SFU ? 2 * p + (uint32_t)q
+                                    : 2 * s->partitions + (uint32_t)(q - P_LSU);
+            r.lmask[k] |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
+        }
+        if (c->inflight)
+            r.lmask[k] |= UINT64_C(1) << 63;
     }
     for (uint32_t i = 0; i < nw; i++)
         r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].ldone = lbuf + (size_t)i * nln,
@@ -311,46 +527,25 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             goto out;
         }
         /* free slots take the next blocks, one every `launch` steps */
-        for (uint32_t b = 0; b < s->resident && r.next_block < s->blocks; b++)
+        for (uint32_t b = 0; r.n_free > 0 && b < s->resident && r.next_block < s->blocks; b++)
             if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t &&
                 t >= r.launch_ok) {
                 start_block(&r, b, t, 0);
                 break;
             }
-        uint32_t nc = 0;
-        for (uint32_t i = 0; i < nw; i++)
-            if (r.w[i].state == 0 && r.w[i].wake <= t)
-                cand[nc++] = i;
-        int issued = 0;
-        if (nc > 0) {
-            pn_rng_shuffle_u32(&r.rng, cand, nc);
-            for (uint32_t p = 0; p < s->partitions; p++)
-                slots_left[p] = s->issue;
-            /* once every partition's slots are taken the rest would be
-             * refused before anything else: stop there */
-            const uint64_t slots = (uint64_t)s->partitions * s->issue;
-            for (uint32_t c = 0; c < nc && (uint64_t)issued < slots; c++)
-                issued += try_issue(&r, &r.w[cand[c]], t, slots_left);
-        }
-        if (issued) {
+        wake_due(&r, t);
+        if (issue_step(&r, t) > 0) {
             busy_steps++;
             if (t + 1 > end)
                 end = t + 1;
         }
-        for (uint32_t b = 0; b < s->resident; b++)
-            if (r.slot[b].done_at > end)
-                end = r.slot[b].done_at;
+        if (r.last_done > end)
+            end = r.last_done;
         /* the next step at which anything can happen */
-        uint64_t next = UINT64_MAX;
-        int stuck = 0;
-        for (uint32_t i = 0; i < nw; i++)
-            if (r.w[i].state == 0) {
-                if (r.w[i].wake <= t)
-                    stuck = 1;
-                else if (r.w[i].wake < next)
-                    next = r.w[i].wake;
-            }
-        if (r.next_block < s->blocks)
+        uint64_t next = r.n_wh > 0 ? r.wh[0].at : UINT64_MAX;
+        for (uint32_t a = 0; a < r.n_act; a++)
+            next = r.ready_at[r.act[a]] < next ? r.ready_at[r.act[a]] : next;
+        if (r.next_block < s->blocks && r.n_free > 0)
             for (uint32_t b = 0; b < s->resident; b++)
                 if (!r.slot[b].busy) {
                     uint64_t at = r.slot[b].done_at + 2;
@@ -359,7 +554,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
                     if (at < next)
                         next = at;
                 }
-        if (stuck || next <= t)
+        if (next <= t)
             next = t + 1;
         if (next == UINT64_MAX)
             break;
@@ -379,8 +574,15 @@ out:
     free(r.inflight);
     free(kbuf);
     free(lbuf);
-    free(cand);
-    free(slots_left);
+    free(r.wh);
+    free(r.rd);
+    free(r.n_rd);
+    free(r.act);
+    free(r.apos);
+    free(r.elig);
+    free(r.ready_at);
+    free(r.lmask);
+    free(r.lpart);
     return st;
 }
 

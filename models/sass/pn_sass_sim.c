@@ -72,6 +72,7 @@ void pn_sass_sim_free(pn_sass_sim_t *s)
     if (!s)
         return;
     free(s->ops);
+    free(s->cls);
     pn_sass_plan_destroy(&s->plan);
     free(s);
 }
@@ -79,6 +80,35 @@ void pn_sass_sim_free(pn_sass_sim_t *s)
 uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s)
 {
     return s->plan.unsolved;
+}
+
+/* The distinct classes of the ops at each level they may issue at. */
+static pn_status_t build_classes(pn_sass_sim_t *s)
+{
+    s->cls = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *s->cls);
+    if (!s->cls)
+        return PN_ENOMEM;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        sop_t *o = &s->ops[i];
+        for (int l = 0; l < 3; l++) {
+            pn_sass_class_t c;
+            memset(&c, 0, sizeof c);
+            for (int q = 0; q < P_N; q++)
+                c.cost[q] = pn_sass_cost_at(s, o, l, q);
+            c.inflight = pn_sass_op_levels(o) && s->inflight > 0;
+            uint32_t k = 0;
+            while (k < s->n_cls && memcmp(&s->cls[k], &c, sizeof c))
+                k++;
+            if (k == s->n_cls)
+                s->cls[s->n_cls++] = c;
+            o->cls[l] = k;
+        }
+    }
+    for (uint32_t k = 0; k < s->n_cls; k++)
+        for (int q = 0; q < P_N; q++)
+            if (s->cls[k].cost[q])
+                s->cls[k].pipe[s->cls[k].n_pipes++] = (uint8_t)q;
+    return PN_OK;
 }
 
 pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, pn_error_t *err)
@@ -255,6 +285,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             for (uint32_t i = 0; i < s->n_ops; i++)
                 s->ops[i].cost[q] = 0;
         s->cap[q] = s->rate[q] ? mx + 2 * s->rate[q] : 0;
+    }
+    if (build_classes(s) != PN_OK) {
+        pn_sass_sim_free(s);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     *out = s;
     return PN_OK;

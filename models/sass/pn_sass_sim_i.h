@@ -30,7 +30,17 @@ typedef struct sop {
                                  * cost only past L1 */
     int32_t target, branch;
     int32_t lead, follow;       /* line records: the slot a leader writes, a follower reads */
+    uint32_t cls[3];            /* its class at each level (one level: cls[0]) */
 } sop_t;
+
+/* What an issue takes: a cost per pipe (its partition's alu and sfu, the
+ * SM's others) and an in-flight slot or not. Warps whose next ops share a
+ * class and a partition fit or not together. */
+typedef struct pn_sass_class {
+    uint32_t cost[P_N];
+    uint8_t inflight;
+    uint8_t n_pipes, pipe[P_N];   /* the pipes it takes from (filled after the dedup) */
+} pn_sass_class_t;
 
 struct pn_sass_sim {
     sop_t *ops;
@@ -43,6 +53,8 @@ struct pn_sass_sim {
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
     double l1_hit, l2_hit;
+    pn_sass_class_t *cls;       /* the ops' distinct classes */
+    uint32_t n_cls;
 };
 
 /* Does op o take a level of its own (a global load or atomic that waits for
