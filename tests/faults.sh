@@ -257,7 +257,7 @@ else bad import-long-runs "$(cat "$G/imp.err")"; fi
 # progress: a line on a terminal from 2 s on (runs done, the step a run
 # reached, the time, an ETA), none with -q, none when stderr is not a terminal
 if command -v script >/dev/null 2>&1 && [ -z "${PN_VG:-}" ]; then
-    # a job of about 0.5 s, its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
+    # a job of about 0.5 s (2026-11-25), its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
     PNSIM_PROGRESS_AFTER=0.1
     export PNSIM_PROGRESS_AFTER
     cat >"$G/slow.yaml" <<'YAML'
@@ -266,7 +266,7 @@ model: {net: pipelined}
 kernel:
   name: slow
   threads: 64
-  counts: {arith: 600000, global_ld: 40000}
+  counts: {arith: 1200000, global_ld: 80000}
   memory: {l2_hit: 0}
 simulation: {runs: 5}
 YAML
@@ -284,7 +284,7 @@ YAML
     elif [ -z "$tty" ]; then echo "SKIP progress-reorder (the run ended before its first line)"
     else bad progress-reorder "$tty"; fi
     # calibrate: one line with the runs of every point and an ETA; -v a line per point
-    sed 's/600000/300000/; s/name: slow/name: slow2/' "$G/slow.yaml" >"$G/slow2.yaml"
+    sed 's/1200000/600000/; s/name: slow/name: slow2/' "$G/slow.yaml" >"$G/slow2.yaml"
     printf 'kernel,config,threads,params,median_us\nslow,slow.yaml,64,,1000\nslow2,slow2.yaml,64,,600\n' >"$G/meas.csv"
     tty=$(script -qc "$RUN calibrate -j 1 -d h100 $G/meas.csv" /dev/null | tr '\r' '\n')
     if echo "$tty" | grep -aq "pnsim calibrate: [0-9]*/10 runs done, [0-9]* s"; then ok progress-calibrate
