@@ -139,8 +139,6 @@ static pn_status_t sm_grid_plan_new(const pn_sm_params_t *p, const pn_sm_grid_t 
 
 /* ---- the simulation ----------------------------------------------------------- */
 
-enum { EV_P0 = 1, EV_SEL = 2 };     /* a scheduler comes back; the warp selects */
-
 /* Pending events in a calendar ring: an event is never more than
  * max(l1, l2) + 4 steps ahead, so with ring >= that, bucket step % ring holds
  * exactly the events of one step, and a bitmap of non-empty buckets finds
@@ -149,8 +147,8 @@ typedef struct sm_run {
     uint64_t ring;                /* a power of two above every event's delay */
     int32_t *head;                /* ring buckets: first event, -1 when empty */
     uint64_t *bits;               /* non-empty buckets */
-    int32_t *next;                /* per event slot (2 per warp): the chain */
-    uint32_t *what;
+    int32_t *next;                /* per warp: the chain of its bucket */
+    uint32_t *back;               /* per bucket: schedulers coming back */
     uint32_t *sel;                /* warps selecting at this step */
     uint32_t *ready;              /* warps holding a selected instruction */
     uint8_t *kind;                /* per warp: the kind it selected */
@@ -188,14 +186,20 @@ static int seq_next(sm_run_t *r, const sm_plan_t *pl, uint32_t w, uint32_t end)
     return -1;
 }
 
-/* Event slot 2w is warp w's scheduler return, 2w+1 its next selection. */
-static void ev_push(sm_run_t *r, uint64_t step, uint32_t warp, uint32_t what)
+/* Warp w selects at `step` (a warp has one selection pending at most). */
+static void ev_push(sm_run_t *r, uint64_t step, uint32_t w)
 {
-    int32_t slot = (int32_t)(2 * warp + (what == EV_SEL));
     uint64_t b = step & (r->ring - 1);
-    r->what[slot] = what;
-    r->next[slot] = r->head[b];
-    r->head[b] = slot;
+    r->next[w] = r->head[b];
+    r->head[b] = (int32_t)w;
+    r->bits[b >> 6] |= UINT64_C(1) << (b & 63);
+}
+
+/* A scheduler comes back at `step`: counted, not a warp's event. */
+static void ev_back(sm_run_t *r, uint64_t step)
+{
+    uint64_t b = step & (r->ring - 1);
+    r->back[b]++;
     r->bits[b >> 6] |= UINT64_C(1) << (b & 63);
 }
 
@@ -247,7 +251,7 @@ static void arrive(sm_run_t *r, const sm_plan_t *pl, uint32_t sl, uint64_t s)
                                               : v - sl * W;
             r->bud[v] = r->barl[v] ? pl->phase[ci] : pl->last[ci];
         }
-        ev_push(r, s + 3, v, EV_SEL);
+        ev_push(r, s + 3, v);
     }
 }
 
@@ -292,8 +296,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         ;
     r.head = malloc(r.ring * sizeof *r.head);
     r.bits = calloc(r.ring / 64, sizeof *r.bits);
-    r.next = malloc(2 * (size_t)RW * sizeof *r.next);
-    r.what = malloc(2 * (size_t)RW * sizeof *r.what);
+    r.next = malloc((size_t)RW * sizeof *r.next);
+    r.back = calloc(r.ring, sizeof *r.back);
     r.sel = malloc((size_t)RW * sizeof *r.sel);
     r.ready = malloc((size_t)RW * sizeof *r.ready);
     r.kind = malloc(RW);
@@ -310,7 +314,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         r.cr = calloc(RW, sizeof *r.cr);
     }
     pn_status_t st = PN_OK;
-    if (!r.head || !r.bits || !r.next || !r.what || !r.sel || !r.ready || !r.kind || !r.left ||
+    if (!r.head || !r.bits || !r.next || !r.back || !r.sel || !r.ready || !r.kind || !r.left ||
         !r.bud || !r.barl || !r.blk || !r.blk_alive || !r.arrived ||
         (pl->seg_off && (!r.cj || !r.ci || !r.cm || !r.cr))) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory for a run");
@@ -332,6 +336,10 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
     uint64_t held = 0;                           /* schedulers issued, not yet back */
     uint64_t alive = (uint64_t)B * W;            /* warps not terminated, all blocks */
     uint32_t n_sel = 0, n_ready = 0;
+    /* per kind (arith, shared, global), from the issue step: the scheduler
+     * back (t7/t15, t12/t14, t5) and the next selection */
+    const uint64_t d_back[PN_KIND_COUNT] = { 3, 4 + (uint64_t)p->l2, 2 };
+    const uint64_t d_sel[PN_KIND_COUNT] = { 3, 4 + (uint64_t)p->l2, 4 + (uint64_t)p->l1 };
     for (uint32_t w = 0; w < RW; w++)
         r.sel[n_sel++] = w;                      /* p2 and p3 start marked */
     /* the last warp's rest in one move (tail): counts, the last block */
@@ -343,15 +351,12 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             break;
         }
         uint64_t b = s & (r.ring - 1);
-        for (int32_t e = r.head[b]; e >= 0; e = r.next[e]) {
-            if (r.what[e] & EV_P0) {
-                assert(held > 0);
-                held--;
-                free_sched++;
-            }
-            if (r.what[e] & EV_SEL)
-                r.sel[n_sel++] = (uint32_t)e / 2;
-        }
+        for (int32_t e = r.head[b]; e >= 0; e = r.next[e])
+            r.sel[n_sel++] = (uint32_t)e;
+        assert(held >= r.back[b]);
+        held -= r.back[b];
+        free_sched += r.back[b];
+        r.back[b] = 0;
         r.head[b] = -1;
         r.bits[b >> 6] &= ~(UINT64_C(1) << (b & 63));
         if (n_sel == 0 && (n_ready == 0 || free_sched == 0)) {
@@ -380,12 +385,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             uint32_t w = r.ready[j];
             r.ready[j] = r.ready[i];
             r.ready[i] = w;
-            switch (r.kind[w]) {
-            case PN_KIND_ARITH:  ev_push(&r, s + 3, w, EV_P0 | EV_SEL); break;
-            case PN_KIND_SHARED: ev_push(&r, s + 4 + p->l2, w, EV_P0 | EV_SEL); break;
-            default: ev_push(&r, s + 2, w, EV_P0);
-                     ev_push(&r, s + 4 + p->l1, w, EV_SEL); break;
-            }
+            ev_back(&r, s + d_back[r.kind[w]]);
+            ev_push(&r, s + d_sel[r.kind[w]], w);
         }
         free_sched -= n_issue;
         held += n_issue;
@@ -426,7 +427,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                     started = 1;
                     load_block(&r, pl, sl, next_block++);
                     for (uint32_t v = sl * W; v < (sl + 1) * W; v++)
-                        ev_push(&r, at + 1, v, EV_SEL);
+                        ev_push(&r, at + 1, v);
                 }
                 continue;
             }
@@ -475,7 +476,7 @@ done:
     free(r.head);
     free(r.bits);
     free(r.next);
-    free(r.what);
+    free(r.back);
     free(r.sel);
     free(r.ready);
     free(r.kind);
