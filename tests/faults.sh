@@ -257,7 +257,7 @@ else bad import-long-runs "$(cat "$G/imp.err")"; fi
 # progress: a line on a terminal from 2 s on (runs done, the step a run
 # reached, the time, an ETA), none with -q, none when stderr is not a terminal
 if command -v script >/dev/null 2>&1 && [ -z "${PN_VG:-}" ]; then
-    # a job of about 0.5 s (2026-11-25), its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
+    # a job of about 0.5 s (2026-11-24), its line shown from 0.1 s on (PNSIM_PROGRESS_AFTER)
     PNSIM_PROGRESS_AFTER=0.1
     export PNSIM_PROGRESS_AFTER
     cat >"$G/slow.yaml" <<'YAML'
