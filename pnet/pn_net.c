@@ -59,6 +59,41 @@ pn_status_t pn_net_set_counting(pn_net_t *net, pn_error_t *err)
     return PN_OK;
 }
 
+void pn_net_count_mark(const pn_net_t *net, pn_net_count_t *mark)
+{
+    mark->places = net->n_places;
+    mark->trans = net->n_trans;
+    for (int k = 0; k < 3; k++)
+        mark->arcs[k] = net->n_counted[k];
+}
+
+/* *n + (*n - since) * times into *out, or PN_ELIMIT past UINT32_MAX - 1. */
+static pn_status_t repeat_nodes(uint32_t n, uint32_t since, uint64_t times, const char *what,
+                                uint32_t *out, pn_error_t *err)
+{
+    const uint64_t d = n - since;
+    if (d && times > (UINT64_C(0xffffffff) - 1 - n) / d)
+        return pn_error_set(err, PN_ELIMIT, "more than %u %s", UINT32_MAX - 1, what);
+    *out = (uint32_t)(n + d * times);
+    return PN_OK;
+}
+
+pn_status_t pn_net_count_repeat(pn_net_t *net, const pn_net_count_t *mark, uint64_t times,
+                                pn_error_t *err)
+{
+    if (!net->counting || net->frozen || mark->places > net->n_places ||
+        mark->trans > net->n_trans)
+        return pn_error_set(err, PN_EINVAL, "repeating counts of a net being counted only");
+    uint32_t places = 0, trans = 0;
+    PN_CHECK(repeat_nodes(net->n_places, mark->places, times, "places", &places, err));
+    PN_CHECK(repeat_nodes(net->n_trans, mark->trans, times, "transitions", &trans, err));
+    net->n_places = places;
+    net->n_trans = trans;
+    for (int k = 0; k < 3; k++)
+        net->n_counted[k] += (net->n_counted[k] - mark->arcs[k]) * times;
+    return PN_OK;
+}
+
 static pn_status_t check_name(pn_net_t *net, const char *name, pn_error_t *err)
 {
     if (net->frozen)

@@ -75,6 +75,24 @@ void pn_net_destroy(pn_net_t *net);
  * analyses refuse a counting net. PN_EINVAL when net is not empty. */
 pn_status_t pn_net_set_counting(pn_net_t *net, pn_error_t *err);
 
+/* Where a counting net stands: its places, transitions and arcs by kind. */
+typedef struct pn_net_count {
+    uint32_t places, trans;
+    size_t arcs[3];
+} pn_net_count_t;
+
+/* The counting net's sizes now, into *mark (for pn_net_count_repeat). */
+void pn_net_count_mark(const pn_net_t *net, pn_net_count_t *mark);
+
+/* Count what was added to the counting net since *mark `times` more times,
+ * as if the generator had added it again (a stretch of alike nodes: a
+ * grid's blocks), in O(1) whatever times. Errors: PN_EINVAL (not a counting
+ * net being built, or a mark ahead of the net), PN_ELIMIT (places or
+ * transitions past UINT32_MAX - 1, as pn_net_add_place); net unchanged on
+ * error. */
+pn_status_t pn_net_count_repeat(pn_net_t *net, const pn_net_count_t *mark, uint64_t times,
+                                pn_error_t *err);
+
 /* Add a place named `name` (copied; non-empty; names must be unique among
  * places, which pn_net_freeze checks for all of them at once) with initial
  * marking m0. *id (may be NULL) receives its id, assigned 0, 1, 2, ...

@@ -284,7 +284,7 @@ YAML
     elif [ -z "$tty" ]; then echo "SKIP progress-reorder (the run ended before its first line)"
     else bad progress-reorder "$tty"; fi
     # calibrate: one line with the runs of every point and an ETA; -v a line per point
-    sed 's/600000/300000/; s/name: slow/name: slow2/' "$G/slow.yaml" >"$G/slow2.yaml"
+    sed 's/1200000/600000/; s/name: slow/name: slow2/' "$G/slow.yaml" >"$G/slow2.yaml"
     printf 'kernel,config,threads,params,median_us\nslow,slow.yaml,64,,1000\nslow2,slow2.yaml,64,,600\n' >"$G/meas.csv"
     tty=$(script -qc "$RUN calibrate -j 1 -d h100 $G/meas.csv" /dev/null | tr '\r' '\n')
     if echo "$tty" | grep -aq "pnsim calibrate: [0-9]*/10 runs done, [0-9]* s"; then ok progress-calibrate

@@ -99,6 +99,47 @@ static void test_net_size(void **state)
     pn_net_destroy(&net);
 }
 
+/* A counting net has the full net's sizes, also for grids whose alike blocks
+ * it counts once (pn_net_count_repeat): blocks around resident + 2, launch
+ * gaps, barriers, programs. */
+static void test_counting_grid(void **state)
+{
+    (void)state;
+    pn_pipe_counts_t c[3] = { { { 4, 1, 2, 0, 1, 1, 0, 1 } }, { { 0, 2, 0, 1, 0, 0, 3, 0 } },
+                              { { 2, 0, 1, 1, 1, 0, 1, 1 } } };
+    static const struct { uint32_t blocks, resident, launch, barriers; } cases[] = {
+        { 1, 1, 0, 0 }, { 3, 1, 0, 0 }, { 4, 2, 0, 1 }, { 5, 2, 5, 2 }, { 9, 3, 1, 0 },
+        { 40, 4, 9, 1 }, { 41, 40, 3, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pn_pipe_params_t p;
+        small_sm(&p);
+        p.n_warps = 3;
+        p.warps = c;
+        p.blocks = cases[i].blocks;
+        p.resident = cases[i].resident;
+        p.block_launch = cases[i].launch;
+        p.barriers = cases[i].barriers;
+        p.barrier_latency = 5 + 2 * (uint32_t)i;     /* 5: the short form */
+        pn_net_t full, cnt;
+        pn_pipe_layout_t lf, lc;
+        build(&full, &lf, &p);
+        pn_error_t err;
+        pn_net_init(&cnt);
+        assert_int_equal(pn_net_set_counting(&cnt, &err), PN_OK);
+        if (pn_pipe_build(&cnt, &p, &lc, &err) != PN_OK)
+            fail_msg("counting build: %s", err.msg);
+        assert_int_equal(cnt.n_places, full.n_places);
+        assert_int_equal(cnt.n_trans, full.n_trans);
+        for (int k = PN_ARC_INPUT; k <= PN_ARC_INHIBITOR; k++)
+            assert_int_equal(pn_net_n_arcs(&cnt, (pn_arc_kind_t)k),
+                             pn_net_n_arcs(&full, (pn_arc_kind_t)k));
+        assert_int_equal(lc.warp_place0, lf.warp_place0);
+        pn_net_destroy(&full);
+        pn_net_destroy(&cnt);
+    }
+}
+
 /* One warp with pipes wide enough that nothing waits: the literal engine
  * gives sum x_k L_k + 3 steps and sum x_k (L_k - 1) + 2 idle steps for every
  * seed; the compiled engine the same steps, idle steps and firings. */
@@ -682,6 +723,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_net_size),
+        cmocka_unit_test(test_counting_grid),
         cmocka_unit_test(test_one_warp_values),
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_barriers_blocks_exact),

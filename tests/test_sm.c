@@ -105,6 +105,9 @@ static void test_conformance(void **state)
         build(&c, cases[i].sched, cases[i].l1, cases[i].l2, 1, &cases[i].c);
         assert_int_equal(pn_sm_single_warp_steps(&cases[i].c, cases[i].l1, cases[i].l2),
                          cases[i].steps);
+        assert_int_equal(pn_sm_single_warp_idle(&cases[i].c, cases[i].l1, cases[i].l2,
+                                                cases[i].sched),
+                         cases[i].idle);
         for (uint64_t seed = 0; seed < 5; seed++) {
             pn_run_result_t r = run1(&c, seed);
             assert_int_equal(r.steps, cases[i].steps);
@@ -114,7 +117,8 @@ static void test_conformance(void **state)
     }
 }
 
-/* One warp of any counts and latencies runs exactly the formula's steps. */
+/* One warp of any counts and latencies runs exactly the formulas' steps and
+ * idle steps. */
 static void test_single_warp_formula(void **state)
 {
     (void)state;
@@ -128,6 +132,7 @@ static void test_single_warp_formula(void **state)
         build(&sc, sched, l1, l2, 1, &c);
         pn_run_result_t res = run1(&sc, (uint64_t)i);
         assert_int_equal(res.steps, pn_sm_single_warp_steps(&c, l1, l2));
+        assert_int_equal(res.idle_steps, pn_sm_single_warp_idle(&c, l1, l2, sched));
         pn_net_destroy(&sc.net);
     }
 }

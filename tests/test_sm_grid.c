@@ -112,6 +112,36 @@ static void test_sizes(void **state)
     pn_net_destroy(&net);
 }
 
+/* A counting net has the full net's sizes, also where it counts the alike
+ * blocks once (pn_net_count_repeat): blocks around resident + 2, barriers. */
+static void test_counting_sizes(void **state)
+{
+    (void)state;
+    pn_warp_counts_t c[2] = { { 6, 1, 2 }, { 3, 0, 4 } };
+    static const pn_sm_grid_t grids[] = {
+        { 2, 1, 0, NULL }, { 3, 1, 1, NULL }, { 4, 1, 0, NULL }, { 5, 2, 2, NULL },
+        { 30, 4, 1, NULL }, { 31, 30, 0, NULL },
+    };
+    for (size_t i = 0; i < sizeof grids / sizeof *grids; i++) {
+        pn_net_t full, cnt;
+        pn_sm_layout_t lf, lc;
+        build(&full, &lf, 4, 2, c, &grids[i]);
+        pn_sm_params_t p = { 4, 20, 2, 2, c };
+        pn_error_t err;
+        pn_net_init(&cnt);
+        assert_int_equal(pn_net_set_counting(&cnt, &err), PN_OK);
+        if (pn_sm_build_grid(&cnt, &p, &grids[i], &lc, &err) != PN_OK)
+            fail_msg("counting build: %s", err.msg);
+        assert_int_equal(cnt.n_places, full.n_places);
+        assert_int_equal(cnt.n_trans, full.n_trans);
+        for (int k = PN_ARC_INPUT; k <= PN_ARC_INHIBITOR; k++)
+            assert_int_equal(pn_net_n_arcs(&cnt, (pn_arc_kind_t)k),
+                             pn_net_n_arcs(&full, (pn_arc_kind_t)k));
+        pn_net_destroy(&full);
+        pn_net_destroy(&cnt);
+    }
+}
+
 /* One warp alone: every barrier adds 3 steps (arrive, release, resume), 2
  * of them idle, whatever the seed and the engine. */
 static void test_barrier_steps(void **state)
@@ -288,6 +318,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_is_spec_net),
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_counting_sizes),
         cmocka_unit_test(test_barrier_steps),
         cmocka_unit_test(test_blocks_in_turn),
         cmocka_unit_test(test_block_counts),

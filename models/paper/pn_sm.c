@@ -172,3 +172,12 @@ uint64_t pn_sm_single_warp_steps(const pn_warp_counts_t *c, uint32_t l1, uint32_
 {
     return 4 * c->arith + (5 + (uint64_t)l1) * c->global + (5 + (uint64_t)l2) * c->shared + 1;
 }
+
+uint64_t pn_sm_single_warp_idle(const pn_warp_counts_t *c, uint32_t l1, uint32_t l2,
+                                uint32_t schedulers)
+{
+    uint64_t idle = (2 + (uint64_t)l1) * c->global;
+    if (schedulers > 1)
+        idle += 2 * c->arith + c->global + (3 + (uint64_t)l2) * c->shared;
+    return idle;
+}

@@ -114,4 +114,11 @@ pn_status_t pn_sm_build(pn_net_t *net, const pn_sm_params_t *p,
  * 4*x_a + (5+l1)*x_g + (5+l2)*x_s + 1. Independent of the random choices. */
 uint64_t pn_sm_single_warp_steps(const pn_warp_counts_t *c, uint32_t l1, uint32_t l2);
 
+/* The exact number of idle steps (t0's firings) of a single warp on
+ * `schedulers` schedulers: (l1 + 2) * x_g, plus 2*x_a + x_g + (l2 + 3)*x_s
+ * when a second scheduler stays free while the warp holds one. Independent of
+ * the random choices. O(1). */
+uint64_t pn_sm_single_warp_idle(const pn_warp_counts_t *c, uint32_t l1, uint32_t l2,
+                                uint32_t schedulers);
+
 #endif

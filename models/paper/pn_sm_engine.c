@@ -139,8 +139,6 @@ static pn_status_t sm_grid_plan_new(const pn_sm_params_t *p, const pn_sm_grid_t 
 
 /* ---- the simulation ----------------------------------------------------------- */
 
-enum { EV_P0 = 1, EV_SEL = 2 };     /* a scheduler comes back; the warp selects */
-
 /* Pending events in a calendar ring: an event is never more than
  * max(l1, l2) + 4 steps ahead, so with ring >= that, bucket step % ring holds
  * exactly the events of one step, and a bitmap of non-empty buckets finds
@@ -149,11 +147,10 @@ typedef struct sm_run {
     uint64_t ring;                /* a power of two above every event's delay */
     int32_t *head;                /* ring buckets: first event, -1 when empty */
     uint64_t *bits;               /* non-empty buckets */
-    int32_t *next;                /* per event slot (2 per warp): the chain */
-    uint32_t *what;
-    size_t n_events;
-    uint32_t *sel, n_sel;         /* warps selecting at this step */
-    uint32_t *ready, n_ready;     /* warps holding a selected instruction */
+    int32_t *next;                /* per warp: the chain of its bucket */
+    uint32_t *back;               /* per bucket: schedulers coming back */
+    uint32_t *sel;                /* warps selecting at this step */
+    uint32_t *ready;              /* warps holding a selected instruction */
     uint8_t *kind;                /* per warp: the kind it selected */
     pn_warp_counts_t *left;       /* per warp: instructions still to select */
     /* grids: per resident warp its phase budget and barriers left, per slot
@@ -189,19 +186,24 @@ static int seq_next(sm_run_t *r, const sm_plan_t *pl, uint32_t w, uint32_t end)
     return -1;
 }
 
-/* Event slot 2w is warp w's scheduler return, 2w+1 its next selection. */
-static void ev_push(sm_run_t *r, uint64_t step, uint32_t warp, uint32_t what)
+/* Warp w selects at `step` (a warp has one selection pending at most). */
+static void ev_push(sm_run_t *r, uint64_t step, uint32_t w)
 {
-    int32_t slot = (int32_t)(2 * warp + (what == EV_SEL));
     uint64_t b = step & (r->ring - 1);
-    r->what[slot] = what;
-    r->next[slot] = r->head[b];
-    r->head[b] = slot;
+    r->next[w] = r->head[b];
+    r->head[b] = (int32_t)w;
     r->bits[b >> 6] |= UINT64_C(1) << (b & 63);
-    r->n_events++;
 }
 
-/* Steps from s to the next pending event (there is one). */
+/* A scheduler comes back at `step`: counted, not a warp's event. */
+static void ev_back(sm_run_t *r, uint64_t step)
+{
+    uint64_t b = step & (r->ring - 1);
+    r->back[b]++;
+    r->bits[b >> 6] |= UINT64_C(1) << (b & 63);
+}
+
+/* Steps from s to the next pending event, 0 when none is pending. */
 static uint64_t ev_next(const sm_run_t *r, uint64_t s)
 {
     uint64_t b = s & (r->ring - 1), words = r->ring >> 6;
@@ -249,8 +251,32 @@ static void arrive(sm_run_t *r, const sm_plan_t *pl, uint32_t sl, uint64_t s)
                                               : v - sl * W;
             r->bud[v] = r->barl[v] ? pl->phase[ci] : pl->last[ci];
         }
-        ev_push(r, s + 3, v, EV_SEL);
+        ev_push(r, s + 3, v);
     }
+}
+
+/* The last warp alive selecting at step *s, no scheduler out (so no event
+ * pending: a warp's scheduler comes back before its next selection): the
+ * rest is a single warp's run, whose steps and idle steps do not depend on
+ * its choices (pn_sm_single_warp_steps and _idle), so it is added at once
+ * and the run ends at *s. Only for counts without
+ * barriers left; returns 0 (nothing changed) where the run would pass
+ * max_steps, which the step loop then reports. The random draws skipped
+ * would decide nothing: the same results. */
+static int tail(const sm_run_t *r, const sm_plan_t *pl, uint64_t *s, uint64_t *idle,
+                uint64_t max_steps)
+{
+    const uint32_t w = r->sel[0];
+    if (r->barl[w] > 0)
+        return 0;
+    const pn_sm_params_t *p = &pl->params;
+    /* the single warp's run counts its terminating selection as one step */
+    uint64_t end = *s + pn_sm_single_warp_steps(&r->left[w], p->l1, p->l2);
+    if (end > max_steps)
+        return 0;
+    *s = end;
+    *idle += pn_sm_single_warp_idle(&r->left[w], p->l1, p->l2, p->schedulers);
+    return 1;
 }
 
 static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,
@@ -270,8 +296,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         ;
     r.head = malloc(r.ring * sizeof *r.head);
     r.bits = calloc(r.ring / 64, sizeof *r.bits);
-    r.next = malloc(2 * (size_t)RW * sizeof *r.next);
-    r.what = malloc(2 * (size_t)RW * sizeof *r.what);
+    r.next = malloc((size_t)RW * sizeof *r.next);
+    r.back = calloc(r.ring, sizeof *r.back);
     r.sel = malloc((size_t)RW * sizeof *r.sel);
     r.ready = malloc((size_t)RW * sizeof *r.ready);
     r.kind = malloc(RW);
@@ -288,7 +314,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         r.cr = calloc(RW, sizeof *r.cr);
     }
     pn_status_t st = PN_OK;
-    if (!r.head || !r.bits || !r.next || !r.what || !r.sel || !r.ready || !r.kind || !r.left ||
+    if (!r.head || !r.bits || !r.next || !r.back || !r.sel || !r.ready || !r.kind || !r.left ||
         !r.bud || !r.barl || !r.blk || !r.blk_alive || !r.arrived ||
         (pl->seg_off && (!r.cj || !r.ci || !r.cm || !r.cr))) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory for a run");
@@ -309,8 +335,15 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
     uint64_t free_sched = p->schedulers;
     uint64_t held = 0;                           /* schedulers issued, not yet back */
     uint64_t alive = (uint64_t)B * W;            /* warps not terminated, all blocks */
+    uint32_t n_sel = 0, n_ready = 0;
+    /* per kind (arith, shared, global), from the issue step: the scheduler
+     * back (t7/t15, t12/t14, t5) and the next selection */
+    const uint64_t d_back[PN_KIND_COUNT] = { 3, 4 + (uint64_t)p->l2, 2 };
+    const uint64_t d_sel[PN_KIND_COUNT] = { 3, 4 + (uint64_t)p->l2, 4 + (uint64_t)p->l1 };
     for (uint32_t w = 0; w < RW; w++)
-        r.sel[r.n_sel++] = w;                    /* p2 and p3 start marked */
+        r.sel[n_sel++] = w;                      /* p2 and p3 start marked */
+    /* the last warp's rest in one move (tail): counts, the last block */
+    const int tail_ok = !pl->seg_off;
 
     for (uint32_t iter = 1; alive > 0; iter++) {
         if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, s)) {
@@ -318,26 +351,22 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             break;
         }
         uint64_t b = s & (r.ring - 1);
-        for (int32_t e = r.head[b]; e >= 0; e = r.next[e]) {
-            if (r.what[e] & EV_P0) {
-                assert(held > 0);
-                held--;
-                free_sched++;
-            }
-            if (r.what[e] & EV_SEL)
-                r.sel[r.n_sel++] = (uint32_t)e / 2;
-            r.n_events--;
-        }
+        for (int32_t e = r.head[b]; e >= 0; e = r.next[e])
+            r.sel[n_sel++] = (uint32_t)e;
+        assert(held >= r.back[b]);
+        held -= r.back[b];
+        free_sched += r.back[b];
+        r.back[b] = 0;
         r.head[b] = -1;
         r.bits[b >> 6] &= ~(UINT64_C(1) << (b & 63));
-        if (r.n_sel == 0 && (r.n_ready == 0 || free_sched == 0)) {
+        if (n_sel == 0 && (n_ready == 0 || free_sched == 0)) {
             /* nothing but forced moves until the next event */
-            uint64_t k = r.n_events ? ev_next(&r, s) : 0;
+            uint64_t k = ev_next(&r, s);
             if (k == 0 || s + k > o->max_steps) {
                 st = PN_ELIMIT;
                 break;
             }
-            if (r.n_ready == 0 && free_sched > 0)
+            if (n_ready == 0 && free_sched > 0)
                 idle += k;                       /* t0: nobody holds p2 */
             s += k;
             continue;
@@ -346,19 +375,18 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             st = PN_ELIMIT;
             break;
         }
+        if (alive == 1 && n_sel == 1 && held == 0 && tail_ok &&
+            tail(&r, pl, &s, &idle, o->max_steps))
+            break;
         /* issue: the ready warps compete for the free schedulers */
-        uint32_t n_issue = r.n_ready <= free_sched ? r.n_ready : (uint32_t)free_sched;
+        uint32_t n_issue = n_ready <= free_sched ? n_ready : (uint32_t)free_sched;
         for (uint32_t i = 0; i < n_issue; i++) {
-            uint32_t j = n_issue == r.n_ready ? i : i + pn_rng_below(&rng, r.n_ready - i);
+            uint32_t j = n_issue == n_ready ? i : i + pn_rng_below(&rng, n_ready - i);
             uint32_t w = r.ready[j];
             r.ready[j] = r.ready[i];
             r.ready[i] = w;
-            switch (r.kind[w]) {
-            case PN_KIND_ARITH:  ev_push(&r, s + 3, w, EV_P0 | EV_SEL); break;
-            case PN_KIND_SHARED: ev_push(&r, s + 4 + p->l2, w, EV_P0 | EV_SEL); break;
-            default: ev_push(&r, s + 2, w, EV_P0);
-                     ev_push(&r, s + 4 + p->l1, w, EV_SEL); break;
-            }
+            ev_back(&r, s + d_back[r.kind[w]]);
+            ev_push(&r, s + d_sel[r.kind[w]], w);
         }
         free_sched -= n_issue;
         held += n_issue;
@@ -366,13 +394,13 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
         assert(free_sched + held == p->schedulers);
         /* drop the issued front: the last entries fill their slots, O(issued);
          * the order of the ready list never matters, the draws are uniform */
-        uint32_t keep = r.n_ready - n_issue;
+        uint32_t keep = n_ready - n_issue;
         for (uint32_t i = 0; i < n_issue && i < keep; i++)
-            r.ready[i] = r.ready[r.n_ready - 1 - i];
-        r.n_ready = keep;
+            r.ready[i] = r.ready[n_ready - 1 - i];
+        n_ready = keep;
         /* select: uniform among the kinds left; or arrive at a barrier; or
          * terminate */
-        for (uint32_t i = 0; i < r.n_sel; i++) {
+        for (uint32_t i = 0; i < n_sel; i++) {
             uint32_t w = r.sel[i];
             pn_warp_counts_t *c = &r.left[w];
             int item = pl->seg_off ? seq_next(&r, pl, w, pl->seg_off[w + 1]) : 0;
@@ -383,8 +411,8 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                 arrive(&r, pl, w / W, s);
                 continue;
             }
-            uint32_t n_kinds = pl->seg_off ? item >= 0
-                                           : (c->arith > 0) + (c->shared > 0) + (c->global > 0);
+            const uint32_t fa = c->arith > 0, fs = c->shared > 0;
+            uint32_t n_kinds = pl->seg_off ? item >= 0 : fa + fs + (c->global > 0);
             if (n_kinds == 0) {
                 /* t16 now; the block's last warp: its slot goes to the next
                  * block (b.end at s + 1, b.start at s + 2 or when the block
@@ -399,7 +427,7 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
                     started = 1;
                     load_block(&r, pl, sl, next_block++);
                     for (uint32_t v = sl * W; v < (sl + 1) * W; v++)
-                        ev_push(&r, at + 1, v, EV_SEL);
+                        ev_push(&r, at + 1, v);
                 }
                 continue;
             }
@@ -407,18 +435,17 @@ static pn_status_t sm_run(const void *plan, uint64_t seed, const pn_run_opts_t *
             if (pl->seg_off) {
                 k = (uint8_t)item;               /* the program's next instruction */
             } else {
+                /* the pick-th kind with instructions left, without branches */
                 uint32_t pick = pn_rng_below(&rng, n_kinds);
-                for (k = 0; k < PN_KIND_COUNT; k++)
-                    if (*pn_warp_count(c, k) > 0 && pick-- == 0)
-                        break;
+                k = (uint8_t)((fa <= pick) + (fa + fs <= pick));
             }
             assert(k < PN_KIND_COUNT);
             (*pn_warp_count(c, k))--;
             r.bud[w]--;
             r.kind[w] = k;
-            r.ready[r.n_ready++] = w;
+            r.ready[n_ready++] = w;
         }
-        r.n_sel = 0;
+        n_sel = 0;
         s++;
     }
     if (st == PN_ELIMIT)
@@ -449,7 +476,7 @@ done:
     free(r.head);
     free(r.bits);
     free(r.next);
-    free(r.what);
+    free(r.back);
     free(r.sel);
     free(r.ready);
     free(r.kind);

@@ -149,14 +149,24 @@ pn_status_t pn_sm_build_grid(pn_net_t *net, const pn_sm_params_t *p, const pn_sm
         PN_CHECK(pn_net_add_place(net, "need", blocks - resident, &need, err));
         PN_CHECK(pn_net_add_placef(net, 1, &turn, err, "b%u.turn", resident));
     }
+    /* blocks resident .. blocks - 2 are alike (not started, one after them,
+     * the same warps): a counting net builds the first and counts it again */
+    const uint32_t alike = net->counting && !g->block_warps && blocks > resident + 2
+                           ? blocks - 1 - resident : 0;
     for (uint32_t blk = 0; blk < blocks; blk++) {
         block_nodes_t bn;
+        pn_net_count_t mark;
+        pn_net_count_mark(net, &mark);
         PN_CHECK(add_block(net, blk, blocks, resident, p->n_warps, g->barriers, slot, need, &turn,
                            &bn, err));
         for (uint32_t i = 0; i < p->n_warps; i++) {
             const uint32_t w = blk * p->n_warps + i;
             PN_CHECK(add_grid_warp(net, &lay, p, g->block_warps ? &counts[w] : &counts[i], w,
                                    g->barriers, &bn, err));
+        }
+        if (alike && blk == resident) {
+            PN_CHECK(pn_net_count_repeat(net, &mark, alike - 1, err));
+            blk = blocks - 2;                   /* the last block next */
         }
     }
     PN_CHECK(pn_net_freeze(net, err));

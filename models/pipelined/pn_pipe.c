@@ -538,10 +538,20 @@ pn_status_t pn_pipe_build(pn_net_t *net, const pn_pipe_params_t *p, pn_pipe_layo
     lay.warp_trans0 = net->n_trans;
     warp_ctx_t cx = { .sm_pipes = sm_pipes, .sfu = sfu, .alu = alu, .inflight = inflight,
                       .arr_b = UINT32_MAX, .rel_b = UINT32_MAX };
+    /* blocks resident .. blocks - 2 are alike (not started, one after them,
+     * the same warps): a counting net builds the first and counts it again */
+    const uint32_t alike = net->counting && !p->block_warps && blocks > resident + 2
+                           ? blocks - 1 - resident : 0;
     for (uint32_t blk = 0; blk < blocks; blk++) {
+        pn_net_count_t mark;
+        pn_net_count_mark(net, &mark);
         PN_CHECK(add_block(&b, p, blk, blocks, resident, slot, &turn, &cd, &cx));
         for (uint32_t i = 0; i < p->n_warps; i++)
             PN_CHECK(add_warp(&b, p, blk * p->n_warps + i, i, &lay, &cx));
+        if (alike && blk == resident) {
+            PN_CHECK(pn_net_count_repeat(net, &mark, alike - 1, err));
+            blk = blocks - 2;                   /* the last block next */
+        }
     }
     PN_CHECK(pn_net_freeze(net, err));
     if (layout)
