@@ -397,12 +397,67 @@ static void test_line_merge(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The arithmetic pipe's bound of 8 warps of one partition running lines
+ * (16 times over, then EXIT) with the pipe at one op a step: register
+ * operands that conflict (two of one bank, index mod 2, within three ops of
+ * a writer of one of them) take bank_conflict steps of it. */
+static uint64_t alu_bound(const char *const *lines, int n, double bank_conflict)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 8, &err), PN_OK);
+    uint32_t off = 0;
+    for (int r = 0; r < 16; r++)
+        for (int i = 0; i < n; i++, off += 16)
+            add(&p, off, 8, lines[i]);
+    add(&p, off, 8, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 1;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.rate[PN_PIPE_ALUP] = 1000;
+    pp.n_warps = 8;
+    pp.blocks = pp.resident = 1;
+    pn_pipe_device_t pd = { 0 };
+    pd.bank_conflict = bank_conflict;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(sim, &b);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_ALUP];
+}
+
+static void test_bank_conflicts(void **state)
+{
+    (void)state;
+    /* 8 warps x 16 ops at 1000 units (2000 conflicting), less the bucket's
+     * start-up (the largest cost plus two refills) */
+    static const char *chain[] = { "FFMA R0, R0, R4, R5" };
+    assert_int_equal(alu_bound(chain, 1, 0), 128 - 3);
+    assert_int_equal(alu_bound(chain, 1, 2), 256 - 8 - 4); /* the first follows no writer */
+    /* an immediate or a uniform operand: one register of each bank */
+    static const char *imm[] = { "FFMA R0, R0, 2, R5" };
+    assert_int_equal(alu_bound(imm, 1, 2), 128 - 3);
+    /* sources no op of the last three writes: the reuse cache serves them */
+    static const char *ind[] = { "FFMA R0, R2, R4, R6", "FFMA R1, R2, R4, R6",
+                                 "FFMA R3, R2, R4, R6", "FFMA R5, R2, R4, R6" };
+    assert_int_equal(alu_bound(ind, 4, 2), 512 - 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_source_read), cmocka_unit_test(test_source_errors),
         cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
+        cmocka_unit_test(test_bank_conflicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,36 @@ uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s)
     return s->plan.unsolved;
 }
 
+/* Does op i read two registers of one bank (index mod 2) within three ops of
+ * one that writes one of its sources? Then it stalls, the operand reuse cache
+ * cannot serve it, and its operands take two cycles of the register file
+ * (FFMA R0, R0, R4, R5 in a dependent chain: half the FMA rate on the H100). */
+static int bank_conflict(const pn_sass_prog_t *prog, size_t i)
+{
+    const pn_sass_insn_t *in = &prog->ops[i].in;
+    int bank[2] = { 0, 0 }, dep = 0;
+    uint16_t seen[PN_SASS_MAX_READS];
+    int n = 0;
+    for (int r = 0; r < in->n_reads; r++) {
+        pn_sass_reg_t g = in->reads[r];
+        if (g.file != PN_SASS_R || g.width != 1)
+            continue;
+        int dup = 0;
+        for (int k = 0; k < n; k++)
+            dup |= seen[k] == g.index;
+        if (dup)
+            continue;
+        seen[n++] = g.index;
+        bank[g.index % 2]++;
+        for (size_t back = 1; back <= 3 && back <= i; back++) {
+            const pn_sass_insn_t *prev = &prog->ops[i - back].in;
+            for (int w = 0; w < prev->n_writes; w++)
+                dep |= prev->writes[w].file == PN_SASS_R && prev->writes[w].index == g.index;
+        }
+    }
+    return dep && (bank[0] >= 2 || bank[1] >= 2);
+}
+
 /* The distinct classes of the ops at each level they may issue at. */
 static pn_status_t build_classes(pn_sass_sim_t *s)
 {
@@ -210,6 +240,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_ARITH: case PN_SASS_FP64:
             o->kind = K_ALU;
             o->cost[P_ALU] = units(op->in.kind == PN_SASS_FP64 ? 2 : 1);
+            /* its operands take two register-file cycles: bank_conflict steps of
+             * the pipe, whose rate is 1 / arith_busy a step */
+            if (pd->bank_conflict > 0 && pp->rate[PN_PIPE_ALUP] > 0 && bank_conflict(prog, i))
+                o->cost[P_ALU] = units(pd->bank_conflict * pp->rate[PN_PIPE_ALUP] /
+                                       PN_PIPE_UNIT);
             if (fma_pipe(op->in.opcode) && o->lat > 2)
                 o->lat--; /* dependent FFMA/IMAD: 4.1 cycles, VIADD/LOP3 5.1 (H100 probes) */
             break;
