@@ -365,6 +365,30 @@ $RUN run -q -e literal "$cfg" >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q 'dp_serial-256x16384-91.yaml: the sass net would exceed 4000000 places' "$TMP/err" &&
    [ "$(wc -l <"$TMP/err")" -eq 1 ]; then ok run-sass-literal-too-large
 else bad run-sass-literal-too-large "rc $rc: $(cat "$TMP/err")"; fi
+# the L2 reads from L1 the raw page measured: per warp-level global load (LDG and ATOMG),
+# written as kernel.memory.l2_ld_sectors (examples/data/h100/deps/kernels.raw.csv has them)
+rm -rf "$TMP/l2"
+if $RUN import -O "$TMP/l2" examples/data/h100/deps/kernels.raw.csv >/dev/null 2>"$TMP/err" &&
+   python3 - examples/data/h100/deps/kernels.raw.csv "$TMP/l2" <<'PYEOF' 2>>"$TMP/err"; then
+import csv, glob, re, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+num = lambda v: float(v.split(' ')[0].replace(',', '')) if v not in ('', 'n/a') else 0.0
+col = {n: h.index(n) for n in ('ID', 'Kernel Name', 'lts__t_sectors_srcunit_tex_op_read.sum',
+                               'smsp__sass_inst_executed_op_global_ld.sum')}
+checked = 0
+for r in rows[2:]:
+    if not r[col['Kernel Name']].startswith('pn_stencil'):
+        continue
+    want = num(r[col['lts__t_sectors_srcunit_tex_op_read.sum']]) / num(r[col['smsp__sass_inst_executed_op_global_ld.sum']])
+    f = glob.glob('%s/pn_stencil-*-%s.yaml' % (sys.argv[2], r[col['ID']]))[0]
+    got = float(re.search(r'l2_ld_sectors: ([0-9.e+-]+)', open(f).read()).group(1))
+    assert abs(got - want) <= 1e-3 * want, (f, got, want)
+    checked += 1
+assert checked == 10, checked
+PYEOF
+    ok import-l2-reads
+else bad import-l2-reads "$(cat "$TMP/err")"; fi
 # a source page of another launch: one line naming both, nothing written
 sed 's/"dp_serial(/"dp_other(/' tests/ncu/sass-source.csv >"$TMP/other.csv"
 rm -rf "$TMP/sass2"

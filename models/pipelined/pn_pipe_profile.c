@@ -258,6 +258,7 @@ void pn_memory_default(pn_memory_t *m)
     m->lines_st = 0;
     m->dram_ld = -1;
     m->dram_st = -1;
+    m->l2_ld = -1;
 }
 
 /* Lines an access of s sectors touches when its profile gives none (l <= 0):

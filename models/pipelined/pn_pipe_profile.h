@@ -104,6 +104,8 @@ typedef struct pn_memory {
     double dram_ld;               /* DRAM sectors read per warp-level global load, averaged
                                    * over all of them (measured); < 0: not known */
     double dram_st;               /* DRAM sectors written per warp-level store; < 0: not known */
+    double l2_ld;                 /* sectors the L1 read from L2 per warp-level global load,
+                                   * averaged (measured; kernel.sass only); < 0: not known */
 } pn_memory_t;
 
 /* The defaults above. */

@@ -179,7 +179,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     double D = p->pdev->dram_line_sectors;
     /* measured DRAM traffic (kernel.memory.dram_ld/st_sectors, per warp-level access) as
      * DRAM sectors per requested sector of the program's loads and stores */
-    double f_ld = -1, f_st = -1;
+    double f_ld = -1, f_st = -1, f_l2 = -1;
     {
         double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0;
         for (size_t i = 0; i < prog->n; i++) {
@@ -199,8 +199,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_ld = p->mem->dram_ld * n_ld / s_ld;
         if (p->mem->dram_st >= 0 && s_st > 0)
             f_st = p->mem->dram_st * n_st / s_st;
+        if (p->mem->l2_ld >= 0 && s_ld > 0)
+            f_l2 = p->mem->l2_ld * n_ld / s_ld;
     }
     s->dram_all = f_ld >= 0;
+    s->l2_all = f_l2 >= 0;
     pn_status_t st = pn_sass_plan_build(&s->plan, prog, s->W, s->blocks, err);
     if (st != PN_OK) {
         pn_sass_sim_free(s);
@@ -268,6 +271,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                   : units(fmax(sec, D * lines));
             o->cost[P_L2] = units(l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
                                           lines));
+            /* measured L2 reads: every load its share of them, whatever its level */
+            if (op->in.kind == PN_SASS_GLOBAL_LD && f_l2 >= 0)
+                o->cost[P_L2] = f_l2 > 0 ? units(f_l2 * l2_cost(pd, 0, sec, lines)) : 0;
             /* one sector an execution: every lane, and every warp, on one address (a
              * global accumulator); its unit takes the updates one by one */
             if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0 && op->sectors <= ex) {
@@ -365,7 +371,7 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
             if (o->kind == K_GLD && q == P_DRAM && !s->dram_all) {
                 if (o->follow < 0 && (min_dram < 0 || o->cost[q] < min_dram))
                     min_dram = o->cost[q];
-            } else if (o->kind == K_GLD && q == P_L2) {
+            } else if (o->kind == K_GLD && q == P_L2 && !s->l2_all) {
                 if (o->follow < 0 && (min_l2 < 0 || o->cost[q] < min_l2))
                     min_l2 = o->cost[q];
             } else if (o->kind == K_ATOMG && q == P_DRAM) {

@@ -49,6 +49,7 @@ struct pn_sass_sim {
     pn_sass_branch_t *br;       /* plan.branches */
     uint32_t n_lines;           /* leaders with followers: a completion record each */
     int dram_all;               /* measured DRAM reads: every load takes its share */
+    int l2_all;                 /* measured L2 reads: the same for the L2 pipe */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
