@@ -50,9 +50,10 @@ typedef struct pn_cli_sim_opts {
     "                        depend on it\n"                                         \
     "  -e, --engine NAME     auto (default: sm), sm (the config's net compiled into\n"  \
     "                        warp events: counts, programs, grids, SASS), fast\n"     \
-    "                        (incremental, on the net; not kernel.sass) or literal\n" \
-    "                        (the reference on the net: a full random permutation\n" \
-    "                        of all enabled transitions at every step)\n"            \
+    "                        (incremental, on the net) or literal (the reference\n"  \
+    "                        on the net: a full random permutation of all enabled\n" \
+    "                        transitions at every step); a kernel.sass config's\n"   \
+    "                        net unrolls its latencies: small programs only\n"       \
     "  -d, --device NAME     device profile, overriding the config's `device`\n"      \
     "  -t, --threads T       threads per block, overriding kernel.threads\n"          \
     "      --max-steps N     cap a run at N steps (default: simulation.max_steps, else\n" \
