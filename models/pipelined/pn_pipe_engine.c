@@ -17,7 +17,9 @@
  * and no warp holding go or z. Buckets refill by R at step t when
  * cap - level(M_t) >= R. Only steps in which some warp acts are visited;
  * quiet stretches are jumped over with the buckets and t0 counted in closed
- * form. */
+ * form. The go warps of step t+1 are known at the end of step t (those
+ * acquiring at t+1 hold go from t+2), so its issues are drawn then and t+1
+ * is visited only when something else happens in it. */
 #include "pn_pipe_engine.h"
 
 #include <assert.h>
@@ -70,7 +72,7 @@ typedef struct run {
      * exact when set: takes only lower the levels) */
     uint32_t **gm, *gn, *gcap, *gact, n_gact;
     uint64_t *gat;
-    uint32_t *en, *redo, n_redo;       /* scratch: enabled groups, groups to bound again */
+    uint32_t *en;                      /* scratch: enabled groups */
     uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
@@ -213,7 +215,8 @@ static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g)
 {
     uint64_t k = UINT64_MAX;
     for (uint32_t i = 0; i < g->nb; i++) {
-        uint64_t m = r->bk[g->b[i]].level / g->c[i];
+        uint64_t l = r->bk[g->b[i]].level, c = g->c[i];
+        uint64_t m = l < c ? 0 : l < 2 * c ? 1 : l / c;   /* mostly no division */
         if (m < k)
             k = m;
     }
@@ -231,7 +234,8 @@ static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g)
     for (uint32_t i = 0; i < g->nb; i++) {
         const bucket_t *b = &r->bk[g->b[i]];
         if (b->level < g->c[i]) {
-            uint64_t need = (g->c[i] - b->level + b->rate - 1) / b->rate;
+            uint64_t d = g->c[i] - b->level;
+            uint64_t need = d <= b->rate ? 1 : (d + b->rate - 1) / b->rate;
             if (need > m)
                 m = need;
         }
@@ -315,7 +319,7 @@ static void inflight_back(run_t *r, uint64_t t)
  * others are drawn one at a time, a uniform member among the groups that
  * still fit (a group that no longer fits leaves the draw: all its members
  * would fail, which changes no other outcome's probability). Groups left
- * waiting go to redo, for their bound after the step's refills.
+ * waiting keep a bound <= t until group_next sets it.
  * O(groups with members + acquisitions x enabled groups). */
 static int acquire(run_t *r, uint64_t t)
 {
@@ -332,7 +336,7 @@ static int acquire(run_t *r, uint64_t t)
             continue;
         const pn_pipe_group_t *gr = &pl->groups[g];
         if (!fits(r, gr)) {
-            r->redo[r->n_redo++] = g;
+            continue;                   /* left waiting: bound in group_next */
         } else if (gr->alone) {
             uint32_t n = r->gn[g];
             uint64_t k = fit_count(r, gr);
@@ -342,7 +346,6 @@ static int acquire(run_t *r, uint64_t t)
             } else {
                 for (uint64_t i = 0; i < k; i++)
                     group_take(r, g, pn_rng_below(&r->rng, r->gn[g]));
-                r->redo[r->n_redo++] = g;
             }
         } else {
             r->en[ne++] = g;
@@ -383,10 +386,7 @@ static int acquire(run_t *r, uint64_t t)
                         e++;
                         continue;
                     }
-                    if (r->gn[g]) {
-                        N -= r->gn[g];
-                        r->redo[r->n_redo++] = g;
-                    }
+                    N -= r->gn[g];
                     r->en[e] = r->en[--ne];
                 }
             }
@@ -400,24 +400,22 @@ static int acquire(run_t *r, uint64_t t)
     return 0;
 }
 
-/* After step t's refills: the bound of every group left waiting in it. */
-static void rebound(run_t *r, uint64_t t)
-{
-    for (uint32_t i = 0; i < r->n_redo; i++) {
-        uint32_t g = r->redo[i];
-        uint64_t m = wait_for(r, &r->pl->groups[g]);
-        r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
-    }
-    r->n_redo = 0;
-}
-
-/* The first step after t at which some group may fit; UINT64_MAX if none. */
-static uint64_t group_next(const run_t *r)
+/* After step t's refills: the first step after t at which some group may
+ * fit, UINT64_MAX if none. The groups looked at in step t and left waiting
+ * (bound <= t) get their bound from the levels of M_{t+1}. O(groups with
+ * members). */
+static uint64_t group_next(run_t *r, uint64_t t)
 {
     uint64_t best = UINT64_MAX;
-    for (uint32_t a = 0; a < r->n_gact; a++)
-        if (r->gat[r->gact[a]] < best)
-            best = r->gat[r->gact[a]];
+    for (uint32_t a = 0; a < r->n_gact; a++) {
+        uint32_t g = r->gact[a];
+        if (r->gat[g] <= t) {
+            uint64_t m = wait_for(r, &r->pl->groups[g]);
+            r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
+        }
+        if (r->gat[g] < best)
+            best = r->gat[g];
+    }
     return best;
 }
 
@@ -470,7 +468,6 @@ static void run_free(run_t *r)
     free(r->gat);
     free(r->gact);
     free(r->en);
-    free(r->redo);
     free(r->need);
     free(r->go);
     free(r->n_go);
@@ -615,7 +612,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.gat = calloc(G, sizeof *r.gat);
     r.gact = malloc(G * sizeof *r.gact);
     r.en = malloc(G * sizeof *r.en);
-    r.redo = malloc(G * sizeof *r.redo);
     r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
     r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
@@ -625,7 +621,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.ended = calloc(pl->blocks, sizeof *r.ended);
     if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
         !r.bk || !r.wake || !r.gm || !r.gn || !r.gcap || !r.gat || !r.gact || !r.en ||
-        !r.redo || !r.need || !r.arrived || !r.ended) {
+        !r.need || !r.arrived || !r.ended) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
     }
@@ -671,14 +667,19 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         }
         r.go_total += r.n_fresh;
         r.n_fresh = 0;
+        /* the issues of step t+1 now: its go warps are known (those that
+         * acquire at t+1 hold go from t+2), so t+1 need not be visited */
+        const int go_next = r.go_total > 0;
+        issue(&r, t + 1);
 
         /* next step in which something happens */
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != T) {
-            next = r.pending ? cal_next(&r, t) : UINT64_MAX;
-            uint64_t gw = group_next(&r);
-            if (gw < next)
-                next = gw;
+            next = group_next(&r, t);
+            if (next > t + 1 && r.pending) {
+                uint64_t c = cal_next(&r, t);
+                next = c < next ? c : next;
+            }
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
                                   "at step %" PRIu64 ": no warp can go on", seed, t);
@@ -693,10 +694,11 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         /* steps t+1 .. next-1: quiet; M_{t+1} is where the buckets stand */
         if (next > t + 1) {
             uint64_t gap = next - t - 1;
-            if (pw >= 1)
-                r.idle += gap, r.firings += gap;
+            if (pw >= 1)                /* t0, but not at t+1 when a warp held go */
+                r.idle += gap - (uint64_t)go_next, r.firings += gap - (uint64_t)go_next;
             refill_quiet(&r, gap);
         }
+        const int go_now = go_next && next == t + 1;
         t = next;
 
         /* step t, from M_t */
@@ -714,7 +716,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
             on_event(&r, wi, t);
         }
         r.firings += r.term_now;
-        if (pw >= 1 && r.go_total == 0 && z_now == 0)
+        if (pw >= 1 && !go_now && z_now == 0)
             r.idle++, r.firings++;
         /* refills decided on M_t, applied after the step's takings */
         uint32_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], n_refill = 0;
@@ -724,7 +726,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
                 if (r.bk[i].cap - r.bk[i].level >= r.bk[i].rate)
                     refill[n_refill++] = i;
             }
-        issue(&r, t);
         if (acquire(&r, t) != 0) {
             st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
             break;
@@ -736,7 +737,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
             assert(b->level <= b->cap);
             bk_unmark_full(&r, refill[k]);
         }
-        rebound(&r, t);
     }
     res->seed = seed;
     res->steps = t + 1;
