@@ -402,8 +402,8 @@ static int acquire(run_t *r, uint64_t t)
 
 /* After step t's refills: the first step after t at which some group may
  * fit, UINT64_MAX if none. The groups looked at in step t and left waiting
- * (bound <= t) get their bound from the levels of M_{t+1}. O(groups with
- * members). */
+ * (bound <= t) get their bound from the levels of M_{t+1}, up to the first
+ * that may fit at t+1 (a bound <= t stays a bound). O(groups with members). */
 static uint64_t group_next(run_t *r, uint64_t t)
 {
     uint64_t best = UINT64_MAX;
@@ -413,8 +413,8 @@ static uint64_t group_next(run_t *r, uint64_t t)
             uint64_t m = wait_for(r, &r->pl->groups[g]);
             r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
         }
-        if (r->gat[g] < best)
-            best = r->gat[g];
+        if (r->gat[g] < best && (best = r->gat[g]) == t + 1)
+            break;                      /* the rest keep bounds <= t + 1 */
     }
     return best;
 }
@@ -675,7 +675,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         /* next step in which something happens */
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != T) {
-            next = group_next(&r, t);
+            const uint64_t s1 = (t + 1) & (pl->ring - 1);
+            next = r.bits[s1 >> 6] >> (s1 & 63) & 1 ? t + 1 : group_next(&r, t);
             if (next > t + 1 && r.pending) {
                 uint64_t c = cal_next(&r, t);
                 next = c < next ? c : next;
