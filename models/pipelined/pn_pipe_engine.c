@@ -17,7 +17,9 @@
  * and no warp holding go or z. Buckets refill by R at step t when
  * cap - level(M_t) >= R. Only steps in which some warp acts are visited;
  * quiet stretches are jumped over with the buckets and t0 counted in closed
- * form. */
+ * form. The go warps of step t+1 are known at the end of step t (those
+ * acquiring at t+1 hold go from t+2), so its issues are drawn then and t+1
+ * is visited only when something else happens in it. */
 #include "pn_pipe_engine.h"
 
 #include <assert.h>
@@ -64,23 +66,19 @@ typedef struct run {
     uint64_t *bits;
     uint64_t pending;                  /* warps in either list */
     uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
-    /* the ready warps of other kinds wait in classes (kind, partition): the
-     * members of a class take the same amounts from the same buckets, so
-     * they fit or not together; cm[c][0 .. cn[c]) (unordered), cact[0 ..
-     * n_cact) the classes with members */
-    uint32_t **cm, *cn, *ccap, *cact, n_cact;
-    uint32_t *en, *rem;                /* scratch: enabled classes, members left to draw */
-    /* per bucket, the ready warps of simple kinds waiting for it: q[qoff[b] ..
-     * qoff[b] + n_q[b]); active[0..n_active) lists the buckets with waiters */
-    uint32_t *q, *qoff, *n_q, *active, n_active;
+    /* the warps waiting to acquire wait in their group (plan's groups):
+     * gm[g][0 .. gn[g]) (unordered); gact[0 .. n_gact) the groups with
+     * members; gat[g]: no member of g fits before that step (a lower bound,
+     * exact when set: takes only lower the levels) */
+    uint32_t **gm, *gn, *gcap, *gact, n_gact;
+    uint64_t *gat;
+    uint32_t *en;                      /* scratch: enabled groups */
     uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
     uint32_t go_total;
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
     bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
-    uint64_t bqcost[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS]; /* per bucket: its pipe's
-                                        * queue cost (plan's qcost) */
     uint64_t low[LOW_WORDS];           /* buckets with a rate below their cap: the only
                                         * ones that refill (a bit per bucket) */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
@@ -188,14 +186,6 @@ static void select_item(run_t *r, warp_t *w, int item)
     w->left--;
 }
 
-/* Index of the bucket of pipe q for a warp on partition part. */
-static uint32_t bucket_index_of(const pn_pipe_plan_t *pl, int q, uint32_t part)
-{
-    return q == PN_PIPE_SFUP ? PN_PIPE_SFUP + part
-           : q == PN_PIPE_ALUP ? PN_PIPE_SFUP + pl->p.partitions + part : (uint32_t)q;
-}
-#define bucket_index(q, part) bucket_index_of(pl, (q), (part))
-
 /* Bucket i was taken from: mark it low when below its cap. */
 static void bk_mark(run_t *r, uint32_t i)
 {
@@ -211,46 +201,41 @@ static void bk_unmark_full(run_t *r, uint32_t i)
         r->low[i >> 6] &= ~(UINT64_C(1) << (i & 63));
 }
 
-/* Can warp w's acquisition take its resources from the levels now? */
-static int fits(const run_t *r, const warp_t *w)
+/* Can an acquisition of group g take its resources from the levels now? */
+static int fits(const run_t *r, const pn_pipe_group_t *g)
 {
-    const pn_pipe_plan_t *pl = r->pl;
-    for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++)
-        if (r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)].level < pl->cost[w->kind][i])
+    for (uint32_t i = 0; i < g->nb; i++)
+        if (r->bk[g->b[i]].level < g->c[i])
             return 0;
-    return !(pn_pipe_is_load(w->kind) && r->inflight == 0);
+    return !(g->load && r->inflight == 0);
 }
 
-static void take(run_t *r, const warp_t *w)
+/* How many acquisitions of group g (alone on its buckets) fit together now. */
+static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g)
 {
-    const pn_pipe_plan_t *pl = r->pl;
-    for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
-        uint32_t bi = bucket_index(pl->cost_pipe[w->kind][i], w->part);
-        bucket_t *b = &r->bk[bi];
-        assert(b->level >= pl->cost[w->kind][i]);
-        b->level -= pl->cost[w->kind][i];
-        bk_mark(r, bi);
+    uint64_t k = UINT64_MAX;
+    for (uint32_t i = 0; i < g->nb; i++) {
+        uint64_t l = r->bk[g->b[i]].level, c = g->c[i];
+        uint64_t m = l < c ? 0 : l < 2 * c ? 1 : l / c;   /* mostly no division */
+        if (m < k)
+            k = m;
     }
-    if (pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX) {
-        assert(r->inflight > 0);
-        r->inflight--;
-    }
+    return k;
 }
 
 /* Steps from the marking in which the buckets hold their current levels until
- * warp w's acquisition fits, counting refills only; UINT64_MAX when it waits
- * for an inflight token (an event brings it). */
-static uint64_t wait_for(const run_t *r, const warp_t *w)
+ * an acquisition of group g fits, counting refills only; UINT64_MAX when it
+ * waits for an inflight token (an event brings it). */
+static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g)
 {
-    const pn_pipe_plan_t *pl = r->pl;
-    if (pn_pipe_is_load(w->kind) && r->inflight == 0)
+    if (g->load && r->inflight == 0)
         return UINT64_MAX;
     uint64_t m = 0;
-    for (uint32_t i = 0; i < pl->n_cost[w->kind]; i++) {
-        uint32_t c = pl->cost[w->kind][i];
-        const bucket_t *b = &r->bk[bucket_index(pl->cost_pipe[w->kind][i], w->part)];
-        if (b->level < c) {
-            uint64_t need = (c - b->level + b->rate - 1) / b->rate;
+    for (uint32_t i = 0; i < g->nb; i++) {
+        const bucket_t *b = &r->bk[g->b[i]];
+        if (b->level < g->c[i]) {
+            uint64_t d = g->c[i] - b->level;
+            uint64_t need = d <= b->rate ? 1 : (d + b->rate - 1) / b->rate;
             if (need > m)
                 m = need;
         }
@@ -276,205 +261,162 @@ static void refill_quiet(run_t *r, uint64_t n)
         }
 }
 
-/* The acquisitions of one step, from the marking's levels. */
-/* Warp wi (of a simple kind) waits in its pipe's queue. */
-static void queue_push(run_t *r, uint32_t wi)
+/* Warp wi waits in the group of its kind and partition from step t. 0, or
+ * -1 when out of memory. O(1) amortised. */
+static int group_push(run_t *r, uint32_t wi, uint64_t t)
 {
-    const pn_pipe_plan_t *pl = r->pl;
     const warp_t *w = &r->w[wi];
-    uint32_t b = bucket_index(pl->cost_pipe[w->kind][0], w->part);
-    if (r->n_q[b]++ == 0)
-        r->active[r->n_active++] = b;
-    r->q[r->qoff[b] + r->n_q[b] - 1] = wi;
-}
-
-/* The acquisitions of the queued warps: a bucket that holds k of its cost
- * lets k of its waiters acquire, a uniform random subset (the first k of the
- * uniform random order of the step's walk; no other transition takes from
- * the bucket). Losers wait on in the queue. */
-static void acquire_queued(run_t *r)
-{
-    for (uint32_t a = 0; a < r->n_active;) {
-        uint32_t b = r->active[a], n = r->n_q[b];
-        uint64_t cost = r->bqcost[b], lvl = r->bk[b].level;
-        uint32_t *g = &r->q[r->qoff[b]];
-        if (n == 1) {                   /* one waiter: it acquires when the bucket holds one */
-            if (lvl < cost) {
-                a++;
-                continue;
-            }
-            r->fresh[r->n_fresh++] = g[0];
-            r->bk[b].level -= cost;
-            bk_mark(r, b);
-            r->n_q[b] = 0;
-            r->active[a] = r->active[--r->n_active];
-            continue;
-        }
-        uint64_t k = lvl < cost ? 0 : lvl < 2 * cost ? 1 : lvl / cost;
-        if (k > n)
-            k = n;
-        if (k < n)
-            for (uint32_t i = 0; i < k; i++) {
-                uint32_t j = i + pn_rng_below(&r->rng, n - i), tmp = g[i];
-                g[i] = g[j];
-                g[j] = tmp;
-            }
-        for (uint32_t i = 0; i < k; i++)
-            r->fresh[r->n_fresh++] = g[i];
-        r->bk[b].level -= k * cost;
-        bk_mark(r, b);
-        if (k && k < n)
-            memmove(g, g + k, (size_t)(n - k) * sizeof *g);
-        r->n_q[b] = n - (uint32_t)k;
-        if (r->n_q[b] == 0)
-            r->active[a] = r->active[--r->n_active];
-        else
-            a++;
-    }
-}
-
-/* Steps after the marking of the buckets' current levels until some queue's
- * bucket holds its cost (refills alone); UINT64_MAX without queues. */
-static uint64_t queue_wait(const run_t *r)
-{
-    uint64_t best = UINT64_MAX;
-    for (uint32_t a = 0; a < r->n_active; a++) {
-        uint32_t b = r->active[a];
-        const bucket_t *bk = &r->bk[b];
-        uint64_t m = bk->level >= r->bqcost[b] ? 0
-                     : (r->bqcost[b] - bk->level + bk->rate - 1) / bk->rate;
-        if (m < best)
-            best = m;
-    }
-    return best;
-}
-
-/* The class of warp w: its kind on its partition. */
-static uint32_t class_of(const run_t *r, const warp_t *w)
-{
-    return (uint32_t)w->kind * r->pl->p.partitions + w->part;
-}
-
-/* Warp wi (of a kind that is not simple) waits in its class. 0, or -1 when
- * out of memory. */
-static int class_push(run_t *r, uint32_t wi)
-{
-    uint32_t c = class_of(r, &r->w[wi]);
-    if (r->cn[c] == r->ccap[c]) {
-        uint32_t cap = r->ccap[c] ? 2 * r->ccap[c] : 16;
-        uint32_t *m = realloc(r->cm[c], (size_t)cap * sizeof *m);
+    uint32_t g = r->pl->gid[w->kind][w->part];
+    if (r->gn[g] == r->gcap[g]) {
+        uint32_t cap = r->gcap[g] ? 2 * r->gcap[g] : 16;
+        uint32_t *m = realloc(r->gm[g], (size_t)cap * sizeof *m);
         if (!m)
             return -1;
-        r->cm[c] = m;
-        r->ccap[c] = cap;
+        r->gm[g] = m;
+        r->gcap[g] = cap;
     }
-    if (r->cn[c] == 0)
-        r->cact[r->n_cact++] = c;
-    r->cm[c][r->cn[c]++] = wi;
+    if (r->gn[g] == 0) {
+        r->gact[r->n_gact++] = g;
+        r->gat[g] = t;                  /* a group's bound holds while it has members */
+    }
+    r->gm[g][r->gn[g]++] = wi;
     return 0;
 }
 
-/* Warp j of class c acquires: take its resources, go from the next step. */
-static void class_take(run_t *r, uint32_t c, uint32_t j)
+/* Member j of group g acquires: take its resources, go from the next step. */
+static void group_take(run_t *r, uint32_t g, uint32_t j)
 {
-    uint32_t wi = r->cm[c][j];
-    take(r, &r->w[wi]);
-    r->fresh[r->n_fresh++] = wi;
-    r->cm[c][j] = r->cm[c][--r->cn[c]];
-}
-
-/* Steps after the marking of the buckets' current levels until some class's
- * members fit (refills alone); UINT64_MAX when none waits or every class
- * waits for an inflight token (its return is an event). */
-static uint64_t class_wait(const run_t *r)
-{
-    uint64_t best = UINT64_MAX;
-    for (uint32_t a = 0; a < r->n_cact; a++) {
-        uint32_t c = r->cact[a];
-        uint64_t m = wait_for(r, &r->w[r->cm[c][0]]);
-        if (m < best)
-            best = m;
+    const pn_pipe_group_t *gr = &r->pl->groups[g];
+    for (uint32_t i = 0; i < gr->nb; i++) {
+        bucket_t *b = &r->bk[gr->b[i]];
+        assert(b->level >= gr->c[i]);
+        b->level -= gr->c[i];
+        bk_mark(r, gr->b[i]);
     }
-    return best;
+    if (gr->load && r->inflight != UINT64_MAX) {
+        assert(r->inflight > 0);
+        r->inflight--;
+    }
+    r->fresh[r->n_fresh++] = r->gm[g][j];
+    r->gm[g][j] = r->gm[g][--r->gn[g]];
 }
 
-/* The acquisitions of one step, from the marking's levels. Simple kinds wait
- * in their pipe's queue (acquire_queued); the others in their class. The net
- * fires the enabled acquisitions in a uniform random order, each that still
- * fits: drawn here one at a time, a class with the weight of its members
- * left and a uniform member of it; when a member does not fit, none of its
- * class will in this step (takes only lower the levels), so the class
- * leaves the draw, which changes no other outcome's probability. When all
- * enabled ones fit together, all acquire. O(classes + acquisitions). */
-static int acquire(run_t *r)
+/* An inflight token came back: the groups that wait for one look again at t. */
+static void inflight_back(run_t *r, uint64_t t)
+{
+    for (uint32_t a = 0; a < r->n_gact; a++) {
+        uint32_t g = r->gact[a];
+        if (r->pl->groups[g].load && r->gat[g] > t)
+            r->gat[g] = t;
+    }
+}
+
+/* The acquisitions of step t, from the marking's levels. The net fires the
+ * enabled acquisitions in a uniform random order, each that still fits.
+ * Only groups whose bound gat is reached are looked at (takes only lower
+ * the levels, so a bound stays one); a group alone on its buckets that
+ * holds k of its cost lets a uniform k-subset of its members acquire; the
+ * others are drawn one at a time, a uniform member among the groups that
+ * still fit (a group that no longer fits leaves the draw: all its members
+ * would fail, which changes no other outcome's probability). Groups left
+ * waiting keep a bound <= t until group_next sets it.
+ * O(groups with members + acquisitions x enabled groups). */
+static int acquire(run_t *r, uint64_t t)
 {
     const pn_pipe_plan_t *pl = r->pl;
-    for (uint32_t i = 0; i < r->n_acq; i++) {
-        uint32_t wi = r->acq[i];
-        if (pl->simple[r->w[wi].kind])
-            queue_push(r, wi);
-        else if (class_push(r, wi) != 0)
+    for (uint32_t i = 0; i < r->n_acq; i++)
+        if (group_push(r, r->acq[i], t) != 0)
             return -1;
-    }
     r->n_acq = 0;
-    acquire_queued(r);
     uint32_t ne = 0;
     uint64_t N = 0;
-    for (uint32_t a = 0; a < r->n_cact; a++) {
-        uint32_t c = r->cact[a];
-        if (fits(r, &r->w[r->cm[c][0]])) {
-            r->en[ne++] = c;
-            N += r->cn[c];
-        }
-    }
-    if (ne == 0)
-        return 0;
-    int all_fit = 1;
-    if (N > 1) {
-        uint64_t *need = r->need, loads = 0;
-        memset(need, 0, pl->n_buckets * sizeof *need);
-        for (uint32_t e = 0; e < ne; e++) {
-            uint32_t c = r->en[e];
-            const warp_t *w = &r->w[r->cm[c][0]];
-            for (uint32_t k = 0; k < pl->n_cost[w->kind]; k++)
-                need[bucket_index(pl->cost_pipe[w->kind][k], w->part)] +=
-                    (uint64_t)pl->cost[w->kind][k] * r->cn[c];
-            loads += pn_pipe_is_load(w->kind) ? r->cn[c] : 0;
-        }
-        for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
-            all_fit = need[i] <= r->bk[i].level;
-        if (r->inflight != UINT64_MAX && loads > r->inflight)
-            all_fit = 0;
-    }
-    if (all_fit) {
-        for (uint32_t e = 0; e < ne; e++)
-            while (r->cn[r->en[e]])
-                class_take(r, r->en[e], r->cn[r->en[e]] - 1);
-    } else {
-        for (uint32_t e = 0; e < ne; e++)
-            r->rem[e] = r->cn[r->en[e]];
-        while (N > 0) {
-            uint64_t u = pn_rng_below(&r->rng, (uint32_t)N);   /* N <= warps < 2^31 */
-            uint32_t e = 0;
-            while (u >= r->rem[e])
-                u -= r->rem[e++];
-            uint32_t c = r->en[e];
-            if (fits(r, &r->w[r->cm[c][0]])) {
-                class_take(r, c, (uint32_t)u);
-                r->rem[e]--;
-                N--;
+    for (uint32_t a = 0; a < r->n_gact; a++) {
+        uint32_t g = r->gact[a];
+        if (r->gat[g] > t)
+            continue;
+        const pn_pipe_group_t *gr = &pl->groups[g];
+        if (!fits(r, gr)) {
+            continue;                   /* left waiting: bound in group_next */
+        } else if (gr->alone) {
+            uint32_t n = r->gn[g];
+            uint64_t k = fit_count(r, gr);
+            if (k >= n) {
+                while (r->gn[g])
+                    group_take(r, g, r->gn[g] - 1);
             } else {
-                N -= r->rem[e];
-                r->rem[e] = 0;
+                for (uint64_t i = 0; i < k; i++)
+                    group_take(r, g, pn_rng_below(&r->rng, r->gn[g]));
+            }
+        } else {
+            r->en[ne++] = g;
+            N += r->gn[g];
+        }
+    }
+    if (ne > 0) {
+        int all_fit = 1;
+        if (N > 1) {
+            uint64_t *need = r->need, loads = 0;
+            memset(need, 0, pl->n_buckets * sizeof *need);
+            for (uint32_t e = 0; e < ne; e++) {
+                const pn_pipe_group_t *gr = &pl->groups[r->en[e]];
+                for (uint32_t i = 0; i < gr->nb; i++)
+                    need[gr->b[i]] += (uint64_t)gr->c[i] * r->gn[r->en[e]];
+                loads += gr->load ? r->gn[r->en[e]] : 0;
+            }
+            for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
+                all_fit = need[i] <= r->bk[i].level;
+            if (r->inflight != UINT64_MAX && loads > r->inflight)
+                all_fit = 0;
+        }
+        if (all_fit) {
+            for (uint32_t e = 0; e < ne; e++)
+                while (r->gn[r->en[e]])
+                    group_take(r, r->en[e], r->gn[r->en[e]] - 1);
+        } else {
+            while (ne > 0) {
+                uint64_t u = pn_rng_below(&r->rng, (uint32_t)N);   /* N <= warps < 2^31 */
+                uint32_t e = 0;
+                while (u >= r->gn[r->en[e]])
+                    u -= r->gn[r->en[e++]];
+                group_take(r, r->en[e], (uint32_t)u);
+                N--;
+                for (e = 0; e < ne;) {
+                    uint32_t g = r->en[e];
+                    if (r->gn[g] && fits(r, &pl->groups[g])) {
+                        e++;
+                        continue;
+                    }
+                    N -= r->gn[g];
+                    r->en[e] = r->en[--ne];
+                }
             }
         }
     }
-    for (uint32_t a = 0; a < r->n_cact;)
-        if (r->cn[r->cact[a]] == 0)
-            r->cact[a] = r->cact[--r->n_cact];
+    for (uint32_t a = 0; a < r->n_gact;)
+        if (r->gn[r->gact[a]] == 0)
+            r->gact[a] = r->gact[--r->n_gact];
         else
             a++;
     return 0;
+}
+
+/* After step t's refills: the first step after t at which some group may
+ * fit, UINT64_MAX if none. The groups looked at in step t and left waiting
+ * (bound <= t) get their bound from the levels of M_{t+1}, up to the first
+ * that may fit at t+1 (a bound <= t stays a bound). O(groups with members). */
+static uint64_t group_next(run_t *r, uint64_t t)
+{
+    uint64_t best = UINT64_MAX;
+    for (uint32_t a = 0; a < r->n_gact; a++) {
+        uint32_t g = r->gact[a];
+        if (r->gat[g] <= t) {
+            uint64_t m = wait_for(r, &r->pl->groups[g]);
+            r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
+        }
+        if (r->gat[g] < best && (best = r->gat[g]) == t + 1)
+            break;                      /* the rest keep bounds <= t + 1 */
+    }
+    return best;
 }
 
 /* The issues of one step at time t: per partition, a uniform subset of the
@@ -518,19 +460,15 @@ static void run_free(run_t *r)
     free(r->bits);
     free(r->acq);
     free(r->wake);
-    for (uint32_t c = 0; r->cm && c < (uint32_t)PN_PIPE_KINDS * r->pl->p.partitions; c++)
-        free(r->cm[c]);
-    free(r->cm);
-    free(r->cn);
-    free(r->ccap);
-    free(r->cact);
+    for (uint32_t g = 0; r->gm && g < r->pl->n_groups; g++)
+        free(r->gm[g]);
+    free(r->gm);
+    free(r->gn);
+    free(r->gcap);
+    free(r->gat);
+    free(r->gact);
     free(r->en);
-    free(r->rem);
     free(r->need);
-    free(r->q);
-    free(r->qoff);
-    free(r->n_q);
-    free(r->active);
     free(r->go);
     free(r->n_go);
     free(r->fresh);
@@ -624,8 +562,8 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     warp_t *w = &r->w[wi];
     int cr = w->cr;
     w->cr = 0;
-    if (!cr && pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX)
-        r->inflight++;                      /* the classes waiting for it look again */
+    if (!cr && pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX && r->inflight++ == 0)
+        inflight_back(r, t);
     if (r->pl->seg_off) {
         int item = prog_next(r->pl, w);
         if (item < 0) {
@@ -667,28 +605,23 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.bits = calloc(pl->ring / 64, sizeof *r.bits);
     r.acq = malloc((size_t)T * sizeof *r.acq);
     r.wake = malloc(pl->ring * sizeof *r.wake);
-    const uint32_t n_cls = (uint32_t)PN_PIPE_KINDS * p->partitions;
-    r.cm = calloc(n_cls, sizeof *r.cm);
-    r.cn = calloc(n_cls, sizeof *r.cn);
-    r.ccap = calloc(n_cls, sizeof *r.ccap);
-    r.cact = malloc(n_cls * sizeof *r.cact);
-    r.en = malloc(n_cls * sizeof *r.en);
-    r.rem = malloc(n_cls * sizeof *r.rem);
+    const uint32_t G = pl->n_groups;
+    r.gm = calloc(G, sizeof *r.gm);
+    r.gn = calloc(G, sizeof *r.gn);
+    r.gcap = calloc(G, sizeof *r.gcap);
+    r.gat = calloc(G, sizeof *r.gat);
+    r.gact = malloc(G * sizeof *r.gact);
+    r.en = malloc(G * sizeof *r.en);
     r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
     r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
     r.fresh = malloc((size_t)T * sizeof *r.fresh);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
-    r.qoff = calloc(pl->n_buckets, sizeof *r.qoff);
-    r.n_q = calloc(pl->n_buckets, sizeof *r.n_q);
-    r.active = calloc(pl->n_buckets, sizeof *r.active);
-    r.q = malloc(((size_t)T * 3 + 1) * sizeof *r.q);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
     if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
-        !r.bk || !r.wake || !r.cm || !r.cn || !r.ccap || !r.cact || !r.en || !r.rem ||
-        !r.need || !r.arrived || !r.ended ||
-        !r.qoff || !r.n_q || !r.active || !r.q) {
+        !r.bk || !r.wake || !r.gm || !r.gn || !r.gcap || !r.gat || !r.gact || !r.en ||
+        !r.need || !r.arrived || !r.ended) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
     }
@@ -699,26 +632,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         int q = i < PN_PIPE_SFUP ? (int)i
                 : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
         r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
-        r.bqcost[i] = pl->qcost[q];
     }
     r.inflight = p->inflight && !pl->inflight_free ? p->inflight : UINT64_MAX;
-    {
-        /* queue segments: the shared pipe may hold every warp, a partition's
-         * pipes the warps of that partition */
-        uint32_t off = 0;
-        for (uint32_t b = 0; b < pl->n_buckets; b++) {
-            r.qoff[b] = off;
-            if (b == PN_PIPE_SHMEM)
-                off += T;
-            else if (b >= PN_PIPE_SFUP) {
-                uint32_t j = (b - PN_PIPE_SFUP) % p->partitions;
-                off += (T / (uint32_t)pl->blocks) / p->partitions * pl->blocks +
-                       ((T / (uint32_t)pl->blocks) % p->partitions > j ? pl->blocks : 0);
-            }
-        }
-        assert(off <= (size_t)T * 3 + 1);
-    }
-
     /* step 0: the resident blocks' warps select (acquire from step 1),
      * arrive at a barrier or terminate */
     uint64_t pw = T, pfin = 0, z_now = 0;
@@ -752,16 +667,20 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         }
         r.go_total += r.n_fresh;
         r.n_fresh = 0;
+        /* the issues of step t+1 now: its go warps are known (those that
+         * acquire at t+1 hold go from t+2), so t+1 need not be visited */
+        const int go_next = r.go_total > 0;
+        issue(&r, t + 1);
 
         /* next step in which something happens */
         uint64_t next = t + 1;
         if (r.go_total == 0 && z_now == 0 && pfin != T) {
-            next = r.pending ? cal_next(&r, t) : UINT64_MAX;
-            uint64_t qw = queue_wait(&r), cw = class_wait(&r);
-            if (qw != UINT64_MAX && t + 1 + qw < next)
-                next = t + 1 + qw;
-            if (cw != UINT64_MAX && t + 1 + cw < next)
-                next = t + 1 + cw;
+            const uint64_t s1 = (t + 1) & (pl->ring - 1);
+            next = r.bits[s1 >> 6] >> (s1 & 63) & 1 ? t + 1 : group_next(&r, t);
+            if (next > t + 1 && r.pending) {
+                uint64_t c = cal_next(&r, t);
+                next = c < next ? c : next;
+            }
             if (next == UINT64_MAX) {
                 st = pn_error_set(err, PN_EINVAL, "pipelined run (seed %" PRIu64 ") is stuck "
                                   "at step %" PRIu64 ": no warp can go on", seed, t);
@@ -776,10 +695,11 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         /* steps t+1 .. next-1: quiet; M_{t+1} is where the buckets stand */
         if (next > t + 1) {
             uint64_t gap = next - t - 1;
-            if (pw >= 1)
-                r.idle += gap, r.firings += gap;
+            if (pw >= 1)                /* t0, but not at t+1 when a warp held go */
+                r.idle += gap - (uint64_t)go_next, r.firings += gap - (uint64_t)go_next;
             refill_quiet(&r, gap);
         }
+        const int go_now = go_next && next == t + 1;
         t = next;
 
         /* step t, from M_t */
@@ -797,7 +717,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
             on_event(&r, wi, t);
         }
         r.firings += r.term_now;
-        if (pw >= 1 && r.go_total == 0 && z_now == 0)
+        if (pw >= 1 && !go_now && z_now == 0)
             r.idle++, r.firings++;
         /* refills decided on M_t, applied after the step's takings */
         uint32_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], n_refill = 0;
@@ -807,8 +727,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
                 if (r.bk[i].cap - r.bk[i].level >= r.bk[i].rate)
                     refill[n_refill++] = i;
             }
-        issue(&r, t);
-        if (acquire(&r) != 0) {
+        if (acquire(&r, t) != 0) {
             st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
             break;
         }

@@ -1,6 +1,6 @@
 /* pn_pipe_plan.c - the compiled pipelined engine's plan: the parameters
- * copied, per kind the pipes it takes from, the queue costs of the pipes
- * only one-pipe kinds use, the phases between barriers, the programs
+ * copied, the acquisition groups (what each kind takes on each
+ * partition, deduplicated), the phases between barriers, the programs
  * flattened, and the calendar's size (pn_pipe_engine.c runs it). */
 #include "pn_pipe_plan.h"
 
@@ -16,8 +16,53 @@ void pn_pipe_plan_free(pn_pipe_plan_t *pl)
         free(pl->seg_off);
         free(pl->segs);
         free(pl->items);
+        free(pl->groups);
         free(pl);
     }
+}
+
+/* The acquisition groups of pl (p, n_buckets and inflight_free set): one per
+ * distinct (buckets, amounts, inflight token) among the (kind, partition)
+ * pairs. 0, or -1 when out of memory. O(kinds^2 * partitions^2). */
+static int make_groups(pn_pipe_plan_t *pl)
+{
+    const pn_pipe_params_t *p = &pl->p;
+    const uint32_t S = p->partitions;
+    pl->groups = calloc((size_t)PN_PIPE_KINDS * S, sizeof *pl->groups);
+    if (!pl->groups)
+        return -1;
+    pl->n_groups = 0;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        for (uint32_t j = 0; j < S; j++) {
+            pn_pipe_group_t g;
+            memset(&g, 0, sizeof g);
+            for (int q = 0; q < PN_PIPE_PIPES; q++)
+                if (p->cost[k][q]) {
+                    g.b[g.nb] = q == PN_PIPE_SFUP ? PN_PIPE_SFUP + j
+                                : q == PN_PIPE_ALUP ? PN_PIPE_SFUP + S + j : (uint32_t)q;
+                    g.c[g.nb++] = p->cost[k][q];
+                }
+            g.load = pn_pipe_is_load(k) && !pl->inflight_free;
+            uint32_t i = 0;
+            while (i < pl->n_groups && memcmp(&pl->groups[i], &g, sizeof g) != 0)
+                i++;
+            if (i == pl->n_groups)
+                pl->groups[pl->n_groups++] = g;
+            pl->gid[k][j] = (uint16_t)i;
+        }
+    /* alone: no bucket shared with another group, no inflight token */
+    uint32_t users[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS] = { 0 };
+    for (uint32_t i = 0; i < pl->n_groups; i++)
+        for (uint32_t m = 0; m < pl->groups[i].nb; m++)
+            users[pl->groups[i].b[m]]++;
+    for (uint32_t i = 0; i < pl->n_groups; i++) {
+        pn_pipe_group_t *g = &pl->groups[i];
+        g->alone = !g->load;
+        for (uint32_t m = 0; m < g->nb; m++)
+            if (users[g->b[m]] > 1)
+                g->alone = 0;
+    }
+    return 0;
 }
 
 pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn_error_t *err)
@@ -97,32 +142,15 @@ pn_status_t pn_pipe_plan_new(const pn_pipe_params_t *p, pn_pipe_plan_t **out, pn
         pl->phase[i] = pn_pipe_phase(&src[i], p->barriers);
         pl->last[i] = p->barriers ? n - p->barriers * pl->phase[i] : n;
     }
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        for (int q = 0; q < PN_PIPE_PIPES; q++)
-            if (p->cost[k][q]) {
-                pl->cost_pipe[k][pl->n_cost[k]] = (uint8_t)q;
-                pl->cost[k][pl->n_cost[k]++] = p->cost[k][q];
-            }
     {
         uint64_t res = p->resident ? p->resident : 1, blk = p->blocks ? p->blocks : 1;
         pl->inflight_free = p->inflight == 0 ||
                             (uint64_t)p->inflight >= (res < blk ? res : blk) * p->n_warps;
     }
-    for (int q = 0; q < PN_PIPE_PIPES; q++) {
-        int ok = p->rate[q] > 0;
-        uint32_t c = 0;
-        for (int k = 0; k < PN_PIPE_KINDS && ok; k++) {
-            if (!p->cost[k][q])
-                continue;
-            if (pl->n_cost[k] != 1 || (pn_pipe_is_load(k) && !pl->inflight_free) ||
-                (c && c != p->cost[k][q]))
-                ok = 0;
-            c = p->cost[k][q];
-        }
-        pl->qcost[q] = ok ? c : 0;
+    if (make_groups(pl) != 0) {
+        pn_pipe_plan_free(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined plan");
     }
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pl->simple[k] = pl->n_cost[k] == 1 && pl->qcost[pl->cost_pipe[k][0]] != 0;
     /* horizon: a latency, or a parked acquisition's wait for a full bucket */
     uint64_t h = 2 + p->barrier_latency +
                  ((uint64_t)(p->resident ? p->resident : 1) + 1) *
