@@ -102,12 +102,6 @@ static pn_status_t inh(nb_t *b, uint32_t t, uint32_t p)
     return pn_net_add_arc(b->net, PN_ARC_INHIBITOR, t, p, 1, b->err);
 }
 
-static uint32_t bucket_of(const nb_t *b, int q, uint32_t part)
-{
-    return q == P_ALU ? 2 * part : q == P_SFU ? 2 * part + 1
-                                              : 2 * b->s->partitions + (uint32_t)(q - P_LSU);
-}
-
 /* ---- the global part ---------------------------------------------------- */
 
 static pn_status_t add_global(nb_t *b)
@@ -133,7 +127,7 @@ static pn_status_t add_global(nb_t *b)
     static const char *const pipe[P_N] = { "alu", "sfu", "lsu", "shared", "dram", "l2", "atom" };
     for (int q = 0; q < P_N; q++)
         for (uint32_t j = 0; j < (q <= P_SFU ? s->partitions : 1); j++) {
-            uint32_t i = bucket_of(b, q, j), refill;
+            uint32_t i = pn_sass_bucket(s->partitions, q, j), refill;
             b->bucket[i] = b->room[i] = NONE;
             if (!s->rate[q])
                 continue;
@@ -229,23 +223,29 @@ static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
 
 /* ---- a warp ------------------------------------------------------------- */
 
-/* A delay line of n >= 1 places p[0..n-1] named prefix.1..n, one step a
- * place; *into_last is the transition that moves into p[n-1] (NONE for
- * n = 1). */
-static pn_status_t add_line(nb_t *b, const char *prefix, uint32_t n, uint32_t *p,
-                            uint32_t *into_last)
+/* A delay line of n >= 1 places named prefix.1..n, one step a place, and
+ * its transition prefix.fin that takes the last: the places are consecutive
+ * ids from *first (pn_net_add_place numbers them in order); *into_last is the
+ * transition that moves into the last (NONE for n = 1). */
+static pn_status_t add_line(nb_t *b, const char *prefix, uint32_t n, uint32_t *first,
+                            uint32_t *fin, uint32_t *into_last)
 {
+    uint32_t id;
     *into_last = NONE;
-    for (uint32_t k = 0; k < n; k++)
-        PN_CHECK(place(b, 0, &p[k], "%s.%u", prefix, k + 1));
+    for (uint32_t k = 0; k < n; k++) {
+        PN_CHECK(place(b, 0, &id, "%s.%u", prefix, k + 1));
+        if (k == 0)
+            *first = id;
+    }
     for (uint32_t k = 0; k + 1 < n; k++) {
         uint32_t t;
         PN_CHECK(trans(b, &t, "%s.mv%u", prefix, k + 1));
-        PN_CHECK(in(b, t, p[k], 1));
-        PN_CHECK(out(b, t, p[k + 1], 1));
+        PN_CHECK(in(b, t, *first + k, 1));
+        PN_CHECK(out(b, t, *first + k + 1, 1));
         *into_last = t;
     }
-    return PN_OK;
+    PN_CHECK(trans(b, fin, "%s.fin", prefix));
+    return in(b, *fin, *first + n - 1, 1);
 }
 
 /* Where warp w goes after op i when it does not jump. */
@@ -283,24 +283,17 @@ static pn_status_t add_completion(nb_t *b, const wnet_t *w, uint32_t i, const ch
                                   uint32_t L, uint32_t *first)
 {
     const sop_t *o = &b->s->ops[i];
-    uint32_t *p = malloc((L - 1) * sizeof *p), into_last, fin;
-    if (!p)
-        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    uint32_t into_last, fin;
     char pre[64];
     snprintf(pre, sizeof pre, "w%u.i%u.%s", w->gw, i, tag);
-    pn_status_t st = add_line(b, pre, L - 1, p, &into_last);
-    if (st == PN_OK && o->lead >= 0) {
+    PN_CHECK(add_line(b, pre, L - 1, first, &fin, &into_last));
+    if (o->lead >= 0) {
         if (into_last == NONE)
-            st = pn_error_set(b->err, PN_EINVAL, "a load latency below 3");
-        else if ((st = in(b, into_last, w->lp[o->lead], 1)) == PN_OK)
-            st = out(b, into_last, w->la[o->lead], 1);
+            return pn_error_set(b->err, PN_EINVAL, "a load latency below 3");
+        PN_CHECK(in(b, into_last, w->lp[o->lead], 1));
+        PN_CHECK(out(b, into_last, w->la[o->lead], 1));
     }
-    if (st == PN_OK && (st = trans(b, &fin, "%s.fin", pre)) == PN_OK &&
-        (st = in(b, fin, p[L - 2], 1)) == PN_OK)
-        st = completion_arcs(b, w, i, fin);
-    *first = p[0];
-    free(p);
-    return st;
+    return completion_arcs(b, w, i, fin);
 }
 
 /* A follower's two lines (op i, L1 latency L >= 3): arrived (its line is
@@ -310,39 +303,32 @@ static pn_status_t add_follower_lines(nb_t *b, const wnet_t *w, uint32_t i, uint
                                       uint32_t *arrived, uint32_t *pending)
 {
     const sop_t *o = &b->s->ops[i];
-    uint32_t n = L - 1, la = w->la[o->follow], lp = w->lp[o->follow], t, dummy;
-    uint32_t *A = malloc(2 * n * sizeof *A), *P = A ? A + n : NULL;
-    if (!A)
-        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
+    uint32_t n = L - 1, la = w->la[o->follow], lp = w->lp[o->follow], t, fin, id;
     char pre[64];
-    pn_status_t st;
     snprintf(pre, sizeof pre, "w%u.i%u.A", w->gw, i);
-    if ((st = add_line(b, pre, n, A, &dummy)) != PN_OK)
-        goto out;
-    if ((st = trans(b, &t, "%s.fin", pre)) != PN_OK || (st = in(b, t, A[n - 1], 1)) != PN_OK ||
-        (st = completion_arcs(b, w, i, t)) != PN_OK)
-        goto out;
+    PN_CHECK(add_line(b, pre, n, arrived, &fin, &t));
+    PN_CHECK(completion_arcs(b, w, i, fin));
     snprintf(pre, sizeof pre, "w%u.i%u.P", w->gw, i);
-    for (uint32_t k = 0; k < n && st == PN_OK; k++)
-        st = place(b, 0, &P[k], "%s.%u", pre, k + 1);
-    for (uint32_t k = 0; k + 1 < n && st == PN_OK; k++) {
-        if ((st = trans(b, &t, "%s.mv%u", pre, k + 1)) != PN_OK ||
-            (st = in(b, t, P[k], 1)) != PN_OK || (st = out(b, t, P[k + 1], 1)) != PN_OK ||
-            (st = inh(b, t, la)) != PN_OK)
-            break;
-        if ((st = trans(b, &t, "%s.sw%u", pre, k + 1)) != PN_OK ||
-            (st = in(b, t, P[k], 1)) != PN_OK || (st = out(b, t, A[k + 1], 1)) != PN_OK)
-            break;
-        st = inh(b, t, lp);
+    for (uint32_t k = 0; k < n; k++) {
+        PN_CHECK(place(b, 0, &id, "%s.%u", pre, k + 1));
+        if (k == 0)
+            *pending = id;
     }
-    if (st == PN_OK && (st = trans(b, &t, "%s.fin", pre)) == PN_OK &&
-        (st = in(b, t, P[n - 1], 1)) == PN_OK && (st = inh(b, t, lp)) == PN_OK)
-        st = completion_arcs(b, w, i, t);
-    *arrived = A[0];
-    *pending = P[0];
-out:
-    free(A);
-    return st;
+    uint32_t A = *arrived, P = *pending;   /* both lines are consecutive ids */
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        PN_CHECK(trans(b, &t, "%s.mv%u", pre, k + 1));
+        PN_CHECK(in(b, t, P + k, 1));
+        PN_CHECK(out(b, t, P + k + 1, 1));
+        PN_CHECK(inh(b, t, la));
+        PN_CHECK(trans(b, &t, "%s.sw%u", pre, k + 1));
+        PN_CHECK(in(b, t, P + k, 1));
+        PN_CHECK(out(b, t, A + k + 1, 1));
+        PN_CHECK(inh(b, t, lp));
+    }
+    PN_CHECK(trans(b, &t, "%s.fin", pre));
+    PN_CHECK(in(b, t, P + n - 1, 1));
+    PN_CHECK(inh(b, t, lp));
+    return completion_arcs(b, w, i, t);
 }
 
 /* The places an issue of op i leads to, built once per op and warp. */
@@ -350,36 +336,27 @@ typedef struct opnet {
     uint32_t done_at[3];          /* completion line per level (NONE: none) */
     uint32_t arrived, pending;    /* a follower's lines */
     uint32_t jump;                /* a taken branch's first place, or its target's pc */
-    uint32_t resume;              /* BAR: the warp's place after the barrier's latency */
 } opnet_t;
 
 static pn_status_t add_jump(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
 {
     const sop_t *o = &b->s->ops[i];
-    uint32_t target = w->pc[o->target];
+    uint32_t target = w->pc[o->target], fin, into_last;
     if (o->lat < 2) {
         on->jump = target;
         return PN_OK;
     }
-    uint32_t *p = malloc((o->lat - 1) * sizeof *p), dummy, fin;
-    if (!p)
-        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
     char pre[64];
     snprintf(pre, sizeof pre, "w%u.i%u.J", w->gw, i);
-    pn_status_t st = add_line(b, pre, o->lat - 1, p, &dummy);
-    if (st == PN_OK && (st = trans(b, &fin, "%s.fin", pre)) == PN_OK &&
-        (st = in(b, fin, p[o->lat - 2], 1)) == PN_OK)
-        st = out(b, fin, target, 1);
-    on->jump = p[0];
-    free(p);
-    return st;
+    PN_CHECK(add_line(b, pre, o->lat - 1, &on->jump, &fin, &into_last));
+    return out(b, fin, target, 1);
 }
 
 /* BAR op i: the warp waits in wait[i]; once released it takes a release
  * token and comes back lat_bar - 3 steps later. */
 static pn_status_t add_barrier_wait(nb_t *b, wnet_t *w, uint32_t i)
 {
-    uint32_t m = b->s->lat_bar - 3, take, *p = NULL, dummy;
+    uint32_t m = b->s->lat_bar - 3, take, first, fin, into_last;
     char pre[64];
     snprintf(pre, sizeof pre, "w%u.i%u.B", w->gw, i);
     PN_CHECK(place(b, 0, &w->wait[i], "w%u.i%u.wait", w->gw, i));
@@ -388,15 +365,9 @@ static pn_status_t add_barrier_wait(nb_t *b, wnet_t *w, uint32_t i)
     PN_CHECK(in(b, take, w->blk->rel, 1));
     if (m == 0)
         return out(b, take, next_of(b, w, i), 1);
-    if (!(p = malloc(m * sizeof *p)))
-        return pn_error_set(b->err, PN_ENOMEM, "out of memory");
-    uint32_t fin;
-    pn_status_t st = add_line(b, pre, m, p, &dummy);
-    if (st == PN_OK && (st = out(b, take, p[0], 1)) == PN_OK &&
-        (st = trans(b, &fin, "%s.fin", pre)) == PN_OK && (st = in(b, fin, p[m - 1], 1)) == PN_OK)
-        st = out(b, fin, next_of(b, w, i), 1);
-    free(p);
-    return st;
+    PN_CHECK(add_line(b, pre, m, &first, &fin, &into_last));
+    PN_CHECK(out(b, take, first, 1));
+    return out(b, fin, next_of(b, w, i), 1);
 }
 
 /* One issue transition of op i for warp w: lvl its level (loads; else 0),
@@ -423,7 +394,7 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
     for (int q = 0; q < P_N; q++) {
         uint32_t c = pn_sass_cost_at(s, o, lvl, q);
         if (c) {
-            uint32_t k = bucket_of(b, q, w->part);
+            uint32_t k = pn_sass_bucket(s->partitions, q, w->part);
             PN_CHECK(in(b, t, b->bucket[k], c));
             PN_CHECK(out(b, t, b->room[k], c));
         }

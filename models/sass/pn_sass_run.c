@@ -13,6 +13,7 @@
  * costs what it issues. The next step visited is the first at which a warp
  * wakes, a list could be paid by refills or returned slots, or a block may
  * start. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,15 +124,20 @@ static void wake_pop(run_t *r)
     r->wh[i] = v;
 }
 
+/* The level warp w issues its next op o at: a load its pattern's next, an
+ * atomic L2, anything else 0. */
+static int level_of(const sop_t *o, const warp_t *w)
+{
+    return !pn_sass_op_levels(o) ? 0 : o->kind == K_ATOMG ? 1
+                                     : pn_sass_load_level(&w->lev, w->nload);
+}
+
 /* The list warp w's next op puts it in: its partition, and its class at the
  * level it issues at. */
 static uint32_t list_of(const run_t *r, const warp_t *w)
 {
-    const pn_sass_sim_t *s = r->s;
-    const sop_t *o = &s->ops[w->pc];
-    int lvl = !pn_sass_op_levels(o) ? 0 : o->kind == K_ATOMG ? 1
-                                         : pn_sass_load_level(&w->lev, w->nload);
-    return w->part * s->n_cls + o->cls[lvl];
+    const sop_t *o = &r->s->ops[w->pc];
+    return w->part * r->s->n_cls + o->cls[level_of(o, w)];
 }
 
 /* The warps due at t join their lists. */
@@ -216,11 +222,11 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
     b->alive = s->W;
     b->arrived = 0;
     b->busy = 1;
-    if (!first)
-        r->n_free--;
     b->gone_at = 0;
-    if (!first)
+    if (!first) {
+        r->n_free--;
         r->launch_ok = t + (s->launch > 1 ? s->launch : 1);
+    }
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
         warp_t *w = &r->w[sl * s->W + i];
@@ -283,43 +289,23 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
         release_barrier(r, w->slot, t);
 }
 
-/* The first step after t at which a warp refused at t because pipe q holds
- * `have` units and its op needs c could issue: when refills alone bring q to c
- * (takes only lower the levels). Skipping the steps in between changes no
- * outcome: in them it would be refused whatever the order of the candidates. */
-static uint64_t refused_until(const pn_sass_sim_t *s, uint64_t t, int q, uint32_t c,
-                              uint64_t have)
-{
-    uint64_t need = c - have, rate = s->rate[q];
-    return t + (need <= rate ? 1 : (need + rate - 1) / rate);
-}
-
-/* Issue warp w's op at step t on its partition, which has a slot left; 0
- * when a pipe or the in-flight limit refuses it (w->wake: the first step it
- * could), which its list's check rules out. */
-static int try_issue(run_t *r, warp_t *w, uint64_t t)
+/* Issue warp w's op at step t on its partition, which has a slot left. Its
+ * list's check (list_wait) made sure its pipes and an in-flight slot can pay. */
+static void issue(run_t *r, warp_t *w, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
     uint32_t part = w->part;
-    int lvl = 0;
-    if (pn_sass_op_levels(o)) {
-        if (s->inflight && r->n_inflight >= s->inflight) {
-            w->wake = r->inflight[0] > t ? r->inflight[0] : t + 1;
-            return 0;
-        }
-        lvl = o->kind == K_ATOMG ? 1 : pn_sass_load_level(&w->lev, w->nload);
-    }
+    assert(!(pn_sass_op_levels(o) && s->inflight && r->n_inflight >= s->inflight));
+    int lvl = level_of(o, w);
     const pn_sass_class_t *cl = &s->cls[o->cls[lvl]];
     bucket_t *bk[P_N];
     for (uint32_t i = 0; i < cl->n_pipes; i++) {
         int q = cl->pipe[i];
-        bk[i] = &r->bk[q <= P_SFU ? 2 * part + (uint32_t)q
-                                  : 2 * s->partitions + (uint32_t)(q - P_LSU)];
-        if (level_at(bk[i], t, s->rate[q], s->cap[q]) < cl->cost[q]) {
-            w->wake = refused_until(s, t, q, cl->cost[q], bk[i]->level);
-            return 0;
-        }
+        bk[i] = &r->bk[pn_sass_bucket(s->partitions, q, part)];
+        uint64_t have = level_at(bk[i], t, s->rate[q], s->cap[q]);
+        assert(have >= cl->cost[q]);
+        (void)have;
     }
     for (uint32_t i = 0; i < cl->n_pipes; i++)
         bk[i]->level -= cl->cost[cl->pipe[i]];
@@ -348,13 +334,13 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t)
         int taken = pn_sass_decide(s, w->gw, o, w->k[o->branch]++);
         if (taken && o->kind == K_EXIT) {
             warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
-            return 1;
+            return;
         }
         pc = taken ? (uint32_t)o->target : pc + 1;
         w->next_ok = t + (taken ? o->lat : 1);
     } else if (o->kind == K_EXIT) {
         warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
-        return 1;
+        return;
     } else if (o->kind == K_BRA && o->target >= 0) {
         pc = (uint32_t)o->target;
         w->next_ok = t + o->lat;
@@ -362,7 +348,7 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t)
         pc++;
     if (pc >= s->n_ops) {
         warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
-        return 1;
+        return;
     }
     w->pc = pc;
     if (o->kind == K_BAR) {
@@ -370,10 +356,10 @@ static int try_issue(run_t *r, warp_t *w, uint64_t t)
         w->state = 1;
         if (++b->arrived == b->alive)
             release_barrier(r, w->slot, t);
-        return 1;
+        return;
     }
     rewake(s, w);
-    return 1;
+    return;
 }
 
 /* Steps from t until list k's class could be paid: refills bring its
@@ -388,8 +374,8 @@ static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
     for (uint32_t i = 0; i < c->n_pipes; i++) {
         int q = c->pipe[i];
         uint32_t need = c->cost[q];
-        uint32_t b = q <= P_SFU ? 2 * p + (uint32_t)q : 2 * s->partitions + (uint32_t)(q - P_LSU);
-        uint64_t have = level_at(&r->bk[b], t, s->rate[q], s->cap[q]);
+        uint64_t have = level_at(&r->bk[pn_sass_bucket(s->partitions, q, p)], t, s->rate[q],
+                                 s->cap[q]);
         if (need > have) {
             uint64_t n = (need - have + s->rate[q] - 1) / s->rate[q];
             m = n > m ? n : m;
@@ -428,11 +414,9 @@ static uint32_t issue_step(run_t *r, uint64_t t)
         uint64_t took = r->lmask[r->elig[e]];
         uint32_t wi = list_take(r, r->elig[e], u);
         warp_t *w = &r->w[wi];
-        if (try_issue(r, w, t)) {
-            issued++;
-            left[w->part]--;
-        } else
-            took = 0;
+        issue(r, w, t);
+        issued++;
+        left[w->part]--;
         if (w->state == 0 && !w->queued)
             wake_push(r, wi);
         /* keep the lists that still have members, a slot and the units (only
@@ -497,8 +481,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         r.lpart[k] = p;
         for (uint32_t i = 0; i < c->n_pipes; i++) {
             int q = c->pipe[i];
-            uint32_t b = q <= P_SFU ? 2 * p + (uint32_t)q
-                                    : 2 * s->partitions + (uint32_t)(q - P_LSU);
+            uint32_t b = pn_sass_bucket(s->partitions, q, p);
             r.lmask[k] |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
         }
         if (c->inflight)
@@ -507,12 +490,9 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     for (uint32_t i = 0; i < nw; i++)
         r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].ldone = lbuf + (size_t)i * nln,
         r.w[i].state = 3;
-    for (uint32_t p = 0; p < s->partitions; p++) {
-        r.bk[2 * p].level = s->cap[P_ALU];
-        r.bk[2 * p + 1].level = s->cap[P_SFU];
-    }
-    for (int q = P_LSU; q < P_N; q++)
-        r.bk[2 * s->partitions + (q - P_LSU)].level = s->cap[q];
+    for (int q = 0; q < P_N; q++)
+        for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++)
+            r.bk[pn_sass_bucket(s->partitions, q, p)].level = s->cap[q];
     for (uint32_t b = 0; b < s->resident; b++)
         start_block(&r, b, 0, 1);
     uint64_t t = 0, busy_steps = 0, end = 0;

@@ -58,6 +58,14 @@ struct pn_sass_sim {
     uint32_t n_cls;
 };
 
+/* The index of pipe q's bucket for partition part among an SM's buckets:
+ * alu and sfu per partition (2 part, 2 part + 1), then the SM's lsu, shared,
+ * dram, l2 and atom after the partitions' (2 partitions + q - P_LSU). */
+static inline uint32_t pn_sass_bucket(uint32_t partitions, int q, uint32_t part)
+{
+    return q <= P_SFU ? 2 * part + (uint32_t)q : 2 * partitions + (uint32_t)(q - P_LSU);
+}
+
 /* Does op o take a level of its own (a global load or atomic that waits for
  * no line already on its way)? */
 static inline int pn_sass_op_levels(const sop_t *o)
