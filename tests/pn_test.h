@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pn_error.h"
+#include "pn_net.h"
 
 #ifndef PN_DEVICE_DIR_DEFAULT
 #define PN_DEVICE_DIR_DEFAULT "models/devices"
@@ -26,6 +27,17 @@ static inline void pn_test_expect_msg(const pn_error_t *err, const char *prefix,
         fail();
     }
     assert_null(strchr(err->msg, '\n'));
+}
+
+/* Fail unless the counting net cnt has the sizes of the net full: places,
+ * transitions and arcs of each kind. */
+static inline void pn_test_same_sizes(const pn_net_t *cnt, const pn_net_t *full)
+{
+    assert_int_equal(cnt->n_places, full->n_places);
+    assert_int_equal(cnt->n_trans, full->n_trans);
+    for (int k = PN_ARC_INPUT; k <= PN_ARC_INHIBITOR; k++)
+        assert_int_equal(pn_net_n_arcs(cnt, (pn_arc_kind_t)k),
+                         pn_net_n_arcs(full, (pn_arc_kind_t)k));
 }
 
 /* Clear PNSIM_DEVICE_DIR and move to the repository root (the Makefile's
