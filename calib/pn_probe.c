@@ -15,8 +15,31 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "tput_shared_wavefronts", "tput_dram_sectors", "inflight_loads", "barrier_w1",
     "launch_overhead_us", "tput_int", "tput_fp", "block_launch", "dram_line_sectors",
     "tput_l2_ld4_sectors", "tput_l2_ld128_sectors", "tput_l2_st4_sectors",
-    "tput_l2_st128_sectors", "tput_l2_red4_sectors"
+    "tput_l2_st128_sectors", "tput_l2_red4_sectors", "tput_l2_read_sectors",
+    "tput_l2_write_sectors", "atomic_line_1", "atomic_line_2", "atomic_line_4",
+    "atomic_line_8", "atomic_line_16", "atomic_line_64", "atomic_line_256"
 };
+
+/* The lines of probe atomic_line_L, in the order of the PN_PROBE_ATOMIC_LINE ids. */
+static const double atomic_lines[] = { 1, 2, 4, 8, 16, 64, 256 };
+
+/* The exponent s of F lines serving F^s warp accesses at once: least squares
+ * of log(L / c_L) - log(1 / c_1) = s log L over the atomic_line_L rows read
+ * (L > 1); 0 if there is none. */
+static double atomic_spread(const pn_probe_t *pr)
+{
+    const double *v = pr->value;
+    double num = 0, den = 0, a = log(1 / v[PN_PROBE_ATOMIC_LINE_1]);
+    for (int k = PN_PROBE_ATOMIC_LINE_1 + 1; k <= PN_PROBE_ATOMIC_LINE_LAST; k++) {
+        if (!pr->line[k])
+            continue;
+        double x = log(atomic_lines[k - PN_PROBE_ATOMIC_LINE_1]);
+        num += x * (log(atomic_lines[k - PN_PROBE_ATOMIC_LINE_1] / v[k]) - a);
+        den += x * x;
+    }
+    double s = den > 0 ? num / den : 0;
+    return s < 0 ? 0 : s > 1 ? 1 : s;
+}
 
 /* Copy the text after "# <key>" and ':' on a comment line into dst. */
 static void comment_value(const char *text, const char *key, char *dst, size_t size)
@@ -188,20 +211,31 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         line(out, "  ", "dram_line_sectors", val,
              "probe dram_line_sectors (examples/probe/dram_random.cu)");
     }
-    static const struct { const char *key; int probe; } l2[] = {
+    /* whole lines: the streaming probes (rw_mix.cu) where present */
+    int rd = pr->line[PN_PROBE_L2_READ] ? PN_PROBE_L2_READ : PN_PROBE_L2_LD128;
+    int wr = pr->line[PN_PROBE_L2_WRITE] ? PN_PROBE_L2_WRITE : PN_PROBE_L2_ST128;
+    const struct { const char *key; int probe; } l2[] = {
         { "l2_sectors", PN_PROBE_L2_LD4 },
-        { "l2_line_sectors", PN_PROBE_L2_LD128 },
+        { "l2_line_sectors", rd },
         { "l2_store_sectors", PN_PROBE_L2_ST4 },
-        { "l2_store_line_sectors", PN_PROBE_L2_ST128 },
+        { "l2_store_line_sectors", wr },
         { "l2_atomic_sectors", PN_PROBE_L2_RED4 },
     };
     for (size_t i = 0; i < sizeof l2 / sizeof l2[0]; i++)
         if (pr->line[l2[i].probe]) {
             snprintf(val, sizeof val, "%.4g", v[l2[i].probe]);
-            snprintf(note, sizeof note, "probe %s (whole device; examples/probe/l2_access.cu)",
-                     pn_probe_names[l2[i].probe]);
+            snprintf(note, sizeof note, "probe %s (whole device; examples/probe/%s)",
+                     pn_probe_names[l2[i].probe],
+                     l2[i].probe >= PN_PROBE_L2_READ ? "rw_mix.cu" : "l2_access.cu");
             line(out, "  ", l2[i].key, val, note);
         }
+    if (pr->line[PN_PROBE_ATOMIC_LINE_1]) {
+        snprintf(val, sizeof val, "%.4g", v[PN_PROBE_ATOMIC_LINE_1]);
+        line(out, "  ", "atomic_line", val, "probe atomic_line_1 (examples/probe/rw_mix.cu)");
+        snprintf(val, sizeof val, "%.3g", atomic_spread(pr));
+        line(out, "  ", "atomic_line_spread", val,
+             "least squares over probes atomic_line_2..256 through atomic_line_1");
+    }
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));
     return PN_OK;

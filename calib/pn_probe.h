@@ -36,6 +36,10 @@ typedef enum pn_probe_id {
     PN_PROBE_L2_ST4,              /* optional: tput_l2_st4_sectors */
     PN_PROBE_L2_ST128,            /* optional: tput_l2_st128_sectors */
     PN_PROBE_L2_RED4,             /* optional: tput_l2_red4_sectors */
+    PN_PROBE_L2_READ,             /* optional: tput_l2_read_sectors (examples/probe/rw_mix.cu) */
+    PN_PROBE_L2_WRITE,            /* optional: tput_l2_write_sectors */
+    PN_PROBE_ATOMIC_LINE_1,       /* optional: atomic_line_1, _2, _4, _8, _16, _64, _256 */
+    PN_PROBE_ATOMIC_LINE_LAST = PN_PROBE_ATOMIC_LINE_1 + 6,
     PN_PROBE_COUNT
 } pn_probe_id_t;
 
@@ -63,7 +67,11 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
  * SM (documentation, not a probe): clock, partitions, issue 1, launch
  * overhead, latencies (rounded to steps, at least 2, loads at least 3),
  * sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, and
- * dram_line_sectors when its probe was read, each line
+ * when their probes were read dram_line_sectors, the L2 rates (a whole-line
+ * rate from the streaming probe tput_l2_read/write_sectors where present, else
+ * from tput_l2_ld128/st128_sectors), atomic_line (atomic_line_1) and
+ * atomic_line_spread (the least-squares slope of log(L / atomic_line_L)
+ * against log L through L = 1, over the other atomic_line_L rows), each line
  * commented with its probe; `source` (the CSV as the user named it) in the
  * section's comment. A latency or inflight probe beyond what a profile
  * accepts (latencies up to 1000000 steps, inflight up to 1048576) is

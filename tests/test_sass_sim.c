@@ -284,11 +284,13 @@ static void test_memory_pipes(void **state)
     pd.l2_sectors = 1;
     pd.l2_store_sectors = 0.5;
     assert_int_equal(one_warp_pd(&p, &pd), 55 + LA + 2);
-    /* its bound: 8 stores x 8000 units less the full bucket (10000) at 1000 a step */
+    /* its bound: 8 stores x 8000 units less the full bucket (10000) at 1000 a
+     * step, on the L2's write path (the read path has nothing to do) */
     pn_pipe_bounds_t b;
     bounds_pd(&p, &pd, &b);
-    assert_int_equal(b.steps[PN_BOUND_L2], 54);
-    assert_int_equal(b.binding, PN_BOUND_L2);
+    assert_int_equal(b.steps[PN_BOUND_L2_WRITE], 54);
+    assert_int_equal(b.steps[PN_BOUND_L2], 0);
+    assert_int_equal(b.binding, PN_BOUND_L2_WRITE);
     assert_int_equal(b.steps[PN_BOUND_ISSUE], 9);
     /* whole lines (4 sectors in 1 line) at l2_store_line_sectors 2: 2 steps
      * each; the bucket (full at 4000) lets stores go at 0 and 1, then one
@@ -330,6 +332,32 @@ static void test_memory_pipes(void **state)
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pa.atomic_serial_float = 4;
     assert_int_equal(one_warp_pd(&p, &pa), 11 + LD + 2);
+    pn_sass_prog_destroy(&p);
+    /* 4 REDs, each to 4 whole lines (16 sectors) an execution, on the same
+     * addresses in every block (R4 is never written): at atomic_line 2 a RED
+     * takes each of its lines 2 steps; the F = 4 lines an op touches in a
+     * block serve F^spread at once: spread 0, one at a time (8 steps a RED:
+     * at 0, 7, 15, 23, as above); 0.5, 2 at once (4 steps: 0, 3, 7, 11); 1,
+     * all (2 steps: 0, 1, 3, 5). Without atomic_line only the L2 budget. */
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pn_sass_prog_add(&p, "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R3",
+                                          (uint64_t)(16 * i), 0, 1, 16, 4, 0, i + 1, 1, &err),
+                         PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 64, 0, 1, 0, 0, 0, 5, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_device_t pl = { 0 };
+    pl.atomic_line = 2;
+    assert_int_equal(one_warp_pd(&p, &pl), 23 + LD + 2);
+    pl.atomic_line_spread = 0.5;
+    assert_int_equal(one_warp_pd(&p, &pl), 11 + LD + 2);
+    pl.atomic_line_spread = 1;
+    assert_int_equal(one_warp_pd(&p, &pl), 5 + LD + 2);
+    pl.atomic_line = 0;
+    assert_int_equal(one_warp_pd(&p, &pl), 3 + LD + 2);
+    pl.atomic_line = 2, pl.atomic_line_spread = 0;
+    bounds_pd(&p, &pl, &b);
+    assert_int_equal(b.binding, PN_BOUND_ATOMIC);
     pn_sass_prog_destroy(&p);
 }
 

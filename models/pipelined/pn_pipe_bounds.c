@@ -5,7 +5,7 @@
 #include <string.h>
 
 const char *const pn_pipe_bound_names[PN_BOUNDS] = {
-    "issue", "latency", "launch", "lsu", "shared", "dram", "sfu", "alu", "l2", "atomic",
+    "issue", "latency", "launch", "lsu", "shared", "dram", "sfu", "alu", "l2", "l2_write", "atomic",
 };
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)

@@ -16,13 +16,14 @@ enum {
     PN_BOUND_LATENCY = 1,         /* the waves of blocks times the longest warp alone */
     PN_BOUND_LAUNCH = 2,          /* blocks after the first wave, one every block_launch */
     PN_BOUND_PIPE0 = 3,           /* + pipe q (pn_pipe_pipe_t): units taken over its rate */
-    PN_BOUND_L2 = PN_BOUND_PIPE0 + PN_PIPE_PIPES, /* the SM's share of the L2 (sass engine) */
+    PN_BOUND_L2 = PN_BOUND_PIPE0 + PN_PIPE_PIPES, /* the SM's share of the L2's reads (sass) */
+    PN_BOUND_L2_WRITE,            /* the SM's share of the L2's writes (sass engine) */
     PN_BOUND_ATOMIC,              /* the SM's share of one address's atomic unit (sass) */
     PN_BOUNDS
 };
 
 /* "issue", "latency", "launch", then the pipes' names ("lsu", "shared",
- * "dram", "sfu", "alu"), "l2", "atomic". */
+ * "dram", "sfu", "alu"), "l2", "l2_write", "atomic". */
 extern const char *const pn_pipe_bound_names[PN_BOUNDS];
 
 typedef struct pn_pipe_bounds {

@@ -126,6 +126,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "bank_conflict")) {
             PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->bank_conflict, err));
             d->set |= PN_PD_BANK_CONFLICT;
+        } else if (!strcmp(key, "atomic_line")) {
+            PN_CHECK(number_in(y, v, name, 0, 1, PN_PIPE_MAX_LATENCY, &d->atomic_line, err));
+            d->set |= PN_PD_ATOMIC_LINE;
+        } else if (!strcmp(key, "atomic_line_spread")) {
+            PN_CHECK(number_in(y, v, name, 0, 0, 1, &d->atomic_line_spread, err));
+            d->set |= PN_PD_ATOMIC_SPREAD;
         } else if (!strcmp(key, "dram_sectors")) {
             PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
             d->set |= PN_PD_DRAM;
@@ -170,7 +176,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "unknown key '%s' in %s (expected %s, or the optional "
                                "dram_line_sectors, l2_sectors, l2_line_sectors, "
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
-                               "atomic_serial, atomic_serial_float, bank_conflict)", snip, what,
+                               "atomic_serial, atomic_serial_float, bank_conflict, atomic_line, "
+                               "atomic_line_spread)", snip, what,
                                list);
         }
     }
@@ -201,6 +208,8 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
     if (s & PN_PD_BANK_CONFLICT) d->bank_conflict = o->bank_conflict;
+    if (s & PN_PD_ATOMIC_LINE) d->atomic_line = o->atomic_line;
+    if (s & PN_PD_ATOMIC_SPREAD) d->atomic_line_spread = o->atomic_line_spread;
     if (s & PN_PD_L2) d->l2_sectors = o->l2_sectors;
     if (s & PN_PD_L2_LINE) d->l2_line_sectors = o->l2_line_sectors;
     if (s & PN_PD_L2_STORE) d->l2_store_sectors = o->l2_store_sectors;

@@ -35,7 +35,9 @@ enum {
     PN_PD_L2_ATOMIC = 1 << 25,     /* l2_atomic_sectors */
     PN_PD_ATOMIC_SERIAL = 1 << 26, /* atomic_serial */
     PN_PD_ATOMIC_SERIAL_FLOAT = 1 << 27, /* atomic_serial_float */
-    PN_PD_BANK_CONFLICT = 1 << 28  /* bank_conflict: optional, for the sass engine */
+    PN_PD_BANK_CONFLICT = 1 << 28, /* bank_conflict: optional, for the sass engine */
+    PN_PD_ATOMIC_LINE = 1 << 29,   /* atomic_line: optional, for the sass engine */
+    PN_PD_ATOMIC_SPREAD = 1 << 30  /* atomic_line_spread: optional, for the sass engine */
 };
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -65,6 +67,10 @@ typedef struct pn_pipe_device {
     double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
+    double atomic_line;           /* steps one line takes per warp-level atomic on distinct
+                                   * words of it, every block on the same lines (0: not
+                                   * modelled) */
+    double atomic_line_spread;    /* F such lines serve F^spread accesses at once (0: 1) */
     uint32_t inflight;            /* 0: no limit */
     int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
     double us_per_step, us_offset;

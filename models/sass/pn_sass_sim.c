@@ -2,6 +2,7 @@
  * from its own row, the per-warp plan, and the run's lower bounds
  * (doc/dependencies.md); the runs themselves are in pn_sass_run.c. */
 #include "pn_sass_sim.h"
+#include "pn_sass_addr.h"
 #include "pn_sass_sim_i.h"
 
 #include <math.h>
@@ -65,6 +66,38 @@ static double l2_cost(const pn_pipe_device_t *pd, int what, double sec, double l
     k = k < 1 ? 1 : k > 4 ? 4 : k;
     double rate = one + (full - one) * (k - 1) / 3;
     return pd->l2_sectors > 0 ? sec * pd->l2_sectors / rate : 0;
+}
+
+/* What global atomic op takes of the device's atomic unit, in units, per
+ * execution, from busy SMs at once; 0: only the L2 budget. from: what its
+ * address depends on (pn_sass_addr_sources); grid: the launch's blocks.
+ * - One sector an execution (a global accumulator): every lane's update in
+ *   turn, atomic_serial steps each (atomic_serial_float for a float), every
+ *   block on the same address, even one computed from the block's index (a
+ *   modulo of a run-time bin count is 0 for one bin; a counter per block
+ *   would be served at once, the rarer case).
+ * - Several sectors an execution, the same addresses in every block (a
+ *   histogram merged into the same bins by every block): each of its lines
+ *   atomic_line steps, the F lines one block touches serving F^spread
+ *   accesses at once.
+ * - Anything else (each block its own address, or addresses taken from
+ *   memory over many lines) is spread over the L2: no unit. */
+static uint32_t atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
+                            double grid, double busy)
+{
+    double ex = op->executed;
+    if (op->sectors <= ex) {
+        double lanes = op->threads > ex ? op->threads / ex : 1;
+        double per = atomic_float(op) && pd->atomic_serial_float > 0 ? pd->atomic_serial_float
+                                                                     : pd->atomic_serial;
+        return per > 0 ? units(per * lanes * busy) : 0;
+    }
+    if (from || !(pd->atomic_line > 0))
+        return 0;
+    double lines = op->lines > 0 ? op->lines : ceil(op->sectors / 4);
+    double F = lines / (grid > 1 ? grid : 1);
+    double par = pow(F > 1 ? F : 1, pd->atomic_line_spread);
+    return units(pd->atomic_line * (lines / ex) * busy / par);
 }
 
 void pn_sass_sim_free(pn_sass_sim_t *s)
@@ -173,7 +206,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     const pn_pipe_device_t *pd = p->pdev;
     double busy = p->busy_sms ? p->busy_sms : 1;
     s->rate[P_L2] = pd->l2_sectors > 0 ? units(pd->l2_sectors / busy) : 0;
-    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ? PN_PIPE_UNIT : 0;
+    s->rate[P_L2W] = s->rate[P_L2]; /* its own path: costs in the same units */
+    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 || pd->atomic_line > 0
+                          ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
@@ -210,6 +245,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         return st;
     }
     s->br = s->plan.branches;
+    uint8_t *from = malloc(prog->n ? prog->n : 1);
+    if (!from || (st = pn_sass_addr_sources(prog, from, err)) != PN_OK) {
+        free(from);
+        pn_sass_sim_free(s);
+        return from ? st : pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    double grid = prog->warps > 0 && s->W ? prog->warps / s->W : 1;
     for (uint32_t i = 0; i < s->n_ops; i++)
         s->ops[i].lead = s->ops[i].follow = -1;
     for (uint32_t i = 0; i < s->n_ops; i++) {
@@ -274,21 +316,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* measured L2 reads: every load its share of them, whatever its level */
             if (op->in.kind == PN_SASS_GLOBAL_LD && f_l2 >= 0)
                 o->cost[P_L2] = f_l2 > 0 ? units(f_l2 * l2_cost(pd, 0, sec, lines)) : 0;
-            /* one sector an execution: every lane, and every warp, on one address (a
-             * global accumulator); its unit takes the updates one by one */
-            if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0 && op->sectors <= ex) {
-                double lanes = op->threads > ex ? op->threads / ex : 1;
-                double per = atomic_float(op) && pd->atomic_serial_float > 0
-                                 ? pd->atomic_serial_float : pd->atomic_serial;
-                if (per > 0)
-                    o->cost[P_ATOM] = units(per * lanes * busy);
-            }
+            if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0)
+                o->cost[P_ATOM] = atomic_cost(pd, op, from[i], grid, busy);
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
-            o->cost[P_L2] = units(l2_cost(pd, 1, sec, lines));
+            o->cost[P_L2W] = units(l2_cost(pd, 1, sec, lines));
             /* written back to DRAM: as measured, else as the reads miss L2 */
             if (f_st >= 0)
                 o->cost[P_DRAM] = f_st * sec > 0 ? units(f_st * sec) : 0;
@@ -317,6 +352,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             break;
         }
     }
+    free(from);
     for (int q = 0; q < P_N; q++) {
         uint32_t mx = 0;
         for (uint32_t i = 0; i < s->n_ops; i++)
@@ -388,7 +424,8 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
     units[P_SFU] /= S;
     static const int slot[P_N] = { PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_SFUP,
                                    PN_BOUND_PIPE0 + PN_PIPE_LSU, PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
-                                   PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_ATOMIC };
+                                   PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_L2_WRITE,
+                                   PN_BOUND_ATOMIC };
     for (int q = 0; q < P_N; q++)
         if (s->rate[q] && units[q] > s->cap[q])
             b->steps[slot[q]] = (uint64_t)((units[q] - s->cap[q]) / s->rate[q]);

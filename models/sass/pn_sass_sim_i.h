@@ -18,8 +18,9 @@
 enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR, K_BRA,
        K_EXIT, K_CTRL, K_UNIFORM };
 /* Pipes: per partition alu and sfu; per SM lsu, shared, and its shares of the
- * device's dram, l2 and the atomic unit of one address. */
-enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_L2, P_ATOM, P_N };
+ * device's dram, the l2's reads (loads, atomics) and writes (stores), and the
+ * atomic unit of one address. */
+enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_N };
 
 typedef struct sop {
     uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
@@ -60,7 +61,7 @@ struct pn_sass_sim {
 
 /* The index of pipe q's bucket for partition part among an SM's buckets:
  * alu and sfu per partition (2 part, 2 part + 1), then the SM's lsu, shared,
- * dram, l2 and atom after the partitions' (2 partitions + q - P_LSU). */
+ * dram, l2, l2w and atom after the partitions' (2 partitions + q - P_LSU). */
 static inline uint32_t pn_sass_bucket(uint32_t partitions, int q, uint32_t part)
 {
     return q <= P_SFU ? 2 * part + (uint32_t)q : 2 * partitions + (uint32_t)(q - P_LSU);

@@ -1,0 +1,186 @@
+/* pn_sass_addr.c - what a memory instruction's address depends on (pn_sass_addr.h). */
+#include "pn_sass_addr.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One bit per register: R0-R255, UR0-UR63, P0-P7, UP0-UP7. */
+#define N_BITS (256 + 64 + 8 + 8)
+#define N_WORDS ((N_BITS + 63) / 64)
+
+/* A state: what each register may carry, per source (cta, load). */
+typedef struct state {
+    uint64_t w[2][N_WORDS];
+} state_t;
+
+/* The bit of register index i of file f, or -1 past the file's range. */
+static int bit_of(pn_sass_file_t f, unsigned i)
+{
+    static const unsigned base[] = { 0, 256, 320, 328 }, size[] = { 256, 64, 8, 8 };
+    return i < size[f] ? (int)(base[f] + i) : -1;
+}
+
+static int get(const state_t *s, int src, int b)
+{
+    return b >= 0 && (s->w[src][b / 64] >> (b % 64) & 1);
+}
+
+static void put(state_t *s, int src, int b)
+{
+    if (b >= 0)
+        s->w[src][b / 64] |= (uint64_t)1 << (b % 64);
+}
+
+static void clear(state_t *s, int b)
+{
+    if (b >= 0)
+        for (int src = 0; src < 2; src++)
+            s->w[src][b / 64] &= ~((uint64_t)1 << (b % 64));
+}
+
+/* The sources register r (all its width) may carry in s, as PN_SASS_FROM_* bits. */
+static uint8_t reg_from(const state_t *s, pn_sass_reg_t r)
+{
+    uint8_t m = 0;
+    for (unsigned k = 0; k < r.width; k++)
+        for (int src = 0; src < 2; src++)
+            if (get(s, src, bit_of(r.file, r.index + k)))
+                m |= (uint8_t)(1 << src);
+    return m;
+}
+
+/* The registers of op's address: the last "[...]" group of its text, each "R<n>" or
+ * "UR<n>" (2 wide with ".64"). The sources they may carry in s. */
+static uint8_t address_from(const pn_sass_op_t *op, const state_t *s, bool *has)
+{
+    const char *open = strrchr(op->text, '['), *close;
+    *has = open && (close = strchr(open, ']'));
+    if (!*has)
+        return 0;
+    uint8_t m = 0;
+    for (const char *q = open + 1; q < close; q++) {
+        if (isalnum((unsigned char)q[-1]) || q[-1] == '_')
+            continue;
+        pn_sass_file_t f = PN_SASS_R;
+        const char *d = q + 1;
+        if (q[0] == 'U' && q[1] == 'R')
+            f = PN_SASS_UR, d = q + 2;
+        else if (q[0] != 'R')
+            continue;
+        if (!isdigit((unsigned char)*d))
+            continue;
+        char *end;
+        unsigned long idx = strtoul(d, &end, 10);
+        pn_sass_reg_t r = { f, (uint16_t)(idx > 255 ? 255 : idx), 1 };
+        if (!strncmp(end, ".64", 3))
+            r.width = 2;
+        m |= reg_from(s, r);
+        q = end - 1;
+    }
+    return m;
+}
+
+/* The sources op's results carry: those of what it reads (and its guard), the
+ * block's index for S2R of SR_CTAID / SR_SMID, a load's for what memory gives. */
+static uint8_t result_from(const pn_sass_op_t *op, const state_t *s)
+{
+    uint8_t m = 0;
+    for (int r = 0; r < op->in.n_reads; r++)
+        m |= reg_from(s, op->in.reads[r]);
+    if (op->in.guarded)
+        m |= reg_from(s, op->in.guard);
+    if ((op->in.kind == PN_SASS_S2R || !strncmp(op->in.opcode, "S2UR", 4) ||
+         !strncmp(op->in.opcode, "CS2R", 4)) &&
+        (strstr(op->text, "SR_CTAID") || strstr(op->text, "SR_SMID")))
+        m |= PN_SASS_FROM_CTA;
+    switch (op->in.kind) {
+    case PN_SASS_GLOBAL_LD: case PN_SASS_SHARED_LD: case PN_SASS_ATOM_GLOBAL:
+    case PN_SASS_ATOM_SHARED:
+        m |= PN_SASS_FROM_LOAD;
+        break;
+    default:
+        break;
+    }
+    return m;
+}
+
+/* s after op: its writes carry m (added to what they carried under a guard). */
+static void transfer(const pn_sass_op_t *op, state_t *s)
+{
+    uint8_t m = result_from(op, s);
+    for (int r = 0; r < op->in.n_writes; r++) {
+        pn_sass_reg_t w = op->in.writes[r];
+        for (unsigned k = 0; k < w.width; k++) {
+            int b = bit_of(w.file, w.index + k);
+            if (!op->in.guarded)
+                clear(s, b);
+            for (int src = 0; src < 2; src++)
+                if (m >> src & 1)
+                    put(s, src, b);
+        }
+    }
+}
+
+/* Merge s into *into; did *into grow? */
+static bool merge(state_t *into, const state_t *s)
+{
+    bool grew = false;
+    for (int src = 0; src < 2; src++)
+        for (int k = 0; k < N_WORDS; k++) {
+            uint64_t v = into->w[src][k] | s->w[src][k];
+            grew |= v != into->w[src][k];
+            into->w[src][k] = v;
+        }
+    return grew;
+}
+
+pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err)
+{
+    size_t n = p->n;
+    if (!n)
+        return PN_OK;
+    state_t *in = calloc(n, sizeof *in);
+    bool *seen = calloc(n, sizeof *seen), *queued = calloc(n, sizeof *queued);
+    size_t *queue = malloc(n * sizeof *queue);
+    if (!in || !seen || !queued || !queue) {
+        free(in), free(seen), free(queued), free(queue);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    size_t head = 0, count = 1;
+    queue[0] = 0, queued[0] = seen[0] = true;
+    while (count) {
+        size_t i = queue[head];
+        head = (head + 1) % n, count--;
+        queued[i] = false;
+        const pn_sass_op_t *op = &p->ops[i];
+        state_t out = in[i];
+        transfer(op, &out);
+        size_t succ[2];
+        int ns = 0;
+        bool jump = pn_sass_op_is_branch(op) || !strcmp(op->in.opcode, "CALL");
+        if (jump && op->target >= 0)
+            succ[ns++] = (size_t)op->target;
+        bool leaves = (pn_sass_op_is_exit(op) || (jump && pn_sass_op_is_branch(op))) &&
+                      !op->in.guarded;
+        if (!leaves && i + 1 < n)
+            succ[ns++] = i + 1;
+        for (int k = 0; k < ns; k++) {
+            size_t j = succ[k];
+            if ((merge(&in[j], &out) || !seen[j]) && !queued[j]) {
+                queue[(head + count) % n] = j, count++;
+                queued[j] = true;
+            }
+            seen[j] = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool has;
+        uint8_t m = address_from(&p->ops[i], &in[i], &has);
+        /* an instruction no path reaches (a callee the flow missed): anything */
+        from[i] = !has ? 0 : seen[i] ? m : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD;
+    }
+    free(in), free(seen), free(queued), free(queue);
+    return PN_OK;
+}

@@ -1,0 +1,29 @@
+/* pn_sass_addr.h - what a memory instruction's address depends on: the
+ * block's index (SR_CTAID), a value loaded from memory, or neither (the same
+ * addresses in every block: a kernel parameter, the thread's index, a loop
+ * counter). A forward data-flow over the program's control flow, register by
+ * register; it tells a histogram's merge (every block adds into the same few
+ * lines) from a per-block result (each block its own line). */
+#ifndef PN_SASS_ADDR_H
+#define PN_SASS_ADDR_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_sass_prog.h"
+
+/* Bits of what an address may depend on. */
+enum {
+    PN_SASS_FROM_CTA = 1,  /* S2R/S2UR of SR_CTAID (or SR_SMID), through any arithmetic */
+    PN_SASS_FROM_LOAD = 2  /* the result of a global or shared load or atomic */
+};
+
+/* For every op i of the finished program p, from[i] = the bits its address
+ * operand (the registers of its last "[...]" group) may carry on some path
+ * to it; 0 for an op without one. A register written under a guard keeps
+ * what it carried before as well; a BRX or JMX continues only to the next
+ * instruction. Errors: PN_ENOMEM. O(ops x registers x passes), the passes
+ * bounded by the loops' nesting (a few). */
+pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
+
+#endif

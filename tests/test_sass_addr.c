@@ -1,0 +1,120 @@
+/* test_sass_addr.c - what a memory instruction's address depends on
+ * (pn_sass_addr_sources): the block's index, loaded data, or neither, along
+ * straight code, overwritten and guarded registers, loops and calls. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_sass_addr.h"
+#include "pn_sass_prog.h"
+
+enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD };
+
+/* The sources of the address of the last op carrying one in lines (n of
+ * them, one every 16 bytes, each executed once). */
+static uint8_t last_from(const char *const *lines, int n)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, 0, 0, 0,
+                                          i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    uint8_t *from = malloc(p.n);
+    assert_non_null(from);
+    assert_int_equal(pn_sass_addr_sources(&p, from, &err), PN_OK);
+    uint8_t m = 0xff;
+    for (size_t i = 0; i < p.n; i++)
+        if (strchr(p.ops[i].text, '['))
+            m = from[i];
+    free(from);
+    pn_sass_prog_destroy(&p);
+    return m;
+}
+
+#define LAST(...) last_from((const char *const[]){ __VA_ARGS__ }, \
+                            (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)))
+
+static void test_straight(void **state)
+{
+    (void)state;
+    /* a histogram's merge: bins[threadIdx.x], the table's address a parameter */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R5, SR_CTAID.X",
+                          "LDC.64 R4, c[0x0][0x218]", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), 0);
+    /* out[blockIdx.x * blockDim.x + threadIdx.x], through a uniform register */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "S2UR UR4, SR_CTAID.X",
+                          "IMAD R0, R0, UR4, RZ", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA);
+    /* bins[in[i]]: the address from a load (of an address from the block) */
+    assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "LDG.E R6, desc[UR4][R2.64]", "IMAD.WIDE R8, R6, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R8.64], R7", "EXIT"), CTA | LOAD);
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "LDG.E R6, desc[UR4][R2.64]", "IMAD.WIDE R8, R6, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R8.64], R7", "EXIT"), LOAD);
+    /* a 64-bit operand reads a register pair: R5, the block's index, is R4's upper half */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R5, SR_CTAID.X",
+                          "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA);
+    /* the value added does not matter, only the address */
+    assert_int_equal(LAST("S2R R7, SR_CTAID.X", "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R7",
+                          "EXIT"), 0);
+    /* a register overwritten: R2 first held the block's address, then the bin's */
+    assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "LDG.E R6, desc[UR4][R2.64]", "S2R R1, SR_TID.X",
+                          "IMAD.WIDE R2, R1, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), 0);
+    /* ... unless the overwrite is guarded: the old value may remain */
+    assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "S2R R1, SR_TID.X", "@P0 IMAD.WIDE R2, R1, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), CTA);
+    /* a predicate computed from the block selects the address */
+    assert_int_equal(LAST("S2R R0, SR_CTAID.X", "ISETP.GE.AND P0, PT, R0, 0x4, PT",
+                          "SEL R1, R4, R5, P0", "IMAD.WIDE R2, R1, 0x4, R6",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), CTA);
+    /* an op with no address operand */
+    assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IADD3 R1, R0, R0, RZ", "EXIT"), 0xff);
+}
+
+static void test_flow(void **state)
+{
+    (void)state;
+    /* a loop over the bins whose step comes from the block on its back edge:
+     * the first trip is clean, the later ones are not */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R9, SR_CTAID.X",
+                          "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7",
+                          "IADD3 R0, R0, R9, RZ", "ISETP.GE.AND P0, PT, R0, 0x100, PT",
+                          "@!P0 BRA 0x20", "EXIT"), CTA);
+    /* the same loop stepping by a parameter stays clean */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R9, SR_CTAID.X",
+                          "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7",
+                          "IADD3 R0, R0, UR8, RZ", "ISETP.GE.AND P0, PT, R0, 0x100, PT",
+                          "@!P0 BRA 0x20", "EXIT"), 0);
+    /* a branch around the block's address: either path reaches the atomic */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "@P0 BRA 0x40", "S2R R0, SR_CTAID.X",
+                          "NOP", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA);
+    /* an unconditional branch skips it */
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "BRA 0x40", "S2R R0, SR_CTAID.X",
+                          "NOP", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), 0);
+    /* code no path reaches (past an EXIT, no branch into it): anything */
+    assert_int_equal(LAST("EXIT", "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"),
+                      CTA | LOAD);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_straight),
+        cmocka_unit_test(test_flow),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
