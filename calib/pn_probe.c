@@ -17,8 +17,45 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "tput_l2_ld4_sectors", "tput_l2_ld128_sectors", "tput_l2_st4_sectors",
     "tput_l2_st128_sectors", "tput_l2_red4_sectors", "tput_l2_read_sectors",
     "tput_l2_write_sectors", "atomic_line_1", "atomic_line_2", "atomic_line_4",
-    "atomic_line_8", "atomic_line_16", "atomic_line_64", "atomic_line_256"
+    "atomic_line_8", "atomic_line_16", "atomic_line_64", "atomic_line_256",
+    "resident_copy_8", "resident_copy_16", "resident_copy_24", "resident_copy_32",
+    "resident_copy_36", "resident_copy_40", "resident_copy_44", "resident_copy_48",
+    "resident_copy_56", "resident_copy_64", "resident_copy_96"
 };
+
+/* The footprints (MiB) of probe resident_copy_F, in the order of their ids. */
+static const double resident_mibs[] = { 8, 16, 24, 32, 36, 40, 44, 48, 56, 64, 96 };
+
+/* The footprint (MiB) at which a copy launched again and again stops finding its
+ * data in L2: each resident_copy_F row (sectors a cycle over a launch, the
+ * launch overhead included) as a rate without the overhead; where the rates
+ * past the best one cross halfway from the best to the largest footprint's,
+ * interpolated linearly; 0 without two rows or a crossing. */
+static double resident_mib(const pn_probe_t *pr)
+{
+    const double *v = pr->value;
+    double F[11], eff[11];
+    int n = 0, best = 0;
+    for (int k = PN_PROBE_RESIDENT_COPY_8; k <= PN_PROBE_RESIDENT_COPY_LAST; k++) {
+        if (!pr->line[k] || !(v[k] > 0))
+            continue;
+        double f = resident_mibs[k - PN_PROBE_RESIDENT_COPY_8];
+        double sectors = f * 1048576 / 32, t = sectors / (v[k] * v[PN_PROBE_CLOCK_MHZ]);
+        if (!(t > v[PN_PROBE_LAUNCH_OVERHEAD_US]))
+            continue;
+        F[n] = f;
+        eff[n] = sectors / ((t - v[PN_PROBE_LAUNCH_OVERHEAD_US]) * v[PN_PROBE_CLOCK_MHZ]);
+        best = eff[n] > eff[best] ? n : best;
+        n++;
+    }
+    if (n < 2)
+        return 0;
+    double mid = (eff[best] + eff[n - 1]) / 2;
+    for (int i = best + 1; i < n; i++)
+        if (eff[i] < mid)
+            return F[i - 1] + (F[i] - F[i - 1]) * (eff[i - 1] - mid) / (eff[i - 1] - eff[i]);
+    return 0;
+}
 
 /* The lines of probe atomic_line_L, in the order of the PN_PROBE_ATOMIC_LINE ids. */
 static const double atomic_lines[] = { 1, 2, 4, 8, 16, 64, 256 };
@@ -235,6 +272,12 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         snprintf(val, sizeof val, "%.3g", atomic_spread(pr));
         line(out, "  ", "atomic_line_spread", val,
              "least squares over probes atomic_line_2..256 through atomic_line_1");
+    }
+    double keep = resident_mib(pr);
+    if (keep > 0) {
+        snprintf(val, sizeof val, "%.3g", keep);
+        line(out, "  ", "l2_resident_mib", val,
+             "probes resident_copy_8..96: halfway from L2 to DRAM (examples/probe/rw_mix.cu)");
     }
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "write error: %s", strerror(errno ? errno : EIO));

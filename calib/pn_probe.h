@@ -40,6 +40,8 @@ typedef enum pn_probe_id {
     PN_PROBE_L2_WRITE,            /* optional: tput_l2_write_sectors */
     PN_PROBE_ATOMIC_LINE_1,       /* optional: atomic_line_1, _2, _4, _8, _16, _64, _256 */
     PN_PROBE_ATOMIC_LINE_LAST = PN_PROBE_ATOMIC_LINE_1 + 6,
+    PN_PROBE_RESIDENT_COPY_8,     /* optional: resident_copy_8, _16, _24, _32, _36, _40, _44, */
+    PN_PROBE_RESIDENT_COPY_LAST = PN_PROBE_RESIDENT_COPY_8 + 10, /* _48, _56, _64, _96 */
     PN_PROBE_COUNT
 } pn_probe_id_t;
 
@@ -71,7 +73,9 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
  * rate from the streaming probe tput_l2_read/write_sectors where present, else
  * from tput_l2_ld128/st128_sectors), atomic_line (atomic_line_1) and
  * atomic_line_spread (the least-squares slope of log(L / atomic_line_L)
- * against log L through L = 1, over the other atomic_line_L rows), each line
+ * against log L through L = 1, over the other atomic_line_L rows) and
+ * l2_resident_mib (where the copy's rate, the launch overhead taken out,
+ * crosses halfway from its best to its largest footprint's), each line
  * commented with its probe; `source` (the CSV as the user named it) in the
  * section's comment. A latency or inflight probe beyond what a profile
  * accepts (latencies up to 1000000 steps, inflight up to 1048576) is

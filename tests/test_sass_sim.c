@@ -361,6 +361,59 @@ static void test_memory_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
+ * DRAM one sector a step, the launch's measured DRAM reads 4 sectors a load,
+ * at l2_resident_mib K (0: no key). */
+static uint64_t resident_dram_bound(double K)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(pn_sass_prog_add(&p, "LDG.E R5, desc[UR4][R2.64]", (uint64_t)(16 * i),
+                                          0, 1, 4, 1, 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 128, 0, 1, 0, 0, 0, 9, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.n_warps = pp.blocks = pp.resident = 1;
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 0;
+    mem.l2_hit = 0;
+    mem.dram_ld = 4;
+    pn_pipe_device_t pd = { 0 };
+    pd.l2_resident_mib = K;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(sim, &b);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+}
+
+/* Measured DRAM traffic is paid by a footprint past what stays in L2 from one
+ * launch to the next: all of it from 1.125 K, none up to 0.875 K, half at K. */
+static void test_l2_resident(void **state)
+{
+    (void)state;
+    const double kib = 1.0 / 1024; /* MiB */
+    /* 8 loads x 4 sectors: 32 steps of DRAM less the full bucket (4 + 2) */
+    assert_int_equal(resident_dram_bound(0), 26);
+    assert_int_equal(resident_dram_bound(0.5 * kib), 26);
+    assert_int_equal(resident_dram_bound(kib / 1.125), 26);
+    /* half: 2 sectors a load, 16 steps less a bucket of 2 + 2 */
+    assert_int_equal(resident_dram_bound(kib), 12);
+    assert_int_equal(resident_dram_bound(kib / 0.875), 0);
+    assert_int_equal(resident_dram_bound(1), 0);
+}
+
 /* A load of a line an earlier load of the warp fetches waits for that line
  * (an L1 hit when it arrives), and takes no level of its own. Every load
  * misses to DRAM (latency 100, L1 10); arithmetic 5. */
@@ -486,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_bank_conflicts),
+        cmocka_unit_test(test_l2_resident),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,9 @@
 //           the same L lines for every block (as a histogram privatised per block and merged
 //           at its end), each warp access 32 different words of one line. L = 1 .. 1024;
 //           also float adds (RED.F32) on 8 lines.
+//   resident  the read and the copy streams over footprints of 8 to 96 MiB, one pass a
+//           launch, launched again and again: where the rate falls from the L2's to the
+//           DRAM's is how much of the L2 a kernel keeps from one launch to the next.
 // Timed as the example kernels are (examples/common/pn_bench.cuh: median of 10 launches after
 // 2 warm-ups). Prints CSV rows `probe,value,unit,detail` to append to probe.csv:
 // stream rows in sectors (32 B) moved, reads and writes together, per SM-clock cycle over the
@@ -105,6 +108,25 @@ int main(int argc, char **argv)
                    level ? "l2" : "dram", mname[m], sectors / (t * mhz), grid, block, mname[m],
                    reads[m], writes[m], bytes >> 20, level ? "L2-resident" : "past the L2",
                    reps, sectors, us.size(), t, mhz);
+        }
+    }
+    /* ---- what stays in L2 from one launch to the next ---- */
+    static const int mib[] = { 8, 16, 24, 32, 36, 40, 44, 48, 56, 64, 96 };
+    for (int m = 0; m < 3; m += 2) {
+        for (int k = 0; k < (int)(sizeof mib / sizeof mib[0]); k++) {
+            /* the footprint: one array read (read), or read and written (copy) */
+            size_t bytes = ((size_t)mib[k] << 20) / (m ? 2 : 1), n = bytes / sizeof(int4);
+            std::vector<double> us = pn_time_launches(3, 10, [] {}, [&] {
+                pn_stream<<<grid, block>>>(a, b, c, n, 1, m, sink);
+            });
+            double t = pn_pct(us, 0.5);
+            double sectors = (double)bytes / 32 * (m ? 2 : 1);
+            printf("resident_%s_%d,%.4f,sectors/cycle,\"WHOLE DEVICE; the stream %s over a "
+                   "footprint of %d MiB launched again and again (3 warm-up launches, then 10; "
+                   "each launch after a 20 us spin); %.0f sectors read and written; median %.2f us "
+                   "at %.1f MHz: near the L2 rates while the footprint stays in L2 from one launch "
+                   "to the next, near the DRAM rates once it does not\"\n",
+                   mname[m], mib[k], sectors / (t * mhz), mname[m], mib[k], sectors, t, mhz);
         }
     }
     PN_CK(cudaFree(a));

@@ -31,7 +31,7 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "l2_store_line_sectors", "l2_atomic_sectors",
                                          "atomic_serial", "atomic_serial_float",
                                          "bank_conflict", "atomic_line",
-                                         "atomic_line_spread", NULL};
+                                         "atomic_line_spread", "l2_resident_mib", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

@@ -132,6 +132,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "atomic_line_spread")) {
             PN_CHECK(number_in(y, v, name, 0, 0, 1, &d->atomic_line_spread, err));
             d->set |= PN_PD_ATOMIC_SPREAD;
+        } else if (!strcmp(key, "l2_resident_mib")) {
+            PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));
+            d->set |= PN_PD_L2_RESIDENT;
         } else if (!strcmp(key, "dram_sectors")) {
             PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
             d->set |= PN_PD_DRAM;
@@ -177,7 +180,7 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "dram_line_sectors, l2_sectors, l2_line_sectors, "
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_line, "
-                               "atomic_line_spread)", snip, what,
+                               "atomic_line_spread, l2_resident_mib)", snip, what,
                                list);
         }
     }
@@ -210,6 +213,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_BANK_CONFLICT) d->bank_conflict = o->bank_conflict;
     if (s & PN_PD_ATOMIC_LINE) d->atomic_line = o->atomic_line;
     if (s & PN_PD_ATOMIC_SPREAD) d->atomic_line_spread = o->atomic_line_spread;
+    if (s & PN_PD_L2_RESIDENT) d->l2_resident_mib = o->l2_resident_mib;
     if (s & PN_PD_L2) d->l2_sectors = o->l2_sectors;
     if (s & PN_PD_L2_LINE) d->l2_line_sectors = o->l2_line_sectors;
     if (s & PN_PD_L2_STORE) d->l2_store_sectors = o->l2_store_sectors;

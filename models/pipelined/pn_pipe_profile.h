@@ -39,6 +39,8 @@ enum {
     PN_PD_ATOMIC_LINE = 1 << 29,   /* atomic_line: optional, for the sass engine */
     PN_PD_ATOMIC_SPREAD = 1 << 30  /* atomic_line_spread: optional, for the sass engine */
 };
+/* l2_resident_mib: optional, for the sass engine (past an enum's int range) */
+#define PN_PD_L2_RESIDENT (1u << 31)
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
  * "global_st" (the kinds of pn_pipe_kind_t, in order) and "barrier". */
@@ -71,6 +73,8 @@ typedef struct pn_pipe_device {
                                    * words of it, every block on the same lines (0: not
                                    * modelled) */
     double atomic_line_spread;    /* F such lines serve F^spread accesses at once (0: 1) */
+    double l2_resident_mib;       /* a launch's footprint (MiB) half of whose measured DRAM
+                                   * traffic launches again and again pay (0: all of it) */
     uint32_t inflight;            /* 0: no limit */
     int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
     double us_per_step, us_offset;
