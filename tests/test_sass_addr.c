@@ -11,7 +11,7 @@
 #include "pn_sass_addr.h"
 #include "pn_sass_prog.h"
 
-enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD };
+enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD, THR = PN_SASS_FROM_THREAD };
 
 /* The sources of the address of the last op carrying one in lines (n of
  * them, one every 16 bytes, each executed once). */
@@ -45,22 +45,22 @@ static void test_straight(void **state)
     /* a histogram's merge: bins[threadIdx.x], the table's address a parameter */
     assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R5, SR_CTAID.X",
                           "LDC.64 R4, c[0x0][0x218]", "IMAD.WIDE R2, R0, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), 0);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), THR);
     /* out[blockIdx.x * blockDim.x + threadIdx.x], through a uniform register */
     assert_int_equal(LAST("S2R R0, SR_TID.X", "S2UR UR4, SR_CTAID.X",
                           "IMAD R0, R0, UR4, RZ", "IMAD.WIDE R2, R0, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA | THR);
     /* bins[in[i]]: the address from a load (of an address from the block) */
     assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R4",
                           "LDG.E R6, desc[UR4][R2.64]", "IMAD.WIDE R8, R6, 0x4, R4",
                           "REDG.E.ADD.STRONG.GPU desc[UR6][R8.64], R7", "EXIT"), CTA | LOAD);
     assert_int_equal(LAST("S2R R0, SR_TID.X", "IMAD.WIDE R2, R0, 0x4, R4",
                           "LDG.E R6, desc[UR4][R2.64]", "IMAD.WIDE R8, R6, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R8.64], R7", "EXIT"), LOAD);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R8.64], R7", "EXIT"), LOAD | THR);
     /* a 64-bit operand reads a register pair: R5, the block's index, is R4's upper half */
     assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R5, SR_CTAID.X",
                           "IMAD.WIDE R2, R0, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA | THR);
     /* the value added does not matter, only the address */
     assert_int_equal(LAST("S2R R7, SR_CTAID.X", "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R7",
                           "EXIT"), 0);
@@ -68,11 +68,11 @@ static void test_straight(void **state)
     assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R4",
                           "LDG.E R6, desc[UR4][R2.64]", "S2R R1, SR_TID.X",
                           "IMAD.WIDE R2, R1, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), 0);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), THR);
     /* ... unless the overwrite is guarded: the old value may remain */
     assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R4",
                           "S2R R1, SR_TID.X", "@P0 IMAD.WIDE R2, R1, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), CTA);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), CTA | THR);
     /* a predicate computed from the block selects the address */
     assert_int_equal(LAST("S2R R0, SR_CTAID.X", "ISETP.GE.AND P0, PT, R0, 0x4, PT",
                           "SEL R1, R4, R5, P0", "IMAD.WIDE R2, R1, 0x4, R6",
@@ -90,24 +90,34 @@ static void test_flow(void **state)
                           "IMAD.WIDE R2, R0, 0x4, R4",
                           "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7",
                           "IADD3 R0, R0, R9, RZ", "ISETP.GE.AND P0, PT, R0, 0x100, PT",
-                          "@!P0 BRA 0x20", "EXIT"), CTA);
+                          "@!P0 BRA 0x20", "EXIT"), CTA | THR);
     /* the same loop stepping by a parameter stays clean */
     assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R9, SR_CTAID.X",
                           "IMAD.WIDE R2, R0, 0x4, R4",
                           "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7",
                           "IADD3 R0, R0, UR8, RZ", "ISETP.GE.AND P0, PT, R0, 0x100, PT",
-                          "@!P0 BRA 0x20", "EXIT"), 0);
+                          "@!P0 BRA 0x20", "EXIT"), THR);
     /* a branch around the block's address: either path reaches the atomic */
     assert_int_equal(LAST("S2R R0, SR_TID.X", "@P0 BRA 0x40", "S2R R0, SR_CTAID.X",
                           "NOP", "IMAD.WIDE R2, R0, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), CTA | THR);
     /* an unconditional branch skips it */
     assert_int_equal(LAST("S2R R0, SR_TID.X", "BRA 0x40", "S2R R0, SR_CTAID.X",
                           "NOP", "IMAD.WIDE R2, R0, 0x4, R4",
-                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), 0);
+                          "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), THR);
     /* code no path reaches (past an EXIT, no branch into it): anything */
     assert_int_equal(LAST("EXIT", "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"),
-                      CTA | LOAD);
+                      CTA | LOAD | THR);
+    /* a loop over a table every thread reads alike (the points of a distance
+     * loop): the address is a parameter plus the trip's offset, nothing else */
+    assert_int_equal(LAST("LDC.64 R2, c[0x0][0x210]", "MOV R9, RZ",
+                          "LDG.E.128.CONSTANT R8, desc[UR4][R2.64]", "IADD3 R2, P1, R2, 0x40, RZ",
+                          "IADD3.X R3, RZ, R3, RZ, P1, !PT", "IADD3 R9, R9, 0x1, RZ",
+                          "ISETP.NE.AND P2, PT, R9, 0x800, PT", "@P2 BRA 0x20", "EXIT"), 0);
+    /* ... one the warp's lane picks is its own */
+    assert_int_equal(LAST("LDC.64 R2, c[0x0][0x210]", "S2R R9, SR_LANEID",
+                          "IMAD.WIDE R2, R9, 0x4, R2", "LDG.E R8, desc[UR4][R2.64]", "EXIT"),
+                     THR);
 }
 
 int main(void)

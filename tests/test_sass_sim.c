@@ -414,16 +414,12 @@ static void test_l2_resident(void **state)
     assert_int_equal(resident_dram_bound(1), 0);
 }
 
-/* A load of a line an earlier load of the warp fetches waits for that line
- * (an L1 hit when it arrives), and takes no level of its own. Every load
- * misses to DRAM (latency 100, L1 10); arithmetic 5. */
-static uint64_t merge_run(const char *second)
+/* Steps of one warp running the n lines, load latencies 10 (L1), 50 (L2) and
+ * 100 (DRAM), at hit rates l1 and l2; arithmetic (and S2R) LA. */
+static uint64_t levels_run(const char *const *lines, int n, double l1, double l2)
 {
-    const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R1, 1, RZ",
-                            "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ", second,
-                            "IADD3 R5, R11, R10, RZ", "EXIT" };
     pn_sass_prog_t p;
-    prog_of(&p, lines, 7);
+    prog_of(&p, lines, n);
     pn_pipe_params_t pp = { 0 };
     pp.partitions = 4;
     pp.issue = 1;
@@ -436,8 +432,8 @@ static uint64_t merge_run(const char *second)
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
-    mem.l1_hit = 0;
-    mem.l2_hit = 0;
+    mem.l1_hit = l1;
+    mem.l2_hit = l2;
     pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
@@ -448,6 +444,39 @@ static uint64_t merge_run(const char *second)
     pn_sass_sim_free(sim);
     pn_sass_prog_destroy(&p);
     return r.steps;
+}
+
+/* A load of a line an earlier load of the warp fetches waits for that line
+ * (an L1 hit when it arrives), and takes no level of its own. Every load
+ * misses to DRAM. */
+static uint64_t merge_run(const char *second)
+{
+    const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R1, 1, RZ",
+                            "IADD3 R1, R1, 1, RZ", "IADD3 R1, R1, 1, RZ", second,
+                            "IADD3 R5, R11, R10, RZ", "EXIT" };
+    return levels_run(lines, 7, 0, 0);
+}
+
+/* A load whose address is the same in every thread at a time (a parameter
+ * and a trip count: pn_sass_addr.h) is an L1 hit only on a line in flight:
+ * it takes the L2's latency at the L1 level. One of the thread's own (its
+ * address from SR_TID) keeps the L1's. */
+static void test_uniform_loads(void **state)
+{
+    (void)state;
+    /* S2R at 0; the load at 1 (it reads no S2R result), back at 1 + 50; the
+     * add at 51, its result at 51 + LA, the run 2 more */
+    const char *uni[] = { "S2R R7, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
+                          "IADD3 R5, R10, 1, RZ", "EXIT" };
+    assert_int_equal(levels_run(uni, 4, 1, 1), 51 + LA + 2);
+    /* the same load at L2 and DRAM levels: 50 and 100 as before */
+    assert_int_equal(levels_run(uni, 4, 0, 1), 51 + LA + 2);
+    assert_int_equal(levels_run(uni, 4, 0, 0), 101 + LA + 2);
+    /* its address from the thread's index: issued when the S2R's result is back
+     * (LA), an L1 hit 10 later */
+    const char *own[] = { "S2R R2, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
+                          "IADD3 R5, R10, 1, RZ", "EXIT" };
+    assert_int_equal(levels_run(own, 4, 1, 1), LA + 10 + LA + 2);
 }
 
 static void test_line_merge(void **state)
@@ -540,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_l2_resident),
+        cmocka_unit_test(test_uniform_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,9 +10,12 @@
 #define N_BITS (256 + 64 + 8 + 8)
 #define N_WORDS ((N_BITS + 63) / 64)
 
-/* A state: what each register may carry, per source (cta, load). */
+/* The sources (the PN_SASS_FROM_* bits, in order). */
+#define N_SRC 3
+
+/* A state: what each register may carry, per source (cta, load, thread). */
 typedef struct state {
-    uint64_t w[2][N_WORDS];
+    uint64_t w[N_SRC][N_WORDS];
 } state_t;
 
 /* The bit of register index i of file f, or -1 past the file's range. */
@@ -36,7 +39,7 @@ static void put(state_t *s, int src, int b)
 static void clear(state_t *s, int b)
 {
     if (b >= 0)
-        for (int src = 0; src < 2; src++)
+        for (int src = 0; src < N_SRC; src++)
             s->w[src][b / 64] &= ~((uint64_t)1 << (b % 64));
 }
 
@@ -45,7 +48,7 @@ static uint8_t reg_from(const state_t *s, pn_sass_reg_t r)
 {
     uint8_t m = 0;
     for (unsigned k = 0; k < r.width; k++)
-        for (int src = 0; src < 2; src++)
+        for (int src = 0; src < N_SRC; src++)
             if (get(s, src, bit_of(r.file, r.index + k)))
                 m |= (uint8_t)(1 << src);
     return m;
@@ -92,9 +95,10 @@ static uint8_t result_from(const pn_sass_op_t *op, const state_t *s)
     if (op->in.guarded)
         m |= reg_from(s, op->in.guard);
     if ((op->in.kind == PN_SASS_S2R || !strncmp(op->in.opcode, "S2UR", 4) ||
-         !strncmp(op->in.opcode, "CS2R", 4)) &&
-        (strstr(op->text, "SR_CTAID") || strstr(op->text, "SR_SMID")))
-        m |= PN_SASS_FROM_CTA;
+         !strncmp(op->in.opcode, "CS2R", 4)) && strstr(op->text, "SR_"))
+        m |= strstr(op->text, "SR_CTAID") || strstr(op->text, "SR_SMID") ||
+                     strstr(op->text, "SR_CgaCtaId")
+                 ? PN_SASS_FROM_CTA : PN_SASS_FROM_THREAD;
     switch (op->in.kind) {
     case PN_SASS_GLOBAL_LD: case PN_SASS_SHARED_LD: case PN_SASS_ATOM_GLOBAL:
     case PN_SASS_ATOM_SHARED:
@@ -116,7 +120,7 @@ static void transfer(const pn_sass_op_t *op, state_t *s)
             int b = bit_of(w.file, w.index + k);
             if (!op->in.guarded)
                 clear(s, b);
-            for (int src = 0; src < 2; src++)
+            for (int src = 0; src < N_SRC; src++)
                 if (m >> src & 1)
                     put(s, src, b);
         }
@@ -127,7 +131,7 @@ static void transfer(const pn_sass_op_t *op, state_t *s)
 static bool merge(state_t *into, const state_t *s)
 {
     bool grew = false;
-    for (int src = 0; src < 2; src++)
+    for (int src = 0; src < N_SRC; src++)
         for (int k = 0; k < N_WORDS; k++) {
             uint64_t v = into->w[src][k] | s->w[src][k];
             grew |= v != into->w[src][k];
@@ -179,7 +183,8 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
         bool has;
         uint8_t m = address_from(&p->ops[i], &in[i], &has);
         /* an instruction no path reaches (a callee the flow missed): anything */
-        from[i] = !has ? 0 : seen[i] ? m : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD;
+        from[i] = !has ? 0 : seen[i] ? m
+                                     : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD | PN_SASS_FROM_THREAD;
     }
     free(in), free(seen), free(queued), free(queue);
     return PN_OK;

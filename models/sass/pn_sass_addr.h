@@ -1,9 +1,11 @@
 /* pn_sass_addr.h - what a memory instruction's address depends on: the
- * block's index (SR_CTAID), a value loaded from memory, or neither (the same
- * addresses in every block: a kernel parameter, the thread's index, a loop
- * counter). A forward data-flow over the program's control flow, register by
- * register; it tells a histogram's merge (every block adds into the same few
- * lines) from a per-block result (each block its own line). */
+ * block's index (SR_CTAID), a value loaded from memory, the thread's index,
+ * or none of them (the same address in every thread at each trip: a kernel
+ * parameter and a loop counter). A forward data-flow over the program's
+ * control flow, register by register; it tells a histogram's merge (every
+ * block adds into the same few lines) from a per-block result (each block
+ * its own line), and a load every warp makes of the same address (a loop
+ * over a shared table) from one of its own. */
 #ifndef PN_SASS_ADDR_H
 #define PN_SASS_ADDR_H
 
@@ -14,8 +16,10 @@
 
 /* Bits of what an address may depend on. */
 enum {
-    PN_SASS_FROM_CTA = 1,  /* S2R/S2UR of SR_CTAID (or SR_SMID), through any arithmetic */
-    PN_SASS_FROM_LOAD = 2  /* the result of a global or shared load or atomic */
+    PN_SASS_FROM_CTA = 1,    /* S2R/S2UR of SR_CTAID (SR_SMID, SR_CgaCtaId), through any
+                              * arithmetic */
+    PN_SASS_FROM_LOAD = 2,   /* the result of a global or shared load or atomic */
+    PN_SASS_FROM_THREAD = 4  /* any other special register: SR_TID, SR_LANEID, ... */
 };
 
 /* For every op i of the finished program p, from[i] = the bits its address

@@ -107,7 +107,7 @@ static uint32_t atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, 
                                                                      : pd->atomic_serial;
         return per > 0 ? units(per * lanes * busy) : 0;
     }
-    if (from || !(pd->atomic_line > 0))
+    if ((from & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)) || !(pd->atomic_line > 0))
         return 0;
     double lines = op->lines > 0 ? op->lines : ceil(op->sectors / 4);
     double F = lines / (grid > 1 ? grid : 1);
@@ -328,6 +328,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             break;
         case PN_SASS_GLOBAL_LD: case PN_SASS_ATOM_GLOBAL:
             o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
+            /* the same address in every thread at each trip: every warp of the SM
+             * asks for its line at about the same time, so its L1 hits are hits on
+             * a line in flight */
+            o->uniform = op->in.kind == PN_SASS_GLOBAL_LD && !from[i];
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
                                   ? (f_ld * sec > 0 ? units(f_ld * sec) : 0)
