@@ -236,15 +236,20 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
         if (kg[k].n)
             fprintf(out, "  %-16s MAPE %6.1f %% over %zu launches\n",
                     c->rows[kg[k].first].kernel, 100 * kg[k].abs_err / kg[k].n, kg[k].n);
-    size_t sweeps = 0, right = 0;
+    size_t sweeps = 0, right = 0, near = 0;
+    double sweep_regret = 0;
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
             if (!sweeps++)
-                fputs("\nsweeps (a kernel at one size): the best block size\n", out);
+                fputs("\nsweeps (a kernel at one size): the best block size, and the regret "
+                      "(measured time of the predicted one over the best)\n", out);
             right += m->threads == p->threads;
-            fprintf(out, "  %-16s %10s measured %4u predicted %4u%s\n", m->kernel, m->size,
-                    m->threads, p->threads, m->threads == p->threads ? "" : "  (wrong)");
+            near += p->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
+            sweep_regret += p->measured_us / m->measured_us;
+            fprintf(out, "  %-16s %10s measured %4u predicted %4u, regret %.3f%s\n", m->kernel,
+                    m->size, m->threads, p->threads, p->measured_us / m->measured_us,
+                    m->threads == p->threads ? "" : "  (wrong)");
         }
     size_t groups_v = 0, right_v = 0, right_pair = 0;
     double regret = 0;
@@ -272,7 +277,9 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
             "worst kernel %.1f %%", o->n, c->n, 100 * o->mape, 100 * o->median,
             100 * o->worst_kernel);
     if (sweeps)
-        fprintf(out, ", best block size right in %zu of %zu sweeps", right, sweeps);
+        fprintf(out, ", best block size right in %zu of %zu sweeps (%zu within %g %% of the "
+                "best measured time, mean regret %.3f)", right, sweeps, near,
+                100 * PN_COMPARE_NEAR, sweep_regret / sweeps);
     if (groups_v)
         fprintf(out, "; fastest version right in %zu of %zu groups, with its block size in "
                 "%zu, mean regret %.2f", right_v, groups_v, right_pair, regret / groups_v);
@@ -317,19 +324,22 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
         }
     fputs("\n  ],\n  \"sweeps\": [", out);
     first = 1;
-    size_t sweeps = 0, right = 0;
+    size_t sweeps = 0, right = 0, near = 0;
+    double sweep_regret = 0;
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
             sweeps++;
             right += m->threads == p->threads;
+            near += p->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
+            sweep_regret += p->measured_us / m->measured_us;
             fputs(first ? "\n    {\"kernel\": " : ",\n    {\"kernel\": ", out);
             first = 0;
             pn_json_string(out, m->kernel);
             fputs(", \"size\": ", out);
             pn_json_string(out, m->size);
-            fprintf(out, ", \"best_measured\": %u, \"best_predicted\": %u}", m->threads,
-                    p->threads);
+            fprintf(out, ", \"best_measured\": %u, \"best_predicted\": %u, \"regret\": %.6g}",
+                    m->threads, p->threads, p->measured_us / m->measured_us);
         }
     fputs("\n  ],\n  \"versions\": [", out);
     first = 1;
@@ -351,8 +361,9 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
         fprintf(out, "%s%zu", j ? ", " : "", o->worst[j]);
     fprintf(out, "],\n  \"overall\": {\"launches\": %zu, \"predicted\": %zu, \"mape\": %.6g, "
             "\"median_error\": %.6g, \"worst_kernel_mape\": %.6g, \"sweeps\": %zu, "
-            "\"sweeps_right\": %zu}\n}\n", c->n, o->n, o->mape, o->median, o->worst_kernel,
-            sweeps, right);
+            "\"sweeps_right\": %zu, \"sweeps_near\": %zu, \"sweep_regret\": %.6g}\n}\n", c->n,
+            o->n, o->mape, o->median, o->worst_kernel, sweeps, right, near,
+            sweeps ? sweep_regret / sweeps : 0);
 }
 
 static void write_csv(FILE *out, const pn_compare_t *c)

@@ -12,6 +12,10 @@
 #include "pn_error.h"
 #include "pn_report.h"
 
+/* A sweep's pick is near the best when its measured time is within this
+ * fraction of the least measured time (the sweeps_near count). */
+#define PN_COMPARE_NEAR 0.01
+
 typedef struct pn_compare_row {
     char *kernel;                 /* as the times file names it */
     char *size;                   /* its size column, as text */
@@ -39,7 +43,10 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
  * the version groups, the `worst` largest errors, the overall line), json (the
  * same as one object) or csv (one row per launch). A sweep is the rows of one
  * kernel and size with two or more block sizes; its verdict compares the block
- * size of the least measured and of the least predicted time. With versions,
+ * size of the least measured and of the least predicted time, its regret is
+ * the measured time of the predicted pick over the least measured (near:
+ * within PN_COMPARE_NEAR; the overall line counts them and means the
+ * regrets). With versions,
  * kernels named FAMILY_VERSION at one size are one group: the fastest
  * (version, block size) measured and predicted, and the regret (measured time
  * of the predicted pick over the measured best). Errors are

@@ -11,7 +11,7 @@
 #include <cuda_runtime.h>
 #define M 2048
 // variant 0: as dp_dist (LDG broadcast, __restrict__ const -> LDG.CONSTANT)
-// variant 1: plain loads (volatile-free, no restrict)
+// variant 1: past L1 (__ldcg)
 // variant 2: points from shared memory
 // variant 3: no loads: r computed from j
 template <int V>
