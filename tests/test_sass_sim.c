@@ -461,6 +461,25 @@ static uint64_t merge_run(const char *second)
  * and a trip count: pn_sass_addr.h) is an L1 hit only on a line in flight:
  * it takes the L2's latency at the L1 level. One of the thread's own (its
  * address from SR_TID) keeps the L1's. */
+/* Loads of one basic block share a level (a run of burst loads, burst the
+ * most such loads of a block): two blocks of two loads each, half the loads
+ * at L1, the rest at DRAM (100): one block's pair hits, the other's misses,
+ * and only one add waits for DRAM (alternating levels: each block has a
+ * miss, 215 steps). The loads' addresses are the same in every thread, so
+ * their L1 level takes the L2's latency (50). */
+static void test_load_runs(void **state)
+{
+    (void)state;
+    const char *two[] = { "LDG.E R10, desc[UR4][R2.64+0x10]", "LDG.E R11, desc[UR4][R4.64+0x10]",
+                          "IADD3 R5, R10, R11, RZ", "BRA 0x40",
+                          "LDG.E R12, desc[UR4][R6.64+0x10]", "LDG.E R13, desc[UR4][R8.64+0x10]",
+                          "IADD3 R5, R12, R13, RZ", "EXIT" };
+    /* the pair at 0, 1 misses (101), the add at 101, the branch at 102 (the next
+     * op LA later), the second pair at 107 and 108 (158), the add at 158, its
+     * result at 158 + LA */
+    assert_int_equal(levels_run(two, 8, 0.5, 0), 158 + LA + 2);
+}
+
 static void test_uniform_loads(void **state)
 {
     (void)state;
@@ -570,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_l2_resident),
         cmocka_unit_test(test_uniform_loads),
+        cmocka_unit_test(test_load_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,27 +15,40 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* The level of run x (0 <= x < gb, phase applied) of pattern l. */
+static int run_level(const pn_sass_levels_t *l, uint64_t x)
+{
+    uint64_t gb = l->gb;
+    if (pn_sass_heavy(x, l->lvb[0], gb))
+        return 0;
+    /* the runs before x that are not at L1 */
+    uint64_t j = x - (x * l->lvb[0] + gb - 1) / gb;
+    return pn_sass_heavy(j, l->lvb[1], gb - l->lvb[0]) ? 1 : 2;
+}
+
 void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *l)
 {
     uint64_t g = gw < s->plan.n_warps ? s->plan.loads[gw] : 0;
     if (g == 0)
         g = 1;
     l->g = g;
-    l->lv[0] = (uint64_t)llround((double)g * s->l1_hit);
-    l->lv[1] = (uint64_t)llround((double)(g - l->lv[0]) * s->l2_hit);
-    l->lv[2] = g - l->lv[0] - l->lv[1];
-    /* warps start at different points of the pattern (a multiplicative hash) */
-    l->phase = (uint64_t)(((uint32_t)gw * 2654435761u) % (uint32_t)(g < UINT32_MAX ? g : UINT32_MAX));
+    l->burst = s->burst < 1 ? 1 : s->burst > g ? g : s->burst;
+    uint64_t gb = l->gb = (g + l->burst - 1) / l->burst;
+    l->lvb[0] = (uint64_t)llround((double)gb * s->l1_hit);
+    l->lvb[1] = (uint64_t)llround((double)(gb - l->lvb[0]) * s->l2_hit);
+    l->lvb[2] = gb - l->lvb[0] - l->lvb[1];
+    /* warps start at different runs of the pattern (a multiplicative hash) */
+    l->phase = (uint64_t)(((uint32_t)gw * 2654435761u) % (uint32_t)(gb < UINT32_MAX ? gb : UINT32_MAX));
+    /* the loads at each level: whole runs, the last one (of g - (gb - 1) burst
+     * loads) at the level of its run */
+    for (int v = 0; v < 3; v++)
+        l->lv[v] = l->lvb[v] * l->burst;
+    l->lv[run_level(l, (gb - 1 + l->phase) % gb)] -= gb * l->burst - g;
 }
 
 int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k)
 {
-    uint64_t g = l->g, x = (k % g + l->phase) % g;
-    if (pn_sass_heavy(x, l->lv[0], g))
-        return 0;
-    /* the loads before x that are not at L1 */
-    uint64_t j = x - (x * l->lv[0] + g - 1) / g;
-    return pn_sass_heavy(j, l->lv[1], g - l->lv[0]) ? 1 : 2;
+    return run_level(l, ((k % l->g) / l->burst + l->phase) % l->gb);
 }
 
 /* The branch's decisions for warp gw: v decisions of which h take its busier

@@ -378,6 +378,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         }
     }
     free(from);
+    /* loads issued together (a basic block's) share a level: the largest such run */
+    s->burst = 1;
+    for (uint32_t i = 0, run = 0; i < s->n_ops; i++) {
+        if (i && prog->ops[i].block != prog->ops[i - 1].block)
+            run = 0;
+        if (s->ops[i].kind == K_GLD && pn_sass_op_levels(&s->ops[i]) && ++run > s->burst)
+            s->burst = run;
+    }
     for (int q = 0; q < P_N; q++) {
         uint32_t mx = 0;
         for (uint32_t i = 0; i < s->n_ops; i++)

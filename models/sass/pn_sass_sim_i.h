@@ -54,6 +54,7 @@ struct pn_sass_sim {
     int dram_all;               /* measured DRAM reads: every load takes its share */
     int l2_all;                 /* measured L2 reads: the same for the L2 pipe */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
+    uint32_t burst;             /* the most loads taking a level in one basic block */
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
     double l1_hit, l2_hit;
@@ -83,12 +84,14 @@ static inline int pn_sass_op_drains(const sop_t *o)
     return o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG;
 }
 
-/* A warp's level pattern: of every g loads that take a level (g >= 1),
- * lv[0] at L1, lv[1] at L2 and lv[2] at DRAM (the kernel's hit rates applied
- * to the warp's planned loads, rounded as counts are), starting at `phase`
- * of the pattern. */
+/* A warp's level pattern: its g loads that take a level (g >= 1) go in runs
+ * of `burst` (the last run shorter), and a run's loads share a level: of the
+ * gb runs lvb[0] at L1, lvb[1] at L2 and lvb[2] at DRAM (the kernel's hit
+ * rates applied to the runs, rounded as counts are), starting at run `phase`.
+ * lv[] counts the loads at each level. */
 typedef struct pn_sass_levels {
     uint64_t lv[3], g, phase;
+    uint64_t burst, gb, lvb[3];
 } pn_sass_levels_t;
 
 /* The pattern of planned warp gw (gw < plan.n_warps; a warp with no planned
@@ -96,9 +99,9 @@ typedef struct pn_sass_levels {
 void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *l);
 
 /* The level (0 L1, 1 L2, 2 DRAM) of a warp's k-th load that takes a level
- * (K_GLD without a leader; atomics are served at L2 and take no turn): the
- * pattern's lv[0] L1 loads spread evenly over its g, then its lv[1] L2 loads
- * evenly over the rest. Periodic in k with period l->g. */
+ * (K_GLD without a leader; atomics are served at L2 and take no turn): that of
+ * its run, the pattern's lvb[0] L1 runs spread evenly over its gb, then its
+ * lvb[1] L2 runs evenly over the rest. Periodic in k with period l->g. */
 int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k);
 
 /* Does planned warp gw take branch op o's branch at its k-th visit?
