@@ -457,15 +457,11 @@ static uint64_t merge_run(const char *second)
     return levels_run(lines, 7, 0, 0);
 }
 
-/* A load whose address is the same in every thread at a time (a parameter
- * and a trip count: pn_sass_addr.h) is an L1 hit only on a line in flight:
- * it takes the L2's latency at the L1 level. One of the thread's own (its
- * address from SR_TID) keeps the L1's. */
 /* Loads of one basic block share a level (a run of burst loads, burst the
  * most such loads of a block): two blocks of two loads each, half the loads
  * at L1, the rest at DRAM (100): one block's pair hits, the other's misses,
  * and only one add waits for DRAM (alternating levels: each block has a
- * miss, 215 steps). The loads' addresses are the same in every thread, so
+ * miss, 215 steps). The loads' addresses are the same in every block, so
  * their L1 level takes the L2's latency (50). */
 static void test_load_runs(void **state)
 {
@@ -480,7 +476,11 @@ static void test_load_runs(void **state)
     assert_int_equal(levels_run(two, 8, 0.5, 0), 158 + LA + 2);
 }
 
-static void test_uniform_loads(void **state)
+/* A load whose address is the same in every block (no block index and no
+ * loaded value in it: pn_sass_addr.h) is an L1 hit only on a line in flight:
+ * it takes the L2's latency at the L1 level. One whose address carries the
+ * block's index keeps the L1's. */
+static void test_alike_loads(void **state)
 {
     (void)state;
     /* S2R at 0; the load at 1 (it reads no S2R result), back at 1 + 50; the
@@ -491,11 +491,15 @@ static void test_uniform_loads(void **state)
     /* the same load at L2 and DRAM levels: 50 and 100 as before */
     assert_int_equal(levels_run(uni, 4, 0, 1), 51 + LA + 2);
     assert_int_equal(levels_run(uni, 4, 0, 0), 101 + LA + 2);
-    /* its address from the thread's index: issued when the S2R's result is back
-     * (LA), an L1 hit 10 later */
-    const char *own[] = { "S2R R2, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
+    /* its address from the thread's index: the same in every block, likewise:
+     * issued when the S2R's result is back (LA), 50 later */
+    const char *tid[] = { "S2R R2, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
                           "IADD3 R5, R10, 1, RZ", "EXIT" };
-    assert_int_equal(levels_run(own, 4, 1, 1), LA + 10 + LA + 2);
+    assert_int_equal(levels_run(tid, 4, 1, 1), LA + 50 + LA + 2);
+    /* from the block's index: an L1 hit 10 later */
+    const char *cta[] = { "S2R R2, SR_CTAID.X", "LDG.E R10, desc[UR4][R2.64]",
+                          "IADD3 R5, R10, 1, RZ", "EXIT" };
+    assert_int_equal(levels_run(cta, 4, 1, 1), LA + 10 + LA + 2);
 }
 
 static void test_line_merge(void **state)
@@ -588,7 +592,7 @@ int main(void)
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_l2_resident),
-        cmocka_unit_test(test_uniform_loads),
+        cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

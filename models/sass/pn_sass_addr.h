@@ -4,8 +4,8 @@
  * parameter and a loop counter). A forward data-flow over the program's
  * control flow, register by register; it tells a histogram's merge (every
  * block adds into the same few lines) from a per-block result (each block
- * its own line), and a load every warp makes of the same address (a loop
- * over a shared table) from one of its own. */
+ * its own line), and a load every block makes alike (a loop over a table,
+ * a table copied to shared memory) from one of the block's own. */
 #ifndef PN_SASS_ADDR_H
 #define PN_SASS_ADDR_H
 

@@ -328,10 +328,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             break;
         case PN_SASS_GLOBAL_LD: case PN_SASS_ATOM_GLOBAL:
             o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
-            /* the same address in every thread at each trip: every warp of the SM
-             * asks for its line at about the same time, so its L1 hits are hits on
-             * a line in flight */
-            o->uniform = op->in.kind == PN_SASS_GLOBAL_LD && !from[i];
+            /* the same addresses in every block (no block index, no loaded value in
+             * them): the warps of every block on the SM ask for its lines at about
+             * the same time, so its L1 hits are hits on a line in flight */
+            o->alike = op->in.kind == PN_SASS_GLOBAL_LD &&
+                       !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
             o->cost[P_LSU] = units(fmax(sec, 4 * lines));
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
                                   ? (f_ld * sec > 0 ? units(f_ld * sec) : 0)

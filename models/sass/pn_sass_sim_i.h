@@ -26,8 +26,8 @@ typedef struct sop {
     uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
     uint8_t n_reads, n_regs;
     uint8_t kind, guarded;
-    uint8_t uniform;            /* a global load of one address for every thread at a
-                                 * time: its L1 level takes the L2's latency */
+    uint8_t alike;              /* a global load of the same addresses in every block:
+                                 * its L1 level takes the L2's latency */
     uint32_t lat;               /* fixed latency; loads take their level's */
     uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
                                  * cost only past L1 */
