@@ -111,12 +111,13 @@ static pn_run_result_t run_sim(const pair_t *x, uint64_t seed)
     return r;
 }
 
-/* One warp: both engines give the same steps and idle steps for two seeds;
- * returns the steps. */
+/* One warp (or m's warps and blocks, no choice among them mattering): both
+ * engines give the same steps and idle steps for two seeds; returns the
+ * steps. */
 static uint64_t same_one_warp(const sm_t *m, const row_t *rows, int n)
 {
     pn_sass_prog_t p;
-    prog_of(&p, rows, n, 1);
+    prog_of(&p, rows, n, (double)m->pp.n_warps * m->pp.blocks);
     pair_t x;
     pair_new(&x, m, &p);
     pn_run_result_t a = run_sim(&x, 1), b = run_net(&x, 1), c = run_net(&x, 2);
@@ -307,6 +308,26 @@ static void narrow(sm_t *m)
     m->mem.l2_hit = 0.5;
 }
 
+/* Blocks of one warp take consecutive warp slots, so their warps run on
+ * different partitions (slot mod S; measured on the H100): two resident
+ * blocks of one warp, each 8 independent adds, on the small SM's 2
+ * partitions issue side by side, not one partition's 16 issues. */
+static void test_slot_partitions(void **state)
+{
+    (void)state;
+    sm_t m;
+    small_sm(&m, 1, 2, 2);
+    row_t adds[9];
+    static const char *const text[] = {
+        "IADD3 R10, R2, R3, RZ", "IADD3 R11, R2, R3, RZ", "IADD3 R12, R2, R3, RZ",
+        "IADD3 R13, R2, R3, RZ", "IADD3 R14, R2, R3, RZ", "IADD3 R15, R2, R3, RZ",
+        "IADD3 R16, R2, R3, RZ", "IADD3 R17, R2, R3, RZ", "EXIT" };
+    for (int i = 0; i < 9; i++)
+        adds[i] = (row_t){ 2, 0, 0, 0, text[i] };
+    /* both warps issue at 0..7, the last result at 7 + 4, the run 2 more */
+    assert_int_equal(same_one_warp(&m, adds, 9), 7 + 4 + 2);
+}
+
 static void test_distributions(void **state)
 {
     (void)state;
@@ -406,6 +427,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_warp_exact),
+        cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),
         cmocka_unit_test(test_limits),

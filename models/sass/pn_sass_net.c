@@ -512,7 +512,7 @@ static pn_status_t add_warp(nb_t *b, uint32_t k, uint32_t i, const blk_t *bl, wn
     const pn_sass_sim_t *s = b->s;
     uint32_t n = s->n_ops, t;
     w->gw = k * s->W + i;
-    w->part = i % s->partitions;
+    w->part = pn_sass_partition(s, k, i);
     w->blk = bl;
     pn_sass_warp_levels(s, w->gw, &w->lev);
     int started = k < s->resident;

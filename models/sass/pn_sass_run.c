@@ -238,7 +238,7 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
         memset(ld, 0, (s->n_lines ? s->n_lines : 1) * sizeof *ld);
         w->gw = b->block * s->W + i;
         w->slot = sl;
-        w->part = i % s->partitions;
+        w->part = pn_sass_partition(s, b->block, i);
         w->next_ok = first ? t : t + 1;
         for (int q = 0; q < N_REGS; q++)
             w->ready[q] = t;

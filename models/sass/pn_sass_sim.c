@@ -412,7 +412,7 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
     uint32_t S = s->partitions ? s->partitions : 1;
     uint64_t part[PN_PIPE_MAX_PARTITIONS] = { 0 }, insts = 0, longest = 0, lv[3] = { 0 };
     for (uint32_t w = 0; w < pl->n_warps; w++) {
-        part[(w % s->W) % S] += pl->insts[w];
+        part[pn_sass_partition(s, w / s->W, w % s->W)] += pl->insts[w];
         insts += pl->insts[w];
         longest = pl->insts[w] > longest ? pl->insts[w] : longest;
         if (pl->loads[w] > 0) {

@@ -70,6 +70,16 @@ static inline uint32_t pn_sass_bucket(uint32_t partitions, int q, uint32_t part)
     return q <= P_SFU ? 2 * part + (uint32_t)q : 2 * partitions + (uint32_t)(q - P_LSU);
 }
 
+/* The partition of warp i of block k: warps take an SM's warp slots in
+ * order and a slot's partition is its number mod S (measured on the H100:
+ * blocks of one warp, four to an SM, run on four partitions); block k takes
+ * the slots of block k mod resident. */
+static inline uint32_t pn_sass_partition(const pn_sass_sim_t *s, uint64_t k, uint32_t i)
+{
+    uint32_t S = s->partitions ? s->partitions : 1;
+    return (uint32_t)(((k % s->resident) * s->W + i) % S);
+}
+
 /* Does op o take a level of its own (a global load or atomic that waits for
  * no line already on its way)? */
 static inline int pn_sass_op_levels(const sop_t *o)
