@@ -398,6 +398,45 @@ static uint64_t resident_dram_bound(double K)
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
 }
 
+/* Shared loads and global loads take one data path (one 128-byte wavefront a
+ * cycle, the LSU pipe's 4 sectors): 8 LDS of one wavefront and 8 LDG of one
+ * line are 16 cycles of it, 64000 units less the full bucket (4000 + 2 x
+ * 4000) at 4000 a step: 13; nothing on the shared pipe. */
+static void test_l1_data_path(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(pn_sass_prog_add(&p, i % 2 ? "LDS R5, [R2]" : "LDG.E R6, desc[UR4][R8.64]",
+                                          (uint64_t)(16 * i), 0, 1, i % 2 ? 0 : 4,
+                                          i % 2 ? 0 : 1, i % 2 ? 1 : 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 256, 0, 1, 0, 0, 0, 17, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.n_warps = pp.blocks = pp.resident = 1;
+    pp.rate[PN_PIPE_LSU] = 4 * PN_PIPE_UNIT;
+    pp.rate[PN_PIPE_SHMEM] = PN_PIPE_UNIT;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 1;
+    pn_pipe_device_t pd = { 0 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(sim, &b);
+    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU], 13);
+    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_SHMEM], 0);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+}
+
 /* Measured DRAM traffic is paid by a footprint past what stays in L2 from one
  * launch to the next: all of it from 1.125 K, none up to 0.875 K, half at K. */
 static void test_l2_resident(void **state)
@@ -592,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_l2_resident),
+        cmocka_unit_test(test_l1_data_path),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
     };

@@ -68,6 +68,18 @@ static double l2_cost(const pn_pipe_device_t *pd, int what, double sec, double l
     return pd->l2_sectors > 0 ? sec * pd->l2_sectors / rate : 0;
 }
 
+/* A shared access of wf wavefronts takes the L1's data path, which global
+ * loads take too (one 128-byte wavefront a cycle; measured on the H100:
+ * examples/probe/l1_mix.cu): wf cycles of the LSU pipe, in its units, and
+ * no shared pipe; without an LSU pipe, the shared one. */
+static void shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf)
+{
+    if (pp->rate[PN_PIPE_LSU] && pp->rate[PN_PIPE_SHMEM])
+        o->cost[P_LSU] = units(wf * (double)pp->rate[PN_PIPE_LSU] / pp->rate[PN_PIPE_SHMEM]);
+    else
+        o->cost[P_SHARED] = units(wf);
+}
+
 /* The share of a launch's measured DRAM traffic that launches of it again and
  * again pay, by its footprint (bytes: the sectors it reads from L2 and writes
  * over the launch): none while the footprint stays in L2 from one launch to
@@ -359,12 +371,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_SHARED_LD: case PN_SASS_ATOM_SHARED:
             o->kind = K_SLD;
             o->lat = L[PN_PIPE_SHARED_LD];
-            o->cost[P_SHARED] = units(wf);
+            shared_on_l1(pp, o, wf);
             break;
         case PN_SASS_SHARED_ST:
             o->kind = K_SST;
             o->lat = L[PN_PIPE_SHARED_ST];
-            o->cost[P_SHARED] = units(wf);
+            shared_on_l1(pp, o, wf);
             break;
         case PN_SASS_CONST_LD:
             o->kind = K_CONST;
