@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,6 +438,65 @@ static void test_l1_data_path(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* Steps of one warp: 8 independent loads of 4 sectors from DRAM (latency
+ * 100), DRAM one sector a step, then an add of the last; dram_queue q. */
+static uint64_t queued_run(double q)
+{
+    const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64+0x80]",
+                            "LDG.E R12, desc[UR4][R2.64+0x100]", "LDG.E R13, desc[UR4][R2.64+0x180]",
+                            "LDG.E R14, desc[UR4][R2.64+0x200]", "LDG.E R15, desc[UR4][R2.64+0x280]",
+                            "LDG.E R16, desc[UR4][R2.64+0x300]", "LDG.E R17, desc[UR4][R2.64+0x380]",
+                            "IADD3 R5, R17, 1, RZ", "EXIT" };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, i < 8 ? 4 : 0,
+                                          i < 8 ? 1 : 0, 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.latency[PN_PIPE_LD_DRAM] = 100;
+    pp.n_warps = pp.blocks = pp.resident = 1;
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    pn_pipe_device_t pd = { 0 };
+    pd.dram_queue = q;
+    pd.dram_sectors = 1;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return r.steps;
+}
+
+/* The DRAM latency under the launch's own load: a run with the unloaded
+ * latency, its DRAM utilisation u (32 sectors over its steps), the latency
+ * set to 100 + q u / (1 - u), then twice half way to the new target. The
+ * loads issue at the DRAM budget's pace whatever the latency, so a run
+ * takes a fixed t plus the latency: the same iteration here by hand. */
+static void test_dram_queue(void **state)
+{
+    (void)state;
+    uint64_t base = queued_run(0);
+    double t = (double)base - 100, L = 100;
+    for (int it = 0; it < 3; it++) {
+        double u = 32 / (t + (double)llround(L)), target = 100 + 60 * u / (1 - u);
+        L = it == 0 ? target : (L + target) / 2;
+    }
+    assert_int_equal(queued_run(60), (uint64_t)(t + (double)llround(L)));
+    assert_true(queued_run(60) > base + 10);
+}
+
 /* Measured DRAM traffic is paid by a footprint past what stays in L2 from one
  * launch to the next: all of it from 1.125 K, none up to 0.875 K, half at K. */
 static void test_l2_resident(void **state)
@@ -632,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_l2_resident),
         cmocka_unit_test(test_l1_data_path),
+        cmocka_unit_test(test_dram_queue),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
     };

@@ -135,6 +135,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "l2_resident_mib")) {
             PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));
             d->set |= PN_PD_L2_RESIDENT;
+        } else if (!strcmp(key, "dram_queue")) {
+            PN_CHECK(number_in(y, v, name, 0, 0, PN_PIPE_MAX_LATENCY, &d->dram_queue, err));
+            d->set |= PN_PD_DRAM_QUEUE;
+        } else if (!strcmp(key, "dram_write_delay")) {
+            PN_CHECK(number_in(y, v, name, 0, 0, PN_PIPE_MAX_LATENCY, &d->dram_write_delay, err));
+            d->set |= PN_PD_DRAM_WRITE;
         } else if (!strcmp(key, "dram_sectors")) {
             PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
             d->set |= PN_PD_DRAM;
@@ -180,7 +186,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "dram_line_sectors, l2_sectors, l2_line_sectors, "
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_line, "
-                               "atomic_line_spread, l2_resident_mib)", snip, what,
+                               "atomic_line_spread, l2_resident_mib, dram_queue, dram_write_delay)",
+                               snip, what,
                                list);
         }
     }
@@ -200,7 +207,7 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
 
 void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
 {
-    unsigned s = o->set;
+    uint64_t s = o->set;
     if (s & PN_PD_PARTITIONS) d->partitions = o->partitions;
     if (s & PN_PD_ISSUE) d->issue = o->issue;
     if (s & PN_PD_CLOCK) d->clock_mhz = o->clock_mhz;
@@ -214,6 +221,8 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_ATOMIC_LINE) d->atomic_line = o->atomic_line;
     if (s & PN_PD_ATOMIC_SPREAD) d->atomic_line_spread = o->atomic_line_spread;
     if (s & PN_PD_L2_RESIDENT) d->l2_resident_mib = o->l2_resident_mib;
+    if (s & PN_PD_DRAM_QUEUE) d->dram_queue = o->dram_queue;
+    if (s & PN_PD_DRAM_WRITE) d->dram_write_delay = o->dram_write_delay;
     if (s & PN_PD_L2) d->l2_sectors = o->l2_sectors;
     if (s & PN_PD_L2_LINE) d->l2_line_sectors = o->l2_line_sectors;
     if (s & PN_PD_L2_STORE) d->l2_store_sectors = o->l2_store_sectors;

@@ -39,8 +39,10 @@ enum {
     PN_PD_ATOMIC_LINE = 1 << 29,   /* atomic_line: optional, for the sass engine */
     PN_PD_ATOMIC_SPREAD = 1 << 30  /* atomic_line_spread: optional, for the sass engine */
 };
-/* l2_resident_mib: optional, for the sass engine (past an enum's int range) */
-#define PN_PD_L2_RESIDENT (1u << 31)
+/* optional, for the sass engine (past an enum's int range) */
+#define PN_PD_L2_RESIDENT (UINT64_C(1) << 31)   /* l2_resident_mib */
+#define PN_PD_DRAM_QUEUE (UINT64_C(1) << 32)    /* dram_queue */
+#define PN_PD_DRAM_WRITE (UINT64_C(1) << 33)    /* dram_write_delay */
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
  * "global_st" (the kinds of pn_pipe_kind_t, in order) and "barrier". */
@@ -48,7 +50,7 @@ enum {
 extern const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS];
 
 typedef struct pn_pipe_device {
-    unsigned set;                 /* which keys were given */
+    uint64_t set;                 /* which keys were given */
     uint32_t partitions, issue;
     double clock_mhz;             /* steps per microsecond */
     double launch_us;             /* a launch's fixed cost, added to every time */
@@ -75,6 +77,10 @@ typedef struct pn_pipe_device {
     double atomic_line_spread;    /* F such lines serve F^spread accesses at once (0: 1) */
     double l2_resident_mib;       /* a launch's footprint (MiB) half of whose measured DRAM
                                    * traffic launches again and again pay (0: all of it) */
+    double dram_queue;            /* steps a DRAM load waits at utilisation u: dram_queue
+                                   * u / (1 - u) (0: none) */
+    double dram_write_delay;      /* steps a DRAM load waits per sector written a step over
+                                   * the device (0: none) */
     uint32_t inflight;            /* 0: no limit */
     int calibrated;               /* pipelined_calibration: time_us = a * steps + b */
     double us_per_step, us_offset;

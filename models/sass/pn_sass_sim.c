@@ -80,6 +80,8 @@ static void shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf)
         o->cost[P_SHARED] = units(wf);
 }
 
+static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
+
 /* The share of a launch's measured DRAM traffic that launches of it again and
  * again pay, by its footprint (bytes: the sectors it reads from L2 and writes
  * over the launch): none while the footprint stays in L2 from one launch to
@@ -413,7 +415,43 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         pn_sass_sim_free(s);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
+    if ((pd->dram_queue > 0 || pd->dram_write_delay > 0) && s->rate[P_DRAM] &&
+        (st = settle_dram(s, pd, err)) != PN_OK) {
+        pn_sass_sim_free(s);
+        return st;
+    }
     *out = s;
+    return PN_OK;
+}
+
+/* The DRAM latency under the launch's own load: run seed 1, take the DRAM
+ * budget's utilisation u (its units over the run's, at most 0.95) and the
+ * sectors the stores write a step over the device w, and set the latency to
+ * lat_dram + dram_write_delay w + dram_queue u / (1 - u): once at that
+ * value, then twice half way from the last to the new one (the longer
+ * latency slows the run, which lowers u). Runs and nets made of s use it. */
+static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err)
+{
+    double L0 = s->lat_dram, L = L0, written = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (s->ops[i].kind == K_GST)
+            written += (double)s->plan.op_execs[i] * s->ops[i].cost[P_DRAM];
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(s, &b);
+    double all = (double)b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM] * s->rate[P_DRAM] + s->cap[P_DRAM];
+    if (!(all > s->cap[P_DRAM]))
+        return PN_OK; /* the DRAM budget never runs dry: no queue */
+    for (int it = 0; it < 3; it++) {
+        pn_run_opts_t o = { .max_steps = UINT64_MAX / 4, .idle_trans = -1 };
+        pn_run_result_t r;
+        PN_CHECK(pn_sass_sim_run(s, 1, &o, &r, err));
+        double per = (double)s->rate[P_DRAM] * (double)(r.steps ? r.steps : 1);
+        double u = all / per, w = written / per * pd->dram_sectors;
+        u = u > 0.95 ? 0.95 : u;
+        double target = L0 + pd->dram_write_delay * w + pd->dram_queue * u / (1 - u);
+        L = it == 0 ? target : (L + target) / 2;
+        s->lat_dram = L > PN_PIPE_MAX_LATENCY ? PN_PIPE_MAX_LATENCY : (uint32_t)llround(L);
+    }
     return PN_OK;
 }
 
