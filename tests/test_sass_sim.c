@@ -497,6 +497,41 @@ static void test_dram_queue(void **state)
     assert_true(queued_run(60) > base + 10);
 }
 
+/* A launch writes back to DRAM at most the sectors it writes: a profile's 8
+ * DRAM sectors written a 4-sector store (other launches' dirty lines) count
+ * as 4. 8 stores: 32 steps of DRAM less the full bucket (4 + 2): 26. */
+static void test_dram_writes_capped(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(pn_sass_prog_add(&p, "STG.E desc[UR4][R2.64], R5", (uint64_t)(16 * i),
+                                          0, 1, 4, 1, 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 128, 0, 1, 0, 0, 0, 9, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp = { 0 };
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = LA;
+    pp.n_warps = pp.blocks = pp.resident = 1;
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.dram_st = 8;
+    pn_pipe_device_t pd = { 0 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(sim, &b);
+    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 26);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+}
+
 /* Measured DRAM traffic is paid by a footprint past what stays in L2 from one
  * launch to the next: all of it from 1.125 K, none up to 0.875 K, half at K. */
 static void test_l2_resident(void **state)
@@ -693,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_l2_resident),
         cmocka_unit_test(test_l1_data_path),
         cmocka_unit_test(test_dram_queue),
+        cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
     };

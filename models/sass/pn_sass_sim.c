@@ -263,6 +263,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_ld = p->mem->dram_ld * n_ld / s_ld;
         if (p->mem->dram_st >= 0 && s_st > 0)
             f_st = p->mem->dram_st * n_st / s_st;
+        /* launched again and again, a launch writes back at most what it writes:
+         * more in the profile is other launches' dirty lines (Nsight Compute's
+         * replay passes) */
+        if (f_st > 1)
+            f_st = 1;
         if (p->mem->l2_ld >= 0 && s_ld > 0)
             f_l2 = p->mem->l2_ld * n_ld / s_ld;
         /* what stays in L2 from one launch to the next costs no DRAM there */
