@@ -434,7 +434,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
  * sectors the stores write a step over the device w, and set the latency to
  * lat_dram + dram_write_delay w + dram_queue u / (1 - u): once at that
  * value, then twice half way from the last to the new one (the longer
- * latency slows the run, which lowers u). Runs and nets made of s use it. */
+ * latency slows the run, which lowers u), stopping early when a step leaves
+ * it as it was. Runs and nets made of s use it. */
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err)
 {
     double L0 = s->lat_dram, L = L0, written = 0;
@@ -455,7 +456,10 @@ static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_
         u = u > 0.95 ? 0.95 : u;
         double target = L0 + pd->dram_write_delay * w + pd->dram_queue * u / (1 - u);
         L = it == 0 ? target : (L + target) / 2;
+        uint32_t was = s->lat_dram;
         s->lat_dram = L > PN_PIPE_MAX_LATENCY ? PN_PIPE_MAX_LATENCY : (uint32_t)llround(L);
+        if (s->lat_dram == was)
+            break; /* settled: the next run would be this one */
     }
     return PN_OK;
 }
