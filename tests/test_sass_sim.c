@@ -154,6 +154,61 @@ static void test_program_file(void **state)
 
 enum { LA = 5, LD = 30 };
 
+/* The params of one warp in one block: 4 partitions, issue 1, every latency
+ * LA, no pipes. */
+static void one_warp_params(pn_pipe_params_t *pp)
+{
+    memset(pp, 0, sizeof *pp);
+    pp->partitions = 4;
+    pp->issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp->latency[k] = LA;
+    pp->n_warps = pp->blocks = pp->resident = 1;
+}
+
+/* The bounds of prog on pp, pd and mem. */
+static void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
+                      const pn_pipe_device_t *pd, const pn_memory_t *mem, pn_pipe_bounds_t *b)
+{
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_sass_sim_bounds(sim, b);
+    pn_sass_sim_free(sim);
+}
+
+/* Steps of seed 1's run of prog on pp, pd and mem. */
+static uint64_t steps_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
+                         const pn_pipe_device_t *pd, const pn_memory_t *mem)
+{
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    pn_sass_sim_free(sim);
+    return r.steps;
+}
+
+/* A program of the n texts (op i at 16 i, executed once, with its sectors,
+ * lines and wavefronts when sectors is not NULL), then EXIT. */
+static void rows_prog(pn_sass_prog_t *p, const char *const *text, int n, const double *sectors,
+                      const double *lines, const double *wf)
+{
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pn_sass_prog_add(p, text[i], (uint64_t)(16 * i), 0, 1,
+                                          sectors ? sectors[i] : 0, lines ? lines[i] : 0,
+                                          wf ? wf[i] : 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(p, "EXIT", (uint64_t)(16 * n), 0, 1, 0, 0, 0, n + 1, 1,
+                                      &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
+}
+
 /* Steps of one warp (1 block) running prog with wide pipes: arith latency LA,
  * every load served at L1 with latency LD; the L2 pipe and the atomic unit
  * as pd (NULL: none) gives them. */
@@ -191,21 +246,12 @@ static uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *
 static void bounds_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in,
                       pn_pipe_bounds_t *b)
 {
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
-    pp.n_warps = pp.blocks = pp.resident = 1;
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
-    pn_sass_sim_params_t sp = { &pp, pd_in, &mem, prog, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_sass_sim_bounds(sim, b);
-    pn_sass_sim_free(sim);
+    bounds_on(prog, &pp, pd_in, &mem, b);
 }
 
 static uint64_t one_warp(const pn_sass_prog_t *prog)
@@ -362,26 +408,31 @@ static void test_memory_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The DRAM bound of 8 copies of text, each an access of 4 sectors of one
+ * line, DRAM one sector a step, on mem and pd. */
+static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
+                              const pn_pipe_device_t *pd)
+{
+    const char *t[8];
+    double sec[8], lines[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = text, sec[i] = 4, lines[i] = 1;
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 8, sec, lines, NULL);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_pipe_bounds_t b;
+    bounds_on(&p, &pp, pd, mem, &b);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+}
+
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
- * DRAM one sector a step, the launch's measured DRAM reads 4 sectors a load,
- * at l2_resident_mib K (0: no key). */
+ * the launch's measured DRAM reads 4 sectors a load, at l2_resident_mib K
+ * (0: no key). */
 static uint64_t resident_dram_bound(double K)
 {
-    pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
-    for (int i = 0; i < 8; i++)
-        assert_int_equal(pn_sass_prog_add(&p, "LDG.E R5, desc[UR4][R2.64]", (uint64_t)(16 * i),
-                                          0, 1, 4, 1, 0, i + 1, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 128, 0, 1, 0, 0, 0, 9, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
-    pp.n_warps = pp.blocks = pp.resident = 1;
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 0;
@@ -389,14 +440,7 @@ static uint64_t resident_dram_bound(double K)
     mem.dram_ld = 4;
     pn_pipe_device_t pd = { 0 };
     pd.l2_resident_mib = K;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
-    pn_sass_sim_t *sim;
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_pipe_bounds_t b;
-    pn_sass_sim_bounds(sim, &b);
-    pn_sass_sim_free(sim);
-    pn_sass_prog_destroy(&p);
-    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+    return dram_bound_of("LDG.E R5, desc[UR4][R2.64]", &mem, &pd);
 }
 
 /* Shared loads and global loads take one data path (one 128-byte wavefront a
@@ -406,35 +450,26 @@ static uint64_t resident_dram_bound(double K)
 static void test_l1_data_path(void **state)
 {
     (void)state;
+    const char *t[16];
+    double sec[16], lines[16], wf[16];
+    for (int i = 0; i < 16; i++) {
+        t[i] = i % 2 ? "LDS R5, [R2]" : "LDG.E R6, desc[UR4][R8.64]";
+        sec[i] = i % 2 ? 0 : 4, lines[i] = i % 2 ? 0 : 1, wf[i] = i % 2 ? 1 : 0;
+    }
     pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
-    for (int i = 0; i < 16; i++)
-        assert_int_equal(pn_sass_prog_add(&p, i % 2 ? "LDS R5, [R2]" : "LDG.E R6, desc[UR4][R8.64]",
-                                          (uint64_t)(16 * i), 0, 1, i % 2 ? 0 : 4,
-                                          i % 2 ? 0 : 1, i % 2 ? 1 : 0, i + 1, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 256, 0, 1, 0, 0, 0, 17, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
-    pp.n_warps = pp.blocks = pp.resident = 1;
+    rows_prog(&p, t, 16, sec, lines, wf);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
     pp.rate[PN_PIPE_LSU] = 4 * PN_PIPE_UNIT;
     pp.rate[PN_PIPE_SHMEM] = PN_PIPE_UNIT;
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
     pn_pipe_device_t pd = { 0 };
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
-    pn_sass_sim_t *sim;
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;
-    pn_sass_sim_bounds(sim, &b);
+    bounds_on(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU], 13);
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_SHMEM], 0);
-    pn_sass_sim_free(sim);
     pn_sass_prog_destroy(&p);
 }
 
@@ -442,25 +477,17 @@ static void test_l1_data_path(void **state)
  * 100), DRAM one sector a step, then an add of the last; dram_queue q. */
 static uint64_t queued_run(double q)
 {
-    const char *lines[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64+0x80]",
-                            "LDG.E R12, desc[UR4][R2.64+0x100]", "LDG.E R13, desc[UR4][R2.64+0x180]",
-                            "LDG.E R14, desc[UR4][R2.64+0x200]", "LDG.E R15, desc[UR4][R2.64+0x280]",
-                            "LDG.E R16, desc[UR4][R2.64+0x300]", "LDG.E R17, desc[UR4][R2.64+0x380]",
-                            "IADD3 R5, R17, 1, RZ", "EXIT" };
+    const char *t[9] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64+0x80]",
+                         "LDG.E R12, desc[UR4][R2.64+0x100]", "LDG.E R13, desc[UR4][R2.64+0x180]",
+                         "LDG.E R14, desc[UR4][R2.64+0x200]", "LDG.E R15, desc[UR4][R2.64+0x280]",
+                         "LDG.E R16, desc[UR4][R2.64+0x300]", "LDG.E R17, desc[UR4][R2.64+0x380]",
+                         "IADD3 R5, R17, 1, RZ" };
+    const double sec[9] = { 4, 4, 4, 4, 4, 4, 4, 4, 0 }, lines[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 0 };
     pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
-    for (int i = 0; i < 10; i++)
-        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, i < 8 ? 4 : 0,
-                                          i < 8 ? 1 : 0, 0, i + 1, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
+    rows_prog(&p, t, 9, sec, lines, NULL);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
     pp.latency[PN_PIPE_LD_DRAM] = 100;
-    pp.n_warps = pp.blocks = pp.resident = 1;
     pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
     pn_memory_t mem;
     pn_memory_default(&mem);
@@ -468,15 +495,9 @@ static uint64_t queued_run(double q)
     pn_pipe_device_t pd = { 0 };
     pd.dram_queue = q;
     pd.dram_sectors = 1;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
-    pn_sass_sim_t *sim;
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
-    pn_run_result_t r;
-    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
-    pn_sass_sim_free(sim);
+    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
-    return r.steps;
+    return steps;
 }
 
 /* The DRAM latency under the launch's own load: a run with the unloaded
@@ -506,33 +527,11 @@ static void test_dram_queue(void **state)
 static void test_dram_writes_capped(void **state)
 {
     (void)state;
-    pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
-    for (int i = 0; i < 8; i++)
-        assert_int_equal(pn_sass_prog_add(&p, "STG.E desc[UR4][R2.64], R5", (uint64_t)(16 * i),
-                                          0, 1, 4, 1, 0, i + 1, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 128, 0, 1, 0, 0, 0, 9, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
-    pp.n_warps = pp.blocks = pp.resident = 1;
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.dram_st = 8;
     pn_pipe_device_t pd = { 0 };
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
-    pn_sass_sim_t *sim;
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_pipe_bounds_t b;
-    pn_sass_sim_bounds(sim, &b);
-    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 26);
-    pn_sass_sim_free(sim);
-    pn_sass_prog_destroy(&p);
+    assert_int_equal(dram_bound_of("STG.E desc[UR4][R2.64], R5", &mem, &pd), 26);
 }
 
 /* Measured DRAM traffic is paid by a footprint past what stays in L2 from one
@@ -557,30 +556,19 @@ static uint64_t levels_run(const char *const *lines, int n, double l1, double l2
 {
     pn_sass_prog_t p;
     prog_of(&p, lines, n);
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
     pp.latency[PN_PIPE_LD_L1] = 10;
     pp.latency[PN_PIPE_LD_L2] = 50;
     pp.latency[PN_PIPE_LD_DRAM] = 100;
-    pp.n_warps = pp.blocks = pp.resident = 1;
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = l1;
     mem.l2_hit = l2;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
-    pn_run_result_t r;
-    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
-    pn_sass_sim_free(sim);
+    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
-    return r.steps;
+    return steps;
 }
 
 /* A load of a line an earlier load of the warp fetches waits for that line
