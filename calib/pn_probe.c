@@ -60,23 +60,6 @@ static double resident_mib(const pn_probe_t *pr)
 /* The lines of probe atomic_line_L, in the order of the PN_PROBE_ATOMIC_LINE ids. */
 static const double atomic_lines[] = { 1, 2, 4, 8, 16, 64, 256 };
 
-/* The exponent s of F lines serving F^s warp accesses at once: least squares
- * of log(L / c_L) - log(1 / c_1) = s log L over the atomic_line_L rows read
- * (L > 1); 0 if there is none. */
-static double atomic_spread(const pn_probe_t *pr)
-{
-    const double *v = pr->value;
-    double num = 0, den = 0, a = log(1 / v[PN_PROBE_ATOMIC_LINE_1]);
-    for (int k = PN_PROBE_ATOMIC_LINE_1 + 1; k <= PN_PROBE_ATOMIC_LINE_LAST; k++) {
-        if (!pr->line[k])
-            continue;
-        double x = log(atomic_lines[k - PN_PROBE_ATOMIC_LINE_1]);
-        num += x * (log(atomic_lines[k - PN_PROBE_ATOMIC_LINE_1] / v[k]) - a);
-        den += x * x;
-    }
-    double s = den > 0 ? num / den : 0;
-    return s < 0 ? 0 : s > 1 ? 1 : s;
-}
 
 /* Copy the text after "# <key>" and ':' on a comment line into dst. */
 static void comment_value(const char *text, const char *key, char *dst, size_t size)
@@ -159,7 +142,7 @@ static unsigned steps(double cycles, unsigned lo)
 static void line(FILE *out, const char *indent, const char *key, const char *value,
                  const char *note)
 {
-    char buf[96];
+    char buf[320];
     snprintf(buf, sizeof buf, "%s%s: %s", indent, key, value);
     fprintf(out, "%-27s # %s\n", buf, note);
 }
@@ -266,12 +249,17 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
                      l2[i].probe >= PN_PROBE_L2_READ ? "rw_mix.cu" : "l2_access.cu");
             line(out, "  ", l2[i].key, val, note);
         }
-    if (pr->line[PN_PROBE_ATOMIC_LINE_1]) {
-        snprintf(val, sizeof val, "%.4g", v[PN_PROBE_ATOMIC_LINE_1]);
-        line(out, "  ", "atomic_line", val, "probe atomic_line_1 (examples/probe/rw_mix.cu)");
-        snprintf(val, sizeof val, "%.3g", atomic_spread(pr));
-        line(out, "  ", "atomic_line_spread", val,
-             "least squares over probes atomic_line_2..256 through atomic_line_1");
+    char rows[256] = "[";
+    for (int k = PN_PROBE_ATOMIC_LINE_1; k <= PN_PROBE_ATOMIC_LINE_LAST; k++)
+        if (pr->line[k]) {
+            size_t at = strlen(rows);
+            snprintf(rows + at, sizeof rows - at, "%s[%g, %.4g]", at > 1 ? ", " : "",
+                     atomic_lines[k - PN_PROBE_ATOMIC_LINE_1], v[k]);
+        }
+    if (strlen(rows) > 1) {
+        strcat(rows, "]");
+        line(out, "  ", "atomic_lines", rows,
+             "probes atomic_line_L: [L, cycles a line per access] (examples/probe/rw_mix.cu)");
     }
     double keep = resident_mib(pr);
     if (keep > 0) {

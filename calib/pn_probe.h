@@ -71,9 +71,8 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
  * sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, and
  * when their probes were read dram_line_sectors, the L2 rates (a whole-line
  * rate from the streaming probe tput_l2_read/write_sectors where present, else
- * from tput_l2_ld128/st128_sectors), atomic_line (atomic_line_1) and
- * atomic_line_spread (the least-squares slope of log(L / atomic_line_L)
- * against log L through L = 1, over the other atomic_line_L rows) and
+ * from tput_l2_ld128/st128_sectors), atomic_lines (the rows [L,
+ * atomic_line_L] read) and
  * l2_resident_mib (where the copy's rate, the launch overhead taken out,
  * crosses halfway from its best to its largest footprint's), each line
  * commented with its probe; `source` (the CSV as the user named it) in the

@@ -63,20 +63,19 @@ sort "$TMP/by-hand" >"$TMP/by-hand.sorted"
 if [ "$(wc -l <"$TMP/from-probe")" -eq 15 ] && cmp -s "$TMP/from-probe" "$TMP/by-hand.sorted"; then
     ok probe-values-by-hand
 else bad probe-values-by-hand "$(diff "$TMP/by-hand.sorted" "$TMP/from-probe" | head -6)"; fi
-# the L2 and atomic keys: whole lines from the streaming probes, atomic_line_spread the
-# least-squares slope of log(L / atomic_line_L) over log L through L = 1, here by awk
+# the L2 and atomic keys: whole lines from the streaming probes, atomic_lines the rows
+# [L, atomic_line_L] as read, here by awk
 awk -F, '
     /^#/ || $1 == "probe" { next }
     { v[$1] = $2 }
     END {
-        a = log(1 / v["atomic_line_1"]); n = split("2 4 8 16 64 256", L, " ")
-        for (i = 1; i <= n; i++) { x = log(L[i]); num += x * (log(L[i] / v["atomic_line_" L[i]]) - a); den += x * x }
         printf "l2_line_sectors %.4g\nl2_store_line_sectors %.4g\n", v["tput_l2_read_sectors"], v["tput_l2_write_sectors"]
-        printf "atomic_line %.4g\natomic_line_spread %.3g\n", v["atomic_line_1"], num / den
+        n = split("1 2 4 8 16 64 256", L, " "); row = "["
+        for (i = 1; i <= n; i++) row = row (i > 1 ? ", " : "") sprintf("[%g, %.4g]", L[i], v["atomic_line_" L[i]])
+        printf "atomic_lines %s]\n", row
     }' examples/data/h100/probe.csv >"$TMP/l2-by-hand"
-sed -n 's/^ *\([a-z_0-9]*\): \([0-9.]*\) .*/\1 \2/p' "$TMP/h100.yaml" |
-    grep -E '^(l2_line_sectors|l2_store_line_sectors|atomic_line|atomic_line_spread) ' >"$TMP/l2-from-probe"
-if [ "$(wc -l <"$TMP/l2-from-probe")" -eq 4 ] && cmp -s "$TMP/l2-from-probe" "$TMP/l2-by-hand"; then
+sed -n 's/^ *\(l2_line_sectors\|l2_store_line_sectors\): \([0-9.]*\) .*/\1 \2/p; s/^ *atomic_lines: \(\[.*\]\) *#.*/atomic_lines \1/p' "$TMP/h100.yaml" >"$TMP/l2-from-probe"
+if [ "$(wc -l <"$TMP/l2-from-probe")" -eq 3 ] && cmp -s "$TMP/l2-from-probe" "$TMP/l2-by-hand"; then
     ok probe-l2-atomic-by-hand
 else bad probe-l2-atomic-by-hand "$(diff "$TMP/l2-by-hand" "$TMP/l2-from-probe" | head -6)"; fi
 grep -v '^lat_l2,' examples/data/h100/probe.csv >"$TMP/probe-missing.csv"

@@ -381,11 +381,12 @@ static void test_memory_pipes(void **state)
     assert_int_equal(one_warp_pd(&p, &pa), 11 + LD + 2);
     pn_sass_prog_destroy(&p);
     /* 4 REDs, each to 4 whole lines (16 sectors) an execution, on the same
-     * addresses in every block (R4 is never written): at atomic_line 2 a RED
-     * takes each of its lines 2 steps; the F = 4 lines an op touches in a
-     * block serve F^spread at once: spread 0, one at a time (8 steps a RED:
-     * at 0, 7, 15, 23, as above); 0.5, 2 at once (4 steps: 0, 3, 7, 11); 1,
-     * all (2 steps: 0, 1, 3, 5). Without atomic_line only the L2 budget. */
+     * addresses in every block (R4 is never written): F = 4 lines a block; a
+     * RED takes each of its lines the steps atomic_lines give for F, F lines
+     * at once: rows [1, 2], [4, 8]: 8 steps a RED (4 lines x 8 / 4: at 0, 7,
+     * 15, 23, as above); [1, 2], [16, 8]: at 4 lines half way in logs, 4
+     * steps (0, 3, 7, 11); [1, 2] alone: its steps past it, 2 (0, 1, 3, 5).
+     * Without rows only the L2 budget. */
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(pn_sass_prog_add(&p, "REDG.E.ADD.STRONG.GPU desc[UR6][R4.64], R3",
@@ -394,15 +395,17 @@ static void test_memory_pipes(void **state)
     assert_int_equal(pn_sass_prog_add(&p, "EXIT", 64, 0, 1, 0, 0, 0, 5, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_device_t pl = { 0 };
-    pl.atomic_line = 2;
+    pl.n_atomic_lines = 2;
+    pl.atomic_lines[0][0] = 1, pl.atomic_lines[0][1] = 2;
+    pl.atomic_lines[1][0] = 4, pl.atomic_lines[1][1] = 8;
     assert_int_equal(one_warp_pd(&p, &pl), 23 + LD + 2);
-    pl.atomic_line_spread = 0.5;
+    pl.atomic_lines[1][0] = 16;
     assert_int_equal(one_warp_pd(&p, &pl), 11 + LD + 2);
-    pl.atomic_line_spread = 1;
+    pl.n_atomic_lines = 1;
     assert_int_equal(one_warp_pd(&p, &pl), 5 + LD + 2);
-    pl.atomic_line = 0;
+    pl.n_atomic_lines = 0;
     assert_int_equal(one_warp_pd(&p, &pl), 3 + LD + 2);
-    pl.atomic_line = 2, pl.atomic_line_spread = 0;
+    pl.n_atomic_lines = 2, pl.atomic_lines[1][0] = 4;
     bounds_pd(&p, &pl, &b);
     assert_int_equal(b.binding, PN_BOUND_ATOMIC);
     pn_sass_prog_destroy(&p);

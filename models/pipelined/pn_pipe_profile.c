@@ -56,6 +56,37 @@ static pn_status_t number_in(pn_yaml_t *y, yaml_node_t *v, const char *what, dou
     return PN_OK;
 }
 
+/* The atomic_lines rows of v (named what): a sequence of [lines, steps] pairs,
+ * lines >= 1 increasing, steps > 0; at most PN_PD_MAX_ATOMIC_LINES. */
+static pn_status_t atomic_lines_of(pn_yaml_t *y, yaml_node_t *v, const char *what,
+                                   pn_pipe_device_t *d, pn_error_t *err)
+{
+    PN_CHECK(pn_yaml_expect(y, v, YAML_SEQUENCE_NODE, what, err));
+    size_t n = pn_yaml_len(v);
+    if (n < 1 || n > PN_PD_MAX_ATOMIC_LINES)
+        return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
+                           "%s must have 1 to %d rows [lines, steps], got %zu", what,
+                           PN_PD_MAX_ATOMIC_LINES, n);
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *row = pn_yaml_item(y, v, i);
+        char w[160];
+        snprintf(w, sizeof w, "%.120s[%zu]", what, i);
+        PN_CHECK(pn_yaml_expect(y, row, YAML_SEQUENCE_NODE, w, err));
+        if (pn_yaml_len(row) != 2)
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(row), pn_yaml_col(row),
+                               "%s must be a pair [lines, steps]", w);
+        double *r = d->atomic_lines[i];
+        PN_CHECK(number_in(y, pn_yaml_item(y, row, 0), w, 1, 0, 1e9, &r[0], err));
+        PN_CHECK(number_in(y, pn_yaml_item(y, row, 1), w, 0, 1, PN_PIPE_MAX_LATENCY, &r[1], err));
+        if (i > 0 && !(r[0] > d->atomic_lines[i - 1][0]))
+            return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(row), pn_yaml_col(row),
+                               "%s: lines must increase, got %g after %g", w, r[0],
+                               d->atomic_lines[i - 1][0]);
+    }
+    d->n_atomic_lines = (int)n;
+    return PN_OK;
+}
+
 /* Largest clock (MHz), launch time (us), pipe rate (per step) and busy time
  * (steps per instruction: a rate of at least one unit) a profile accepts. */
 #define MAX_CLOCK_MHZ   100000.0
@@ -126,12 +157,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "bank_conflict")) {
             PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->bank_conflict, err));
             d->set |= PN_PD_BANK_CONFLICT;
-        } else if (!strcmp(key, "atomic_line")) {
-            PN_CHECK(number_in(y, v, name, 0, 1, PN_PIPE_MAX_LATENCY, &d->atomic_line, err));
-            d->set |= PN_PD_ATOMIC_LINE;
-        } else if (!strcmp(key, "atomic_line_spread")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, 1, &d->atomic_line_spread, err));
-            d->set |= PN_PD_ATOMIC_SPREAD;
+        } else if (!strcmp(key, "atomic_lines")) {
+            PN_CHECK(atomic_lines_of(y, v, name, d, err));
+            d->set |= PN_PD_ATOMIC_LINES;
         } else if (!strcmp(key, "l2_resident_mib")) {
             PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));
             d->set |= PN_PD_L2_RESIDENT;
@@ -185,8 +213,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "unknown key '%s' in %s (expected %s, or the optional "
                                "dram_line_sectors, l2_sectors, l2_line_sectors, "
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
-                               "atomic_serial, atomic_serial_float, bank_conflict, atomic_line, "
-                               "atomic_line_spread, l2_resident_mib, dram_queue, dram_write_delay)",
+                               "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
+                               "l2_resident_mib, dram_queue, dram_write_delay)",
                                snip, what,
                                list);
         }
@@ -218,8 +246,10 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
     if (s & PN_PD_BANK_CONFLICT) d->bank_conflict = o->bank_conflict;
-    if (s & PN_PD_ATOMIC_LINE) d->atomic_line = o->atomic_line;
-    if (s & PN_PD_ATOMIC_SPREAD) d->atomic_line_spread = o->atomic_line_spread;
+    if (s & PN_PD_ATOMIC_LINES) {
+        memcpy(d->atomic_lines, o->atomic_lines, sizeof d->atomic_lines);
+        d->n_atomic_lines = o->n_atomic_lines;
+    }
     if (s & PN_PD_L2_RESIDENT) d->l2_resident_mib = o->l2_resident_mib;
     if (s & PN_PD_DRAM_QUEUE) d->dram_queue = o->dram_queue;
     if (s & PN_PD_DRAM_WRITE) d->dram_write_delay = o->dram_write_delay;

@@ -36,13 +36,15 @@ enum {
     PN_PD_ATOMIC_SERIAL = 1 << 26, /* atomic_serial */
     PN_PD_ATOMIC_SERIAL_FLOAT = 1 << 27, /* atomic_serial_float */
     PN_PD_BANK_CONFLICT = 1 << 28, /* bank_conflict: optional, for the sass engine */
-    PN_PD_ATOMIC_LINE = 1 << 29,   /* atomic_line: optional, for the sass engine */
-    PN_PD_ATOMIC_SPREAD = 1 << 30  /* atomic_line_spread: optional, for the sass engine */
+    PN_PD_ATOMIC_LINES = 1 << 29   /* atomic_lines: optional, for the sass engine */
 };
 /* optional, for the sass engine (past an enum's int range) */
 #define PN_PD_L2_RESIDENT (UINT64_C(1) << 31)   /* l2_resident_mib */
 #define PN_PD_DRAM_QUEUE (UINT64_C(1) << 32)    /* dram_queue */
 #define PN_PD_DRAM_WRITE (UINT64_C(1) << 33)    /* dram_write_delay */
+
+/* The most rows of the atomic_lines key. */
+#define PN_PD_MAX_ATOMIC_LINES 16
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
  * "global_st" (the kinds of pn_pipe_kind_t, in order) and "barrier". */
@@ -71,10 +73,11 @@ typedef struct pn_pipe_device {
     double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
-    double atomic_line;           /* steps one line takes per warp-level atomic on distinct
-                                   * words of it, every block on the same lines (0: not
-                                   * modelled) */
-    double atomic_line_spread;    /* F such lines serve F^spread accesses at once (0: 1) */
+    /* every block's warp-level atomics on distinct words of the same L lines:
+     * the steps a line takes per access, rows [L, steps] by increasing L
+     * (n_atomic_lines 0: not modelled) */
+    double atomic_lines[PN_PD_MAX_ATOMIC_LINES][2];
+    int n_atomic_lines;
     double l2_resident_mib;       /* a launch's footprint (MiB) half of whose measured DRAM
                                    * traffic launches again and again pay (0: all of it) */
     double dram_queue;            /* steps a DRAM load waits at utilisation u: dram_queue

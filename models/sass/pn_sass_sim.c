@@ -97,6 +97,24 @@ static double resident_share(const pn_pipe_device_t *pd, double bytes)
     return g < 0 ? 0 : g > 1 ? 1 : g;
 }
 
+/* The steps a line takes per warp-level access when every block works on the
+ * same F lines: the profile's atomic_lines rows, interpolated linearly in
+ * log F and log steps between them, the first row's below it and the last
+ * row's above it. */
+static double line_steps(const pn_pipe_device_t *pd, double F)
+{
+    const double (*r)[2] = pd->atomic_lines;
+    int n = pd->n_atomic_lines;
+    if (F <= r[0][0])
+        return r[0][1];
+    for (int k = 0; k + 1 < n; k++)
+        if (F <= r[k + 1][0]) {
+            double t = log(F / r[k][0]) / log(r[k + 1][0] / r[k][0]);
+            return exp(log(r[k][1]) + t * (log(r[k + 1][1]) - log(r[k][1])));
+        }
+    return r[n - 1][1];
+}
+
 /* What global atomic op takes of the device's atomic unit, in units, per
  * execution, from busy SMs at once; 0: only the L2 budget. from: what its
  * address depends on (pn_sass_addr_sources); grid: the launch's blocks.
@@ -107,8 +125,8 @@ static double resident_share(const pn_pipe_device_t *pd, double bytes)
  *   would be served at once, the rarer case).
  * - Several sectors an execution, the same addresses in every block (a
  *   histogram merged into the same bins by every block): each of its lines
- *   atomic_line steps, the F lines one block touches serving F^spread
- *   accesses at once.
+ *   takes the steps the profile's atomic_lines give for the F lines one
+ *   block touches, F of them at once.
  * - Anything else (each block its own address, or addresses taken from
  *   memory over many lines) is spread over the L2: no unit. */
 static uint32_t atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
@@ -121,12 +139,11 @@ static uint32_t atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, 
                                                                      : pd->atomic_serial;
         return per > 0 ? units(per * lanes * busy) : 0;
     }
-    if ((from & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)) || !(pd->atomic_line > 0))
+    if ((from & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)) || pd->n_atomic_lines < 1)
         return 0;
     double lines = op->lines > 0 ? op->lines : ceil(op->sectors / 4);
     double F = lines / (grid > 1 ? grid : 1);
-    double par = pow(F > 1 ? F : 1, pd->atomic_line_spread);
-    return units(pd->atomic_line * (lines / ex) * busy / par);
+    return units((lines / ex) * busy * line_steps(pd, F < 1 ? 1 : F) / (F < 1 ? 1 : F));
 }
 
 void pn_sass_sim_free(pn_sass_sim_t *s)
@@ -236,8 +253,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     double busy = p->busy_sms ? p->busy_sms : 1;
     s->rate[P_L2] = pd->l2_sectors > 0 ? units(pd->l2_sectors / busy) : 0;
     s->rate[P_L2W] = s->rate[P_L2]; /* its own path: costs in the same units */
-    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 || pd->atomic_line > 0
-                          ? PN_PIPE_UNIT : 0;
+    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
+                              pd->n_atomic_lines > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
