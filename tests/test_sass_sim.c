@@ -170,7 +170,7 @@ static void one_warp_params(pn_pipe_params_t *pp)
 static void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
                       const pn_pipe_device_t *pd, const pn_memory_t *mem, pn_pipe_bounds_t *b)
 {
-    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1 };
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -182,7 +182,7 @@ static void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
 static uint64_t steps_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
                          const pn_pipe_device_t *pd, const pn_memory_t *mem)
 {
-    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1 };
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -229,7 +229,7 @@ static uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, 1 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, 1, 0 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -685,7 +685,7 @@ static uint64_t alu_bound(const char *const *lines, int n, double bank_conflict)
     pd.bank_conflict = bank_conflict;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0 };
     pn_sass_sim_t *sim;
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;

@@ -26,13 +26,17 @@ typedef struct pn_sass_sim_params {
     const pn_memory_t *mem;
     const pn_sass_prog_t *prog;
     uint32_t busy_sms;            /* SMs that share the device's DRAM and L2 (0: 1) */
+    int bounds_only;              /* 1: for pn_sass_sim_bounds only (no DRAM latency settled) */
 } pn_sass_sim_params_t;
 
 typedef struct pn_sass_sim pn_sass_sim_t;
 
 /* Plan a run: per-op latencies and costs, the per-warp plan
  * (pn_sass_plan_build for pipe->blocks blocks of pipe->n_warps warps).
- * Everything is copied. Errors as pn_sass_plan_build, PN_ENOMEM. */
+ * Everything is copied. With the profile's dram_queue or dram_write_delay
+ * (and not bounds_only) the DRAM latency is settled on the launch's own load
+ * first: up to three runs of seed 1 (doc/dependencies.md). Errors as
+ * pn_sass_plan_build, PN_ENOMEM. */
 pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out,
                             pn_error_t *err);
 void pn_sass_sim_free(pn_sass_sim_t *s);
