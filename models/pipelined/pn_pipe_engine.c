@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_pipe_bucket.h"
 #include "pn_pipe_plan.h"
 #include "pn_rng.h"
 
@@ -46,13 +47,6 @@ typedef struct warp {
     uint32_t pj, pi, pm;
     uint64_t pr;
 } warp_t;
-
-typedef struct bucket {
-    uint64_t level, cap, rate;
-} bucket_t;
-
-/* Words of a bit set over the buckets. */
-#define LOW_WORDS ((PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS + 63) / 64)
 
 typedef struct run {
     const pn_pipe_plan_t *pl;
@@ -78,9 +72,7 @@ typedef struct run {
     uint32_t *n_go;
     uint32_t go_total;
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
-    bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
-    uint64_t low[LOW_WORDS];           /* buckets with a rate below their cap: the only
-                                        * ones that refill (a bit per bucket) */
+    pn_pipe_bucket_t *bk;              /* n_buckets: lsu, shared, dram, sfu0.., alu0.. */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
     uint64_t idle, firings;
     uint32_t *arrived, *ended;         /* per block: warps at the barrier, terminated */
@@ -186,36 +178,23 @@ static void select_item(run_t *r, warp_t *w, int item)
     w->left--;
 }
 
-/* Bucket i was taken from: mark it low when below its cap. */
-static void bk_mark(run_t *r, uint32_t i)
-{
-    const bucket_t *b = &r->bk[i];
-    if (b->rate && b->level < b->cap)
-        r->low[i >> 6] |= UINT64_C(1) << (i & 63);
-}
-
-/* Bucket i refilled: unmark it when full. */
-static void bk_unmark_full(run_t *r, uint32_t i)
-{
-    if (r->bk[i].level == r->bk[i].cap)
-        r->low[i >> 6] &= ~(UINT64_C(1) << (i & 63));
-}
-
-/* Can an acquisition of group g take its resources from the levels now? */
-static int fits(const run_t *r, const pn_pipe_group_t *g)
+/* Can an acquisition of group g take its resources from the levels within
+ * step t? */
+static int fits(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
 {
     for (uint32_t i = 0; i < g->nb; i++)
-        if (r->bk[g->b[i]].level < g->c[i])
+        if (pn_pipe_bucket_now(&r->bk[g->b[i]], t) < g->c[i])
             return 0;
     return !(g->load && r->inflight == 0);
 }
 
-/* How many acquisitions of group g (alone on its buckets) fit together now. */
-static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g)
+/* How many acquisitions of group g (alone on its buckets) fit together in
+ * step t. */
+static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
 {
     uint64_t k = UINT64_MAX;
     for (uint32_t i = 0; i < g->nb; i++) {
-        uint64_t l = r->bk[g->b[i]].level, c = g->c[i];
+        uint64_t l = pn_pipe_bucket_now(&r->bk[g->b[i]], t), c = g->c[i];
         uint64_t m = l < c ? 0 : l < 2 * c ? 1 : l / c;   /* mostly no division */
         if (m < k)
             k = m;
@@ -223,42 +202,24 @@ static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g)
     return k;
 }
 
-/* Steps from the marking in which the buckets hold their current levels until
- * an acquisition of group g fits, counting refills only; UINT64_MAX when it
- * waits for an inflight token (an event brings it). */
-static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g)
+/* Steps from M_{t+1} until an acquisition of group g fits, counting refills
+ * only; UINT64_MAX when it waits for an inflight token (an event brings it). */
+static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
 {
     if (g->load && r->inflight == 0)
         return UINT64_MAX;
     uint64_t m = 0;
     for (uint32_t i = 0; i < g->nb; i++) {
-        const bucket_t *b = &r->bk[g->b[i]];
-        if (b->level < g->c[i]) {
-            uint64_t d = g->c[i] - b->level;
+        const pn_pipe_bucket_t *b = &r->bk[g->b[i]];
+        uint64_t level = pn_pipe_bucket_next(b, t);
+        if (level < g->c[i]) {
+            uint64_t d = g->c[i] - level;
             uint64_t need = d <= b->rate ? 1 : (d + b->rate - 1) / b->rate;
             if (need > m)
                 m = need;
         }
     }
     return m;
-}
-
-/* Advance every bucket over n steps in which nothing is taken. */
-static void refill_quiet(run_t *r, uint64_t n)
-{
-    for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
-        for (uint64_t bits = r->low[wd]; bits; bits &= bits - 1) {
-            uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-            bucket_t *b = &r->bk[i];
-            if (b->cap - b->level < b->rate)
-                continue;
-            uint64_t k = (b->cap - b->level) / b->rate;
-            if (k > n)
-                k = n;
-            b->level += k * b->rate;
-            r->firings += k;
-            bk_unmark_full(r, i);
-        }
 }
 
 /* Warp wi waits in the group of its kind and partition from step t. 0, or
@@ -283,16 +244,13 @@ static int group_push(run_t *r, uint32_t wi, uint64_t t)
     return 0;
 }
 
-/* Member j of group g acquires: take its resources, go from the next step. */
-static void group_take(run_t *r, uint32_t g, uint32_t j)
+/* Member j of group g acquires in step t: take its resources, go from the
+ * next step. */
+static void group_take(run_t *r, uint32_t g, uint32_t j, uint64_t t)
 {
     const pn_pipe_group_t *gr = &r->pl->groups[g];
-    for (uint32_t i = 0; i < gr->nb; i++) {
-        bucket_t *b = &r->bk[gr->b[i]];
-        assert(b->level >= gr->c[i]);
-        b->level -= gr->c[i];
-        bk_mark(r, gr->b[i]);
-    }
+    for (uint32_t i = 0; i < gr->nb; i++)
+        pn_pipe_bucket_take(&r->bk[gr->b[i]], t, gr->c[i], &r->firings);
     if (gr->load && r->inflight != UINT64_MAX) {
         assert(r->inflight > 0);
         r->inflight--;
@@ -335,17 +293,17 @@ static int acquire(run_t *r, uint64_t t)
         if (r->gat[g] > t)
             continue;
         const pn_pipe_group_t *gr = &pl->groups[g];
-        if (!fits(r, gr)) {
+        if (!fits(r, gr, t)) {
             continue;                   /* left waiting: bound in group_next */
         } else if (gr->alone) {
             uint32_t n = r->gn[g];
-            uint64_t k = fit_count(r, gr);
+            uint64_t k = fit_count(r, gr, t);
             if (k >= n) {
                 while (r->gn[g])
-                    group_take(r, g, r->gn[g] - 1);
+                    group_take(r, g, r->gn[g] - 1, t);
             } else {
                 for (uint64_t i = 0; i < k; i++)
-                    group_take(r, g, pn_rng_below(&r->rng, r->gn[g]));
+                    group_take(r, g, pn_rng_below(&r->rng, r->gn[g]), t);
             }
         } else {
             r->en[ne++] = g;
@@ -364,25 +322,25 @@ static int acquire(run_t *r, uint64_t t)
                 loads += gr->load ? r->gn[r->en[e]] : 0;
             }
             for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
-                all_fit = need[i] <= r->bk[i].level;
+                all_fit = need[i] == 0 || need[i] <= pn_pipe_bucket_now(&r->bk[i], t);
             if (r->inflight != UINT64_MAX && loads > r->inflight)
                 all_fit = 0;
         }
         if (all_fit) {
             for (uint32_t e = 0; e < ne; e++)
                 while (r->gn[r->en[e]])
-                    group_take(r, r->en[e], r->gn[r->en[e]] - 1);
+                    group_take(r, r->en[e], r->gn[r->en[e]] - 1, t);
         } else {
             while (ne > 0) {
                 uint64_t u = pn_rng_below(&r->rng, (uint32_t)N);   /* N <= warps < 2^31 */
                 uint32_t e = 0;
                 while (u >= r->gn[r->en[e]])
                     u -= r->gn[r->en[e++]];
-                group_take(r, r->en[e], (uint32_t)u);
+                group_take(r, r->en[e], (uint32_t)u, t);
                 N--;
                 for (e = 0; e < ne;) {
                     uint32_t g = r->en[e];
-                    if (r->gn[g] && fits(r, &pl->groups[g])) {
+                    if (r->gn[g] && fits(r, &pl->groups[g], t)) {
                         e++;
                         continue;
                     }
@@ -410,7 +368,7 @@ static uint64_t group_next(run_t *r, uint64_t t)
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
         if (r->gat[g] <= t) {
-            uint64_t m = wait_for(r, &r->pl->groups[g]);
+            uint64_t m = wait_for(r, &r->pl->groups[g], t);
             r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
         }
         if (r->gat[g] < best && (best = r->gat[g]) == t + 1)
@@ -631,7 +589,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     for (uint32_t i = 0; i < pl->n_buckets; i++) {
         int q = i < PN_PIPE_SFUP ? (int)i
                 : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
-        r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
+        pn_pipe_bucket_init(&r.bk[i], pl->cap[q], p->rate[q]);
     }
     r.inflight = p->inflight && !pl->inflight_free ? p->inflight : UINT64_MAX;
     /* step 0: the resident blocks' warps select (acquire from step 1),
@@ -644,7 +602,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         on_event(&r, wi, 0);
     r.idle = 1;                        /* t0 at step 0 */
     r.firings += 1 + r.term_now;
-    uint64_t t = 0;
+    uint64_t t = 0, t_last = UINT64_MAX;   /* t_last: the last step played, if not t */
     pn_status_t st = PN_OK;
     for (uint32_t iter = 1;; iter++) {
         if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, t)) {
@@ -689,6 +647,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         }
         if (next >= max_steps) {
             st = pn_engine_limit_error(o, seed, err);
+            t_last = t;
             t = max_steps - 1;
             break;
         }
@@ -697,7 +656,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
             uint64_t gap = next - t - 1;
             if (pw >= 1)                /* t0, but not at t+1 when a warp held go */
                 r.idle += gap - (uint64_t)go_next, r.firings += gap - (uint64_t)go_next;
-            refill_quiet(&r, gap);
         }
         const int go_now = go_next && next == t + 1;
         t = next;
@@ -719,26 +677,16 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         r.firings += r.term_now;
         if (pw >= 1 && !go_now && z_now == 0)
             r.idle++, r.firings++;
-        /* refills decided on M_t, applied after the step's takings */
-        uint32_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], n_refill = 0;
-        for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
-            for (uint64_t bits = r.low[wd]; bits; bits &= bits - 1) {
-                uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (r.bk[i].cap - r.bk[i].level >= r.bk[i].rate)
-                    refill[n_refill++] = i;
-            }
+        /* the buckets refill lazily: decided on M_t when first taken from */
         if (acquire(&r, t) != 0) {
             st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
             break;
         }
-        for (uint32_t k = 0; k < n_refill; k++) {
-            bucket_t *b = &r.bk[refill[k]];
-            b->level += b->rate;
-            r.firings++;
-            assert(b->level <= b->cap);
-            bk_unmark_full(&r, refill[k]);
-        }
     }
+    if (t_last == UINT64_MAX)
+        t_last = t;
+    for (uint32_t i = 0; i < pl->n_buckets; i++)   /* refills up to the last step */
+        r.firings += pn_pipe_bucket_close(&r.bk[i], t_last);
     res->seed = seed;
     res->steps = t + 1;
     res->idle_steps = r.idle;
