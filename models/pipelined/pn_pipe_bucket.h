@@ -11,9 +11,9 @@
 /* A bucket of capacity cap refilled by rate: at step s it refills when
  * cap - level(M_s) >= rate, after the step's takings. It holds lvl at the
  * marking M_at and refills in each of the next k steps in which nothing is
- * taken (k = floor((cap - lvl) / rate)); pend is the refill of the step
- * at - 1 when that step took from it (the level within that step is
- * lvl - pend). */
+ * taken (k = floor((cap - lvl) / rate), then cap - level < rate); pend is
+ * the refill of the step at - 1 when that step took from it (the level
+ * within that step is lvl - pend). */
 typedef struct pn_pipe_bucket {
     uint64_t lvl, at, k, pend;
     uint64_t cap, rate;
@@ -25,7 +25,7 @@ static inline void pn_pipe_bucket_init(pn_pipe_bucket_t *b, uint64_t cap, uint64
     *b = (pn_pipe_bucket_t){ .lvl = cap, .cap = cap, .rate = rate };
 }
 
-/* Refills in the steps at .. t - 1 (t >= at): none taken in them. O(1). */
+/* Refills in the steps at .. t - 1 (t >= at), none taken in them. O(1). */
 static inline uint64_t pn_pipe_bucket_refills(const pn_pipe_bucket_t *b, uint64_t t)
 {
     uint64_t d = t - b->at;
@@ -40,34 +40,36 @@ static inline uint64_t pn_pipe_bucket_now(const pn_pipe_bucket_t *b, uint64_t t)
     return b->lvl + b->rate * pn_pipe_bucket_refills(b, t);
 }
 
-/* The level at M_{t+1}, after step t's takings and refills. O(1). */
+/* The level at M_{t+1}, after step t's takings and refills (t + 1 >= at). O(1). */
 static inline uint64_t pn_pipe_bucket_next(const pn_pipe_bucket_t *b, uint64_t t)
 {
     return b->lvl + b->rate * pn_pipe_bucket_refills(b, t + 1);
 }
 
 /* Take c units in step t (at most the level within it); the refill firings
- * of the steps up to t are added to *firings. O(1), one division. */
+ * of the steps up to t are added to *firings. O(1): one division. */
 static inline void pn_pipe_bucket_take(pn_pipe_bucket_t *b, uint64_t t, uint64_t c,
                                        uint64_t *firings)
 {
+    assert(b->rate > 0);
     if (b->at != t + 1) {               /* first taking in step t: its refill, on M_t */
         uint64_t j = pn_pipe_bucket_refills(b, t);
         uint64_t l = b->lvl + b->rate * j;
-        b->pend = b->cap - l >= b->rate ? b->rate : 0;
+        b->pend = b->rate & -(uint64_t)(b->cap - l >= b->rate);
         *firings += j + (b->pend != 0);
         b->lvl = l + b->pend;
         b->at = t + 1;
     }
     assert(b->lvl - b->pend >= c);
     b->lvl -= c;
-    b->k = (b->cap - b->lvl) / b->rate;
+    uint64_t gap = b->cap - b->lvl;
+    b->k = (gap | b->rate) >> 32 ? gap / b->rate : (uint32_t)gap / (uint32_t)b->rate;
 }
 
-/* The refill firings of the steps up to t, when the run ends after step t. */
+/* The refill firings left to count when the run ends after step t. */
 static inline uint64_t pn_pipe_bucket_close(const pn_pipe_bucket_t *b, uint64_t t)
 {
-    return b->at > t ? 0 : pn_pipe_bucket_refills(b, t + 1);
+    return pn_pipe_bucket_refills(b, t + 1);
 }
 
 #endif

@@ -40,6 +40,7 @@ typedef struct warp {
     uint64_t barl;                     /* barriers left */
     uint8_t kind;                      /* the kind selected next */
     uint8_t nk;                        /* kinds k with x[k] > 0 */
+    uint8_t km;                        /* those kinds, a bit each */
     uint8_t cr;                        /* the next event brings c and r (start, resume) */
     uint32_t part;
     uint32_t block, idx;
@@ -47,6 +48,13 @@ typedef struct warp {
     uint32_t pj, pi, pm;
     uint64_t pr;
 } warp_t;
+
+/* A group's waiting warps. */
+typedef struct gstate {
+    uint32_t *m;
+    uint32_t n, cap;
+    uint64_t at;
+} gstate_t;
 
 typedef struct run {
     const pn_pipe_plan_t *pl;
@@ -61,15 +69,17 @@ typedef struct run {
     uint64_t pending;                  /* warps in either list */
     uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
     /* the warps waiting to acquire wait in their group (plan's groups):
-     * gm[g][0 .. gn[g]) (unordered); gact[0 .. n_gact) the groups with
-     * members; gat[g]: no member of g fits before that step (a lower bound,
-     * exact when set: takes only lower the levels) */
-    uint32_t **gm, *gn, *gcap, *gact, n_gact;
-    uint64_t *gat;
+     * gs[g].m[0 .. gs[g].n) (unordered); gact[0 .. n_gact) the groups with
+     * members; gs[g].at: no member of g fits before that step (a lower
+     * bound, exact when set: takes only lower the levels) */
+    gstate_t *gs;
+    uint32_t *gact, n_gact;
+    int emptied;                       /* a group lost its last member this step */
     uint32_t *en;                      /* scratch: enabled groups */
     uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
+    uint64_t go_parts;                 /* partitions with go warps (a bit each) */
     uint32_t go_total;
     uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
     pn_pipe_bucket_t *bk;              /* n_buckets: lsu, shared, dram, sfu0.., alu0.. */
@@ -109,22 +119,35 @@ static uint64_t cal_next(const run_t *r, uint64_t now)
     return UINT64_MAX;
 }
 
-/* Frame I: a uniform choice among the kinds the warp has left. */
+/* Position of the i-th set bit (i < 4) of a 4-bit mask, and its set bits. */
+static const uint8_t nib_bit[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}
+};
+static const uint8_t nib_pop[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* Warp w takes one instruction of kind k. */
+static void take_kind(warp_t *w, int k)
+{
+    w->kind = (uint8_t)k;
+    if (--w->x[k] == 0) {
+        w->nk--;
+        w->km &= (uint8_t)~(1u << k);
+    }
+    w->left--;
+}
+
+/* Frame I: a uniform choice among the kinds the warp has left (the pick-th
+ * of them in kind order). */
 static void select_kind(run_t *r, warp_t *w)
 {
     uint32_t pick = pn_rng_below(&r->rng, w->nk);
-    for (int k = 0; k < PN_PIPE_KINDS; k++) {
-        if (w->x[k] == 0)
-            continue;
-        if (pick-- == 0) {
-            w->kind = (uint8_t)k;
-            if (--w->x[k] == 0)
-                w->nk--;
-            w->left--;
-            w->bud--;
-            return;
-        }
-    }
+    uint32_t lo = w->km & 15u, c = nib_pop[lo];
+    uint32_t hi = -(uint32_t)(pick >= c);         /* all ones: the upper nibble */
+    uint32_t nib = lo ^ ((lo ^ ((uint32_t)w->km >> 4)) & hi);
+    take_kind(w, (int)(nib_bit[nib][pick - (c & hi)] + (4 & hi)));
+    w->bud--;
 }
 
 /* The next item kind of warp w's program (PN_KIND_*, PN_PROGRAM_*), or -1
@@ -172,10 +195,7 @@ static void select_item(run_t *r, warp_t *w, int item)
     }
     }
     assert(w->x[k] > 0);
-    w->kind = (uint8_t)k;
-    if (--w->x[k] == 0)
-        w->nk--;
-    w->left--;
+    take_kind(w, k);
 }
 
 /* Can an acquisition of group g take its resources from the levels within
@@ -228,19 +248,19 @@ static int group_push(run_t *r, uint32_t wi, uint64_t t)
 {
     const warp_t *w = &r->w[wi];
     uint32_t g = r->pl->gid[w->kind][w->part];
-    if (r->gn[g] == r->gcap[g]) {
-        uint32_t cap = r->gcap[g] ? 2 * r->gcap[g] : 16;
-        uint32_t *m = realloc(r->gm[g], (size_t)cap * sizeof *m);
+    if (r->gs[g].n == r->gs[g].cap) {
+        uint32_t cap = r->gs[g].cap ? 2 * r->gs[g].cap : 16;
+        uint32_t *m = realloc(r->gs[g].m, (size_t)cap * sizeof *m);
         if (!m)
             return -1;
-        r->gm[g] = m;
-        r->gcap[g] = cap;
+        r->gs[g].m = m;
+        r->gs[g].cap = cap;
     }
-    if (r->gn[g] == 0) {
+    if (r->gs[g].n == 0) {
         r->gact[r->n_gact++] = g;
-        r->gat[g] = t;                  /* a group's bound holds while it has members */
+        r->gs[g].at = t;                  /* a group's bound holds while it has members */
     }
-    r->gm[g][r->gn[g]++] = wi;
+    r->gs[g].m[r->gs[g].n++] = wi;
     return 0;
 }
 
@@ -255,8 +275,24 @@ static void group_take(run_t *r, uint32_t g, uint32_t j, uint64_t t)
         assert(r->inflight > 0);
         r->inflight--;
     }
-    r->fresh[r->n_fresh++] = r->gm[g][j];
-    r->gm[g][j] = r->gm[g][--r->gn[g]];
+    r->fresh[r->n_fresh++] = r->gs[g].m[j];
+    r->gs[g].m[j] = r->gs[g].m[--r->gs[g].n];
+    r->emptied |= r->gs[g].n == 0;
+}
+
+/* Every member of group g (alone on its buckets, all fitting) acquires in
+ * step t, the last first (as group_take one at a time). */
+static void group_take_all(run_t *r, uint32_t g, uint64_t t)
+{
+    const pn_pipe_group_t *gr = &r->pl->groups[g];
+    gstate_t *s = &r->gs[g];
+    for (uint32_t i = 0; i < gr->nb; i++)
+        pn_pipe_bucket_take(&r->bk[gr->b[i]], t, (uint64_t)gr->c[i] * s->n, &r->firings);
+    assert(!gr->load);
+    for (uint32_t j = s->n; j-- > 0;)
+        r->fresh[r->n_fresh++] = s->m[j];
+    s->n = 0;
+    r->emptied = 1;
 }
 
 /* An inflight token came back: the groups that wait for one look again at t. */
@@ -264,14 +300,14 @@ static void inflight_back(run_t *r, uint64_t t)
 {
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
-        if (r->pl->groups[g].load && r->gat[g] > t)
-            r->gat[g] = t;
+        if (r->pl->groups[g].load && r->gs[g].at > t)
+            r->gs[g].at = t;
     }
 }
 
 /* The acquisitions of step t, from the marking's levels. The net fires the
  * enabled acquisitions in a uniform random order, each that still fits.
- * Only groups whose bound gat is reached are looked at (takes only lower
+ * Only groups whose bound is reached are looked at (takes only lower
  * the levels, so a bound stays one); a group alone on its buckets that
  * holds k of its cost lets a uniform k-subset of its members acquire; the
  * others are drawn one at a time, a uniform member among the groups that
@@ -290,24 +326,23 @@ static int acquire(run_t *r, uint64_t t)
     uint64_t N = 0;
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
-        if (r->gat[g] > t)
+        if (r->gs[g].at > t)
             continue;
         const pn_pipe_group_t *gr = &pl->groups[g];
-        if (!fits(r, gr, t)) {
-            continue;                   /* left waiting: bound in group_next */
-        } else if (gr->alone) {
-            uint32_t n = r->gn[g];
+        if (gr->alone) {                /* no inflight token: fits iff k > 0 */
+            uint32_t n = r->gs[g].n;
             uint64_t k = fit_count(r, gr, t);
-            if (k >= n) {
-                while (r->gn[g])
-                    group_take(r, g, r->gn[g] - 1, t);
+            if (k == 0) {
+                continue;               /* left waiting: bound in group_next */
+            } else if (k >= n) {
+                group_take_all(r, g, t);
             } else {
                 for (uint64_t i = 0; i < k; i++)
-                    group_take(r, g, pn_rng_below(&r->rng, r->gn[g]), t);
+                    group_take(r, g, pn_rng_below(&r->rng, r->gs[g].n), t);
             }
-        } else {
+        } else if (fits(r, gr, t)) {
             r->en[ne++] = g;
-            N += r->gn[g];
+            N += r->gs[g].n;
         }
     }
     if (ne > 0) {
@@ -318,8 +353,8 @@ static int acquire(run_t *r, uint64_t t)
             for (uint32_t e = 0; e < ne; e++) {
                 const pn_pipe_group_t *gr = &pl->groups[r->en[e]];
                 for (uint32_t i = 0; i < gr->nb; i++)
-                    need[gr->b[i]] += (uint64_t)gr->c[i] * r->gn[r->en[e]];
-                loads += gr->load ? r->gn[r->en[e]] : 0;
+                    need[gr->b[i]] += (uint64_t)gr->c[i] * r->gs[r->en[e]].n;
+                loads += gr->load ? r->gs[r->en[e]].n : 0;
             }
             for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
                 all_fit = need[i] == 0 || need[i] <= pn_pipe_bucket_now(&r->bk[i], t);
@@ -328,33 +363,37 @@ static int acquire(run_t *r, uint64_t t)
         }
         if (all_fit) {
             for (uint32_t e = 0; e < ne; e++)
-                while (r->gn[r->en[e]])
-                    group_take(r, r->en[e], r->gn[r->en[e]] - 1, t);
+                while (r->gs[r->en[e]].n)
+                    group_take(r, r->en[e], r->gs[r->en[e]].n - 1, t);
         } else {
             while (ne > 0) {
                 uint64_t u = pn_rng_below(&r->rng, (uint32_t)N);   /* N <= warps < 2^31 */
                 uint32_t e = 0;
-                while (u >= r->gn[r->en[e]])
-                    u -= r->gn[r->en[e++]];
+                while (u >= r->gs[r->en[e]].n)
+                    u -= r->gs[r->en[e++]].n;
                 group_take(r, r->en[e], (uint32_t)u, t);
                 N--;
                 for (e = 0; e < ne;) {
                     uint32_t g = r->en[e];
-                    if (r->gn[g] && fits(r, &pl->groups[g], t)) {
+                    if (r->gs[g].n && fits(r, &pl->groups[g], t)) {
                         e++;
                         continue;
                     }
-                    N -= r->gn[g];
+                    N -= r->gs[g].n;
                     r->en[e] = r->en[--ne];
                 }
             }
         }
     }
-    for (uint32_t a = 0; a < r->n_gact;)
-        if (r->gn[r->gact[a]] == 0)
-            r->gact[a] = r->gact[--r->n_gact];
-        else
-            a++;
+    if (r->emptied) {
+        for (uint32_t a = 0; a < r->n_gact;) {
+            if (r->gs[r->gact[a]].n == 0)
+                r->gact[a] = r->gact[--r->n_gact];
+            else
+                a++;
+        }
+    }
+    r->emptied = 0;
     return 0;
 }
 
@@ -367,11 +406,11 @@ static uint64_t group_next(run_t *r, uint64_t t)
     uint64_t best = UINT64_MAX;
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
-        if (r->gat[g] <= t) {
+        if (r->gs[g].at <= t) {
             uint64_t m = wait_for(r, &r->pl->groups[g], t);
-            r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
+            r->gs[g].at = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
         }
-        if (r->gat[g] < best && (best = r->gat[g]) == t + 1)
+        if (r->gs[g].at < best && (best = r->gs[g].at) == t + 1)
             break;                      /* the rest keep bounds <= t + 1 */
     }
     return best;
@@ -382,12 +421,9 @@ static uint64_t group_next(run_t *r, uint64_t t)
 static void issue(run_t *r, uint64_t t)
 {
     const pn_pipe_params_t *p = &r->pl->p;
-    if (r->go_total == 0)
-        return;
-    for (uint32_t j = 0; j < p->partitions; j++) {
+    for (uint64_t parts = r->go_parts; parts; parts &= parts - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(parts);
         uint32_t n = r->n_go[j];
-        if (n == 0)
-            continue;
         uint32_t *g = &r->go[(size_t)j * r->pl->total];
         uint32_t m = n < p->issue ? n : p->issue;
         if (m < n)
@@ -407,6 +443,8 @@ static void issue(run_t *r, uint64_t t)
             memmove(g, g + m, (size_t)(n - m) * sizeof *g);
         r->n_go[j] = n - m;
         r->go_total -= m;
+        if (m == n)
+            r->go_parts &= ~(UINT64_C(1) << j);
     }
 }
 
@@ -418,12 +456,9 @@ static void run_free(run_t *r)
     free(r->bits);
     free(r->acq);
     free(r->wake);
-    for (uint32_t g = 0; r->gm && g < r->pl->n_groups; g++)
-        free(r->gm[g]);
-    free(r->gm);
-    free(r->gn);
-    free(r->gcap);
-    free(r->gat);
+    for (uint32_t g = 0; r->gs && g < r->pl->n_groups; g++)
+        free(r->gs[g].m);
+    free(r->gs);
     free(r->gact);
     free(r->en);
     free(r->need);
@@ -445,10 +480,11 @@ static void init_block(run_t *r, uint32_t b)
         const size_t ci = pl->per_block ? (size_t)b * p->n_warps + i : i;
         memcpy(w->x, pl->warps[ci].n, sizeof w->x);
         w->left = 0;
-        w->nk = 0;
+        w->nk = w->km = 0;
         for (int k = 0; k < PN_PIPE_KINDS; k++) {
             w->left += w->x[k];
             w->nk += w->x[k] > 0;
+            w->km |= (uint8_t)((w->x[k] > 0) << k);
         }
         w->part = i % p->partitions;
         w->block = b;
@@ -520,7 +556,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     warp_t *w = &r->w[wi];
     int cr = w->cr;
     w->cr = 0;
-    if (!cr && pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX && r->inflight++ == 0)
+    if (r->inflight != UINT64_MAX && !cr && pn_pipe_is_load(w->kind) && r->inflight++ == 0)
         inflight_back(r, t);
     if (r->pl->seg_off) {
         int item = prog_next(r->pl, w);
@@ -564,10 +600,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.acq = malloc((size_t)T * sizeof *r.acq);
     r.wake = malloc(pl->ring * sizeof *r.wake);
     const uint32_t G = pl->n_groups;
-    r.gm = calloc(G, sizeof *r.gm);
-    r.gn = calloc(G, sizeof *r.gn);
-    r.gcap = calloc(G, sizeof *r.gcap);
-    r.gat = calloc(G, sizeof *r.gat);
+    r.gs = calloc(G, sizeof *r.gs);
     r.gact = malloc(G * sizeof *r.gact);
     r.en = malloc(G * sizeof *r.en);
     r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
@@ -578,7 +611,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
     if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
-        !r.bk || !r.wake || !r.gm || !r.gn || !r.gcap || !r.gat || !r.gact || !r.en ||
+        !r.bk || !r.wake || !r.gs || !r.gact || !r.en ||
         !r.need || !r.arrived || !r.ended) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
@@ -622,6 +655,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         for (uint32_t i = 0; i < r.n_fresh; i++) {
             uint32_t wi = r.fresh[i], j = r.w[wi].part;
             r.go[(size_t)j * T + r.n_go[j]++] = wi;
+            r.go_parts |= UINT64_C(1) << j;
         }
         r.go_total += r.n_fresh;
         r.n_fresh = 0;
