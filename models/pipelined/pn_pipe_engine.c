@@ -51,8 +51,8 @@ typedef struct warp {
 
 /* A group's waiting warps. */
 typedef struct gstate {
-    uint32_t *m;
-    uint32_t n, cap;
+    uint32_t *m;                       /* room for every warp resident at once */
+    uint32_t n;
     uint64_t at;
 } gstate_t;
 
@@ -73,6 +73,7 @@ typedef struct run {
      * members; gs[g].at: no member of g fits before that step (a lower
      * bound, exact when set: takes only lower the levels) */
     gstate_t *gs;
+    uint32_t *gpool;                   /* the groups' members */
     uint32_t *gact, n_gact;
     int emptied;                       /* a group lost its last member this step */
     uint32_t *en;                      /* scratch: enabled groups */
@@ -198,6 +199,12 @@ static void select_item(run_t *r, warp_t *w, int item)
     take_kind(w, k);
 }
 
+/* a / b, in 32 bits when both fit (a faster division). */
+static inline uint64_t div_fast(uint64_t a, uint64_t b)
+{
+    return (a | b) >> 32 ? a / b : (uint32_t)a / (uint32_t)b;
+}
+
 /* Can an acquisition of group g take its resources from the levels within
  * step t? */
 static int fits(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
@@ -215,7 +222,7 @@ static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
     uint64_t k = UINT64_MAX;
     for (uint32_t i = 0; i < g->nb; i++) {
         uint64_t l = pn_pipe_bucket_now(&r->bk[g->b[i]], t), c = g->c[i];
-        uint64_t m = l < c ? 0 : l < 2 * c ? 1 : l / c;   /* mostly no division */
+        uint64_t m = l < c ? 0 : l < 2 * c ? 1 : div_fast(l, c);   /* mostly no division */
         if (m < k)
             k = m;
     }
@@ -234,7 +241,7 @@ static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
         uint64_t level = pn_pipe_bucket_next(b, t);
         if (level < g->c[i]) {
             uint64_t d = g->c[i] - level;
-            uint64_t need = d <= b->rate ? 1 : (d + b->rate - 1) / b->rate;
+            uint64_t need = d <= b->rate ? 1 : div_fast(d + b->rate - 1, b->rate);
             if (need > m)
                 m = need;
         }
@@ -242,26 +249,18 @@ static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
     return m;
 }
 
-/* Warp wi waits in the group of its kind and partition from step t. 0, or
- * -1 when out of memory. O(1) amortised. */
-static int group_push(run_t *r, uint32_t wi, uint64_t t)
+/* Warp wi waits in the group of its kind and partition from step t (a
+ * group holds at most the warps resident at once). O(1). */
+static void group_push(run_t *r, uint32_t wi, uint64_t t)
 {
     const warp_t *w = &r->w[wi];
     uint32_t g = r->pl->gid[w->kind][w->part];
-    if (r->gs[g].n == r->gs[g].cap) {
-        uint32_t cap = r->gs[g].cap ? 2 * r->gs[g].cap : 16;
-        uint32_t *m = realloc(r->gs[g].m, (size_t)cap * sizeof *m);
-        if (!m)
-            return -1;
-        r->gs[g].m = m;
-        r->gs[g].cap = cap;
-    }
-    if (r->gs[g].n == 0) {
+    gstate_t *s = &r->gs[g];
+    if (s->n == 0) {
         r->gact[r->n_gact++] = g;
-        r->gs[g].at = t;                  /* a group's bound holds while it has members */
+        s->at = t;                      /* a group's bound holds while it has members */
     }
-    r->gs[g].m[r->gs[g].n++] = wi;
-    return 0;
+    s->m[s->n++] = wi;
 }
 
 /* Member j of group g acquires in step t: take its resources, go from the
@@ -315,12 +314,11 @@ static void inflight_back(run_t *r, uint64_t t)
  * would fail, which changes no other outcome's probability). Groups left
  * waiting keep a bound <= t until group_next sets it.
  * O(groups with members + acquisitions x enabled groups). */
-static int acquire(run_t *r, uint64_t t)
+static void acquire(run_t *r, uint64_t t)
 {
     const pn_pipe_plan_t *pl = r->pl;
     for (uint32_t i = 0; i < r->n_acq; i++)
-        if (group_push(r, r->acq[i], t) != 0)
-            return -1;
+        group_push(r, r->acq[i], t);
     r->n_acq = 0;
     uint32_t ne = 0;
     uint64_t N = 0;
@@ -348,16 +346,21 @@ static int acquire(run_t *r, uint64_t t)
     if (ne > 0) {
         int all_fit = 1;
         if (N > 1) {
-            uint64_t *need = r->need, loads = 0;
-            memset(need, 0, pl->n_buckets * sizeof *need);
+            uint64_t *need = r->need, loads = 0;  /* need: zero but in this block */
+            uint32_t used[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], nu = 0;
             for (uint32_t e = 0; e < ne; e++) {
                 const pn_pipe_group_t *gr = &pl->groups[r->en[e]];
-                for (uint32_t i = 0; i < gr->nb; i++)
+                for (uint32_t i = 0; i < gr->nb; i++) {
+                    if (need[gr->b[i]] == 0)
+                        used[nu++] = gr->b[i];
                     need[gr->b[i]] += (uint64_t)gr->c[i] * r->gs[r->en[e]].n;
+                }
                 loads += gr->load ? r->gs[r->en[e]].n : 0;
             }
-            for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
-                all_fit = need[i] == 0 || need[i] <= pn_pipe_bucket_now(&r->bk[i], t);
+            for (uint32_t i = 0; i < nu; i++) {
+                all_fit &= need[used[i]] <= pn_pipe_bucket_now(&r->bk[used[i]], t);
+                need[used[i]] = 0;
+            }
             if (r->inflight != UINT64_MAX && loads > r->inflight)
                 all_fit = 0;
         }
@@ -394,7 +397,6 @@ static int acquire(run_t *r, uint64_t t)
         }
     }
     r->emptied = 0;
-    return 0;
 }
 
 /* After step t's refills: the first step after t at which some group may
@@ -456,9 +458,8 @@ static void run_free(run_t *r)
     free(r->bits);
     free(r->acq);
     free(r->wake);
-    for (uint32_t g = 0; r->gs && g < r->pl->n_groups; g++)
-        free(r->gs[g].m);
     free(r->gs);
+    free(r->gpool);
     free(r->gact);
     free(r->en);
     free(r->need);
@@ -601,9 +602,14 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.wake = malloc(pl->ring * sizeof *r.wake);
     const uint32_t G = pl->n_groups;
     r.gs = calloc(G, sizeof *r.gs);
+    const uint64_t live = (uint64_t)(pl->blocks < pl->resident ? pl->blocks : pl->resident) *
+                          p->n_warps;
+    r.gpool = malloc((size_t)(G * live) * sizeof *r.gpool);
+    for (uint32_t g = 0; r.gs && r.gpool && g < G; g++)
+        r.gs[g].m = r.gpool + (size_t)g * live;
     r.gact = malloc(G * sizeof *r.gact);
     r.en = malloc(G * sizeof *r.en);
-    r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
+    r.need = calloc(pl->n_buckets, sizeof *r.need);
     r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
     r.fresh = malloc((size_t)T * sizeof *r.fresh);
@@ -611,7 +617,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
     if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
-        !r.bk || !r.wake || !r.gs || !r.gact || !r.en ||
+        !r.bk || !r.wake || !r.gs || !r.gpool || !r.gact || !r.en ||
         !r.need || !r.arrived || !r.ended) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
@@ -712,10 +718,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         if (pw >= 1 && !go_now && z_now == 0)
             r.idle++, r.firings++;
         /* the buckets refill lazily: decided on M_t when first taken from */
-        if (acquire(&r, t) != 0) {
-            st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
-            break;
-        }
+        acquire(&r, t);
     }
     if (t_last == UINT64_MAX)
         t_last = t;
