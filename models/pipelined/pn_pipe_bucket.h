@@ -17,12 +17,30 @@
 typedef struct pn_pipe_bucket {
     uint64_t lvl, at, k, pend;
     uint64_t cap, rate;
+    uint64_t inv;                      /* ceil(2^64 / rate) for 2 <= rate < 2^32, else 0 */
 } pn_pipe_bucket_t;
 
 /* A full bucket at M_0. */
 static inline void pn_pipe_bucket_init(pn_pipe_bucket_t *b, uint64_t cap, uint64_t rate)
 {
-    *b = (pn_pipe_bucket_t){ .lvl = cap, .cap = cap, .rate = rate };
+    *b = (pn_pipe_bucket_t){ .lvl = cap, .cap = cap, .rate = rate,
+                             .inv = rate >= 2 && rate >> 32 == 0 ? UINT64_MAX / rate + 1 : 0 };
+}
+
+/* floor(a / rate), rate >= 1: for a < 2^32 a multiplication by the
+ * reciprocal, exact for 32-bit operands (Lemire, Kaser and Kurz, "Faster
+ * remainder by direct computation", 2019), else a division. O(1). */
+static inline uint64_t pn_pipe_bucket_div(const pn_pipe_bucket_t *b, uint64_t a)
+{
+#ifdef __SIZEOF_INT128__
+    if (a >> 32 == 0 && b->inv) {
+        __extension__ typedef unsigned __int128 u128;
+        uint64_t q = (uint64_t)(((u128)b->inv * a) >> 64);
+        assert(q == a / b->rate);
+        return q;
+    }
+#endif
+    return a / b->rate;
 }
 
 /* Refills in the steps at .. t - 1 (t >= at), none taken in them. O(1). */
@@ -47,7 +65,7 @@ static inline uint64_t pn_pipe_bucket_next(const pn_pipe_bucket_t *b, uint64_t t
 }
 
 /* Take c units in step t (at most the level within it); the refill firings
- * of the steps up to t are added to *firings. O(1): one division. */
+ * of the steps up to t are added to *firings. O(1). */
 static inline void pn_pipe_bucket_take(pn_pipe_bucket_t *b, uint64_t t, uint64_t c,
                                        uint64_t *firings)
 {
@@ -62,8 +80,7 @@ static inline void pn_pipe_bucket_take(pn_pipe_bucket_t *b, uint64_t t, uint64_t
     }
     assert(b->lvl - b->pend >= c);
     b->lvl -= c;
-    uint64_t gap = b->cap - b->lvl;
-    b->k = (gap | b->rate) >> 32 ? gap / b->rate : (uint32_t)gap / (uint32_t)b->rate;
+    b->k = pn_pipe_bucket_div(b, b->cap - b->lvl);
 }
 
 /* The refill firings left to count when the run ends after step t. */

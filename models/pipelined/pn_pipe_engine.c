@@ -77,15 +77,13 @@ typedef struct run {
     uint32_t *gact, n_gact;
     int emptied;                       /* a group lost its last member this step */
     uint32_t *en;                      /* scratch: enabled groups */
-    uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
     uint64_t go_parts;                 /* partitions with go warps (a bit each) */
     uint32_t go_total;
-    uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
     pn_pipe_bucket_t *bk;              /* n_buckets: lsu, shared, dram, sfu0.., alu0.. */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
-    uint64_t idle, firings;
+    uint64_t firings;                  /* but t0's: the idle steps, added at the end */
     uint32_t *arrived, *ended;         /* per block: warps at the barrier, terminated */
     uint32_t next_block;               /* the first block not started */
     uint64_t turn;                     /* first step at which the next block may start */
@@ -241,7 +239,7 @@ static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
         uint64_t level = pn_pipe_bucket_next(b, t);
         if (level < g->c[i]) {
             uint64_t d = g->c[i] - level;
-            uint64_t need = d <= b->rate ? 1 : div_fast(d + b->rate - 1, b->rate);
+            uint64_t need = d <= b->rate ? 1 : pn_pipe_bucket_div(b, d + b->rate - 1);
             if (need > m)
                 m = need;
         }
@@ -263,6 +261,16 @@ static void group_push(run_t *r, uint32_t wi, uint64_t t)
     s->m[s->n++] = wi;
 }
 
+/* Warp wi acquired: it holds go from the next step, after its partition's
+ * go warps. */
+static void go_push(run_t *r, uint32_t wi)
+{
+    uint32_t j = r->w[wi].part;
+    r->go[(size_t)j * r->pl->total + r->n_go[j]++] = wi;
+    r->go_parts |= UINT64_C(1) << j;
+    r->go_total++;
+}
+
 /* Member j of group g acquires in step t: take its resources, go from the
  * next step. */
 static void group_take(run_t *r, uint32_t g, uint32_t j, uint64_t t)
@@ -274,7 +282,7 @@ static void group_take(run_t *r, uint32_t g, uint32_t j, uint64_t t)
         assert(r->inflight > 0);
         r->inflight--;
     }
-    r->fresh[r->n_fresh++] = r->gs[g].m[j];
+    go_push(r, r->gs[g].m[j]);
     r->gs[g].m[j] = r->gs[g].m[--r->gs[g].n];
     r->emptied |= r->gs[g].n == 0;
 }
@@ -289,7 +297,7 @@ static void group_take_all(run_t *r, uint32_t g, uint64_t t)
         pn_pipe_bucket_take(&r->bk[gr->b[i]], t, (uint64_t)gr->c[i] * s->n, &r->firings);
     assert(!gr->load);
     for (uint32_t j = s->n; j-- > 0;)
-        r->fresh[r->n_fresh++] = s->m[j];
+        go_push(r, s->m[j]);
     s->n = 0;
     r->emptied = 1;
 }
@@ -304,7 +312,8 @@ static void inflight_back(run_t *r, uint64_t t)
     }
 }
 
-/* The acquisitions of step t, from the marking's levels. The net fires the
+/* The acquisitions of step t, from the marking's levels (the warps that may
+ * acquire in it are in their groups: group_push). The net fires the
  * enabled acquisitions in a uniform random order, each that still fits.
  * Only groups whose bound is reached are looked at (takes only lower
  * the levels, so a bound stays one); a group alone on its buckets that
@@ -317,9 +326,6 @@ static void inflight_back(run_t *r, uint64_t t)
 static void acquire(run_t *r, uint64_t t)
 {
     const pn_pipe_plan_t *pl = r->pl;
-    for (uint32_t i = 0; i < r->n_acq; i++)
-        group_push(r, r->acq[i], t);
-    r->n_acq = 0;
     uint32_t ne = 0;
     uint64_t N = 0;
     for (uint32_t a = 0; a < r->n_gact; a++) {
@@ -456,7 +462,6 @@ static void run_free(run_t *r)
     free(r->ready);
     free(r->next);
     free(r->bits);
-    free(r->acq);
     free(r->wake);
     free(r->gs);
     free(r->gpool);
@@ -465,7 +470,6 @@ static void run_free(run_t *r)
     free(r->need);
     free(r->go);
     free(r->n_go);
-    free(r->fresh);
     free(r->bk);
     free(r->arrived);
     free(r->ended);
@@ -570,7 +574,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
             if (cr)
                 cal_push(r, r->wake, t + 1, wi);
             else
-                r->acq[r->n_acq++] = wi;
+                group_push(r, wi, t);
         }
         return;
     }
@@ -579,7 +583,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
         if (cr)
             cal_push(r, r->wake, t + 1, wi);     /* selected now, acquires next step */
         else
-            r->acq[r->n_acq++] = wi;             /* selected earlier, acquires now */
+            group_push(r, wi, t);                /* selected earlier, acquires now */
     } else if (w->barl) {
         arrive(r, w, t);
     } else {
@@ -598,7 +602,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.ready = malloc(pl->ring * sizeof *r.ready);
     r.next = malloc((size_t)T * sizeof *r.next);
     r.bits = calloc(pl->ring / 64, sizeof *r.bits);
-    r.acq = malloc((size_t)T * sizeof *r.acq);
     r.wake = malloc(pl->ring * sizeof *r.wake);
     const uint32_t G = pl->n_groups;
     r.gs = calloc(G, sizeof *r.gs);
@@ -612,11 +615,10 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.need = calloc(pl->n_buckets, sizeof *r.need);
     r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
-    r.fresh = malloc((size_t)T * sizeof *r.fresh);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
-    if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
+    if (!r.w || !r.ready || !r.next || !r.bits || !r.go || !r.n_go ||
         !r.bk || !r.wake || !r.gs || !r.gpool || !r.gact || !r.en ||
         !r.need || !r.arrived || !r.ended) {
         run_free(&r);
@@ -639,8 +641,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         init_block(&r, b);
     for (uint32_t wi = 0; wi < r.next_block * p->n_warps; wi++)
         on_event(&r, wi, 0);
-    r.idle = 1;                        /* t0 at step 0 */
-    r.firings += 1 + r.term_now;
+    uint64_t idle = 1;                 /* t0 at step 0 */
+    r.firings += r.term_now;
     uint64_t t = 0, t_last = UINT64_MAX;   /* t_last: the last step played, if not t */
     pn_status_t st = PN_OK;
     for (uint32_t iter = 1;; iter++) {
@@ -648,7 +650,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
             st = pn_engine_stop_error(err);
             break;
         }
-        /* end of step t: retire, terminate, fresh acquisitions */
+        /* end of step t: retire, terminate (the warps that acquired in it
+         * joined their partition's go warps: group_take) */
         pw -= z_now;
         r.firings += z_now;
         if (pfin == T) {               /* t_done fired at t: M_{t+1} is dead */
@@ -658,13 +661,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         pfin += r.term_now;
         z_now = r.term_now;
         r.term_now = 0;
-        for (uint32_t i = 0; i < r.n_fresh; i++) {
-            uint32_t wi = r.fresh[i], j = r.w[wi].part;
-            r.go[(size_t)j * T + r.n_go[j]++] = wi;
-            r.go_parts |= UINT64_C(1) << j;
-        }
-        r.go_total += r.n_fresh;
-        r.n_fresh = 0;
         /* the issues of step t+1 now: its go warps are known (those that
          * acquire at t+1 hold go from t+2), so t+1 need not be visited */
         const int go_next = r.go_total > 0;
@@ -695,7 +691,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         if (next > t + 1) {
             uint64_t gap = next - t - 1;
             if (pw >= 1)                /* t0, but not at t+1 when a warp held go */
-                r.idle += gap - (uint64_t)go_next, r.firings += gap - (uint64_t)go_next;
+                idle += gap - (uint64_t)go_next;
         }
         const int go_now = go_next && next == t + 1;
         t = next;
@@ -703,7 +699,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         /* step t, from M_t */
         const uint64_t slot = t & (pl->ring - 1);
         for (uint32_t wi = r.wake[slot]; wi != UINT32_MAX; wi = r.next[wi]) {
-            r.acq[r.n_acq++] = wi;
+            group_push(&r, wi, t);
             r.pending--;
         }
         uint32_t first = r.ready[slot];
@@ -716,7 +712,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         }
         r.firings += r.term_now;
         if (pw >= 1 && !go_now && z_now == 0)
-            r.idle++, r.firings++;
+            idle++;
         /* the buckets refill lazily: decided on M_t when first taken from */
         acquire(&r, t);
     }
@@ -726,7 +722,8 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         r.firings += pn_pipe_bucket_close(&r.bk[i], t_last);
     res->seed = seed;
     res->steps = t + 1;
-    res->idle_steps = r.idle;
+    res->idle_steps = idle;
+    r.firings += idle;
     res->firings = r.firings;
     run_free(&r);
     return st;
