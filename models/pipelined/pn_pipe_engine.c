@@ -15,9 +15,10 @@
  * at the next (retire, z held), and the run ends one step after the last
  * termination with t_done. t0 fires in the steps whose marking has pw >= 1
  * and no warp holding go or z. Buckets refill by R at step t when
- * cap - level(M_t) >= R. Only steps in which some warp acts are visited;
- * quiet stretches are jumped over with the buckets and t0 counted in closed
- * form. The go warps of step t+1 are known at the end of step t (those
+ * cap - level(M_t) >= R, lazily (pn_pipe_bucket.h: a step costs nothing for
+ * the buckets it does not take from). Only steps in which some warp acts are
+ * visited; quiet stretches are jumped over with t0 counted in closed form.
+ * The go warps of step t+1 are known at the end of step t (those
  * acquiring at t+1 hold go from t+2), so its issues are drawn then and t+1
  * is visited only when something else happens in it. */
 #include "pn_pipe_engine.h"
