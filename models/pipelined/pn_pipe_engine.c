@@ -215,15 +215,16 @@ static int fits(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
 }
 
 /* How many acquisitions of group g (alone on its buckets) fit together in
- * step t. */
-static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
+ * step t, at most n (n < 2^31). */
+static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g, uint64_t t, uint64_t n)
 {
-    uint64_t k = UINT64_MAX;
+    uint64_t k = n;
     for (uint32_t i = 0; i < g->nb; i++) {
         uint64_t l = pn_pipe_bucket_now(&r->bk[g->b[i]], t), c = g->c[i];
-        uint64_t m = l < c ? 0 : l < 2 * c ? 1 : div_fast(l, c);   /* mostly no division */
-        if (m < k)
-            k = m;
+        if (l < c)
+            return 0;
+        if (l < k * c)                  /* floor(l / c) < k; mostly no division */
+            k = l < 2 * c ? 1 : div_fast(l, c);
     }
     return k;
 }
@@ -336,7 +337,7 @@ static void acquire(run_t *r, uint64_t t)
         const pn_pipe_group_t *gr = &pl->groups[g];
         if (gr->alone) {                /* no inflight token: fits iff k > 0 */
             uint32_t n = r->gs[g].n;
-            uint64_t k = fit_count(r, gr, t);
+            uint64_t k = fit_count(r, gr, t, n);
             if (k == 0) {
                 continue;               /* left waiting: bound in group_next */
             } else if (k >= n) {
