@@ -15,9 +15,10 @@
  * at the next (retire, z held), and the run ends one step after the last
  * termination with t_done. t0 fires in the steps whose marking has pw >= 1
  * and no warp holding go or z. Buckets refill by R at step t when
- * cap - level(M_t) >= R. Only steps in which some warp acts are visited;
- * quiet stretches are jumped over with the buckets and t0 counted in closed
- * form. The go warps of step t+1 are known at the end of step t (those
+ * cap - level(M_t) >= R, lazily (pn_pipe_bucket.h: a step costs nothing for
+ * the buckets it does not take from). Only steps in which some warp acts are
+ * visited; quiet stretches are jumped over with t0 counted in closed form.
+ * The go warps of step t+1 are known at the end of step t (those
  * acquiring at t+1 hold go from t+2), so its issues are drawn then and t+1
  * is visited only when something else happens in it. */
 #include "pn_pipe_engine.h"
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_pipe_bucket.h"
 #include "pn_pipe_plan.h"
 #include "pn_rng.h"
 
@@ -39,6 +41,7 @@ typedef struct warp {
     uint64_t barl;                     /* barriers left */
     uint8_t kind;                      /* the kind selected next */
     uint8_t nk;                        /* kinds k with x[k] > 0 */
+    uint8_t km;                        /* those kinds, a bit each */
     uint8_t cr;                        /* the next event brings c and r (start, resume) */
     uint32_t part;
     uint32_t block, idx;
@@ -47,12 +50,12 @@ typedef struct warp {
     uint64_t pr;
 } warp_t;
 
-typedef struct bucket {
-    uint64_t level, cap, rate;
-} bucket_t;
-
-/* Words of a bit set over the buckets. */
-#define LOW_WORDS ((PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS + 63) / 64)
+/* A group's waiting warps. */
+typedef struct gstate {
+    uint32_t *m;                       /* room for every warp resident at once */
+    uint32_t n;
+    uint64_t at;
+} gstate_t;
 
 typedef struct run {
     const pn_pipe_plan_t *pl;
@@ -67,22 +70,21 @@ typedef struct run {
     uint64_t pending;                  /* warps in either list */
     uint64_t *need;                    /* n_buckets: scratch of the acquisition walk */
     /* the warps waiting to acquire wait in their group (plan's groups):
-     * gm[g][0 .. gn[g]) (unordered); gact[0 .. n_gact) the groups with
-     * members; gat[g]: no member of g fits before that step (a lower bound,
-     * exact when set: takes only lower the levels) */
-    uint32_t **gm, *gn, *gcap, *gact, n_gact;
-    uint64_t *gat;
+     * gs[g].m[0 .. gs[g].n) (unordered); gact[0 .. n_gact) the groups with
+     * members; gs[g].at: no member of g fits before that step (a lower
+     * bound, exact when set: takes only lower the levels) */
+    gstate_t *gs;
+    uint32_t *gpool;                   /* the groups' members */
+    uint32_t *gact, n_gact;
+    int emptied;                       /* a group lost its last member this step */
     uint32_t *en;                      /* scratch: enabled groups */
-    uint32_t *acq, n_acq;              /* warps with r and a selection: try to acquire */
     uint32_t *go;                      /* per partition, warps holding go: go[j*W ..] */
     uint32_t *n_go;
+    uint64_t go_parts;                 /* partitions with go warps (a bit each) */
     uint32_t go_total;
-    uint32_t *fresh, n_fresh;          /* acquired this step: go from the next */
-    bucket_t *bk;                      /* n_buckets: lsu, shared, dram, sfu0.. */
-    uint64_t low[LOW_WORDS];           /* buckets with a rate below their cap: the only
-                                        * ones that refill (a bit per bucket) */
+    pn_pipe_bucket_t *bk;              /* n_buckets: lsu, shared, dram, sfu0.., alu0.. */
     uint64_t inflight;                 /* free inflight tokens (UINT64_MAX: unlimited) */
-    uint64_t idle, firings;
+    uint64_t firings;                  /* but t0's: the idle steps, added at the end */
     uint32_t *arrived, *ended;         /* per block: warps at the barrier, terminated */
     uint32_t next_block;               /* the first block not started */
     uint64_t turn;                     /* first step at which the next block may start */
@@ -117,22 +119,35 @@ static uint64_t cal_next(const run_t *r, uint64_t now)
     return UINT64_MAX;
 }
 
-/* Frame I: a uniform choice among the kinds the warp has left. */
+/* Position of the i-th set bit (i < 4) of a 4-bit mask, and its set bits. */
+static const uint8_t nib_bit[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}
+};
+static const uint8_t nib_pop[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* Warp w takes one instruction of kind k. */
+static void take_kind(warp_t *w, int k)
+{
+    w->kind = (uint8_t)k;
+    if (--w->x[k] == 0) {
+        w->nk--;
+        w->km &= (uint8_t)~(1u << k);
+    }
+    w->left--;
+}
+
+/* Frame I: a uniform choice among the kinds the warp has left (the pick-th
+ * of them in kind order). */
 static void select_kind(run_t *r, warp_t *w)
 {
     uint32_t pick = pn_rng_below(&r->rng, w->nk);
-    for (int k = 0; k < PN_PIPE_KINDS; k++) {
-        if (w->x[k] == 0)
-            continue;
-        if (pick-- == 0) {
-            w->kind = (uint8_t)k;
-            if (--w->x[k] == 0)
-                w->nk--;
-            w->left--;
-            w->bud--;
-            return;
-        }
-    }
+    uint32_t lo = w->km & 15u, c = nib_pop[lo];
+    uint32_t hi = -(uint32_t)(pick >= c);         /* all ones: the upper nibble */
+    uint32_t nib = lo ^ ((lo ^ ((uint32_t)w->km >> 4)) & hi);
+    take_kind(w, (int)(nib_bit[nib][pick - (c & hi)] + (4 & hi)));
+    w->bud--;
 }
 
 /* The next item kind of warp w's program (PN_KIND_*, PN_PROGRAM_*), or -1
@@ -180,62 +195,53 @@ static void select_item(run_t *r, warp_t *w, int item)
     }
     }
     assert(w->x[k] > 0);
-    w->kind = (uint8_t)k;
-    if (--w->x[k] == 0)
-        w->nk--;
-    w->left--;
+    take_kind(w, k);
 }
 
-/* Bucket i was taken from: mark it low when below its cap. */
-static void bk_mark(run_t *r, uint32_t i)
+/* a / b, in 32 bits when both fit (a faster division). */
+static inline uint64_t div_fast(uint64_t a, uint64_t b)
 {
-    const bucket_t *b = &r->bk[i];
-    if (b->rate && b->level < b->cap)
-        r->low[i >> 6] |= UINT64_C(1) << (i & 63);
+    return (a | b) >> 32 ? a / b : (uint32_t)a / (uint32_t)b;
 }
 
-/* Bucket i refilled: unmark it when full. */
-static void bk_unmark_full(run_t *r, uint32_t i)
-{
-    if (r->bk[i].level == r->bk[i].cap)
-        r->low[i >> 6] &= ~(UINT64_C(1) << (i & 63));
-}
-
-/* Can an acquisition of group g take its resources from the levels now? */
-static int fits(const run_t *r, const pn_pipe_group_t *g)
+/* Can an acquisition of group g take its resources from the levels within
+ * step t? */
+static int fits(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
 {
     for (uint32_t i = 0; i < g->nb; i++)
-        if (r->bk[g->b[i]].level < g->c[i])
+        if (pn_pipe_bucket_now(&r->bk[g->b[i]], t) < g->c[i])
             return 0;
     return !(g->load && r->inflight == 0);
 }
 
-/* How many acquisitions of group g (alone on its buckets) fit together now. */
-static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g)
+/* How many acquisitions of group g (alone on its buckets) fit together in
+ * step t, at most n (n < 2^31). */
+static uint64_t fit_count(const run_t *r, const pn_pipe_group_t *g, uint64_t t, uint64_t n)
 {
-    uint64_t k = UINT64_MAX;
+    uint64_t k = n;
     for (uint32_t i = 0; i < g->nb; i++) {
-        uint64_t l = r->bk[g->b[i]].level, c = g->c[i];
-        uint64_t m = l < c ? 0 : l < 2 * c ? 1 : l / c;   /* mostly no division */
-        if (m < k)
-            k = m;
+        uint64_t l = pn_pipe_bucket_now(&r->bk[g->b[i]], t), c = g->c[i];
+        if (l < c)
+            return 0;
+        if (l < k * c)                  /* floor(l / c) < k; mostly no division */
+            k = l < 2 * c ? 1 : div_fast(l, c);
     }
     return k;
 }
 
-/* Steps from the marking in which the buckets hold their current levels until
- * an acquisition of group g fits, counting refills only; UINT64_MAX when it
- * waits for an inflight token (an event brings it). */
-static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g)
+/* Steps from M_{t+1} until an acquisition of group g fits, counting refills
+ * only; UINT64_MAX when it waits for an inflight token (an event brings it). */
+static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g, uint64_t t)
 {
     if (g->load && r->inflight == 0)
         return UINT64_MAX;
     uint64_t m = 0;
     for (uint32_t i = 0; i < g->nb; i++) {
-        const bucket_t *b = &r->bk[g->b[i]];
-        if (b->level < g->c[i]) {
-            uint64_t d = g->c[i] - b->level;
-            uint64_t need = d <= b->rate ? 1 : (d + b->rate - 1) / b->rate;
+        const pn_pipe_bucket_t *b = &r->bk[g->b[i]];
+        uint64_t level = pn_pipe_bucket_next(b, t);
+        if (level < g->c[i]) {
+            uint64_t d = g->c[i] - level;
+            uint64_t need = d <= b->rate ? 1 : pn_pipe_bucket_div(b, d + b->rate - 1);
             if (need > m)
                 m = need;
         }
@@ -243,62 +249,59 @@ static uint64_t wait_for(const run_t *r, const pn_pipe_group_t *g)
     return m;
 }
 
-/* Advance every bucket over n steps in which nothing is taken. */
-static void refill_quiet(run_t *r, uint64_t n)
-{
-    for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
-        for (uint64_t bits = r->low[wd]; bits; bits &= bits - 1) {
-            uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-            bucket_t *b = &r->bk[i];
-            if (b->cap - b->level < b->rate)
-                continue;
-            uint64_t k = (b->cap - b->level) / b->rate;
-            if (k > n)
-                k = n;
-            b->level += k * b->rate;
-            r->firings += k;
-            bk_unmark_full(r, i);
-        }
-}
-
-/* Warp wi waits in the group of its kind and partition from step t. 0, or
- * -1 when out of memory. O(1) amortised. */
-static int group_push(run_t *r, uint32_t wi, uint64_t t)
+/* Warp wi waits in the group of its kind and partition from step t (a
+ * group holds at most the warps resident at once). O(1). */
+static void group_push(run_t *r, uint32_t wi, uint64_t t)
 {
     const warp_t *w = &r->w[wi];
     uint32_t g = r->pl->gid[w->kind][w->part];
-    if (r->gn[g] == r->gcap[g]) {
-        uint32_t cap = r->gcap[g] ? 2 * r->gcap[g] : 16;
-        uint32_t *m = realloc(r->gm[g], (size_t)cap * sizeof *m);
-        if (!m)
-            return -1;
-        r->gm[g] = m;
-        r->gcap[g] = cap;
-    }
-    if (r->gn[g] == 0) {
+    gstate_t *s = &r->gs[g];
+    if (s->n == 0) {
         r->gact[r->n_gact++] = g;
-        r->gat[g] = t;                  /* a group's bound holds while it has members */
+        s->at = t;                      /* a group's bound holds while it has members */
     }
-    r->gm[g][r->gn[g]++] = wi;
-    return 0;
+    s->m[s->n++] = wi;
 }
 
-/* Member j of group g acquires: take its resources, go from the next step. */
-static void group_take(run_t *r, uint32_t g, uint32_t j)
+/* Warp wi acquired: it holds go from the next step, after its partition's
+ * go warps. */
+static void go_push(run_t *r, uint32_t wi)
+{
+    uint32_t j = r->w[wi].part;
+    r->go[(size_t)j * r->pl->total + r->n_go[j]++] = wi;
+    r->go_parts |= UINT64_C(1) << j;
+    r->go_total++;
+}
+
+/* Member j of group g acquires in step t: take its resources, go from the
+ * next step. */
+static void group_take(run_t *r, uint32_t g, uint32_t j, uint64_t t)
 {
     const pn_pipe_group_t *gr = &r->pl->groups[g];
-    for (uint32_t i = 0; i < gr->nb; i++) {
-        bucket_t *b = &r->bk[gr->b[i]];
-        assert(b->level >= gr->c[i]);
-        b->level -= gr->c[i];
-        bk_mark(r, gr->b[i]);
-    }
+    for (uint32_t i = 0; i < gr->nb; i++)
+        pn_pipe_bucket_take(&r->bk[gr->b[i]], t, gr->c[i], &r->firings);
     if (gr->load && r->inflight != UINT64_MAX) {
         assert(r->inflight > 0);
         r->inflight--;
     }
-    r->fresh[r->n_fresh++] = r->gm[g][j];
-    r->gm[g][j] = r->gm[g][--r->gn[g]];
+    go_push(r, r->gs[g].m[j]);
+    r->gs[g].m[j] = r->gs[g].m[--r->gs[g].n];
+    r->emptied |= r->gs[g].n == 0;
+}
+
+/* Every member of group g (alone on its buckets, all fitting) acquires in
+ * step t, the last first (as group_take one at a time). */
+static void group_take_all(run_t *r, uint32_t g, uint64_t t)
+{
+    const pn_pipe_group_t *gr = &r->pl->groups[g];
+    gstate_t *s = &r->gs[g];
+    for (uint32_t i = 0; i < gr->nb; i++)
+        pn_pipe_bucket_take(&r->bk[gr->b[i]], t, (uint64_t)gr->c[i] * s->n, &r->firings);
+    assert(!gr->load);
+    for (uint32_t j = s->n; j-- > 0;)
+        go_push(r, s->m[j]);
+    s->n = 0;
+    r->emptied = 1;
 }
 
 /* An inflight token came back: the groups that wait for one look again at t. */
@@ -306,14 +309,15 @@ static void inflight_back(run_t *r, uint64_t t)
 {
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
-        if (r->pl->groups[g].load && r->gat[g] > t)
-            r->gat[g] = t;
+        if (r->pl->groups[g].load && r->gs[g].at > t)
+            r->gs[g].at = t;
     }
 }
 
-/* The acquisitions of step t, from the marking's levels. The net fires the
+/* The acquisitions of step t, from the marking's levels (the warps that may
+ * acquire in it are in their groups: group_push). The net fires the
  * enabled acquisitions in a uniform random order, each that still fits.
- * Only groups whose bound gat is reached are looked at (takes only lower
+ * Only groups whose bound is reached are looked at (takes only lower
  * the levels, so a bound stays one); a group alone on its buckets that
  * holds k of its cost lets a uniform k-subset of its members acquire; the
  * others are drawn one at a time, a uniform member among the groups that
@@ -321,83 +325,86 @@ static void inflight_back(run_t *r, uint64_t t)
  * would fail, which changes no other outcome's probability). Groups left
  * waiting keep a bound <= t until group_next sets it.
  * O(groups with members + acquisitions x enabled groups). */
-static int acquire(run_t *r, uint64_t t)
+static void acquire(run_t *r, uint64_t t)
 {
     const pn_pipe_plan_t *pl = r->pl;
-    for (uint32_t i = 0; i < r->n_acq; i++)
-        if (group_push(r, r->acq[i], t) != 0)
-            return -1;
-    r->n_acq = 0;
     uint32_t ne = 0;
     uint64_t N = 0;
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
-        if (r->gat[g] > t)
+        if (r->gs[g].at > t)
             continue;
         const pn_pipe_group_t *gr = &pl->groups[g];
-        if (!fits(r, gr)) {
-            continue;                   /* left waiting: bound in group_next */
-        } else if (gr->alone) {
-            uint32_t n = r->gn[g];
-            uint64_t k = fit_count(r, gr);
-            if (k >= n) {
-                while (r->gn[g])
-                    group_take(r, g, r->gn[g] - 1);
+        if (gr->alone) {                /* no inflight token: fits iff k > 0 */
+            uint32_t n = r->gs[g].n;
+            uint64_t k = fit_count(r, gr, t, n);
+            if (k == 0) {
+                continue;               /* left waiting: bound in group_next */
+            } else if (k >= n) {
+                group_take_all(r, g, t);
             } else {
                 for (uint64_t i = 0; i < k; i++)
-                    group_take(r, g, pn_rng_below(&r->rng, r->gn[g]));
+                    group_take(r, g, pn_rng_below(&r->rng, r->gs[g].n), t);
             }
-        } else {
+        } else if (fits(r, gr, t)) {
             r->en[ne++] = g;
-            N += r->gn[g];
+            N += r->gs[g].n;
         }
     }
     if (ne > 0) {
         int all_fit = 1;
         if (N > 1) {
-            uint64_t *need = r->need, loads = 0;
-            memset(need, 0, pl->n_buckets * sizeof *need);
+            uint64_t *need = r->need, loads = 0;  /* need: zero but in this block */
+            uint32_t used[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], nu = 0;
             for (uint32_t e = 0; e < ne; e++) {
                 const pn_pipe_group_t *gr = &pl->groups[r->en[e]];
-                for (uint32_t i = 0; i < gr->nb; i++)
-                    need[gr->b[i]] += (uint64_t)gr->c[i] * r->gn[r->en[e]];
-                loads += gr->load ? r->gn[r->en[e]] : 0;
+                for (uint32_t i = 0; i < gr->nb; i++) {
+                    if (need[gr->b[i]] == 0)
+                        used[nu++] = gr->b[i];
+                    need[gr->b[i]] += (uint64_t)gr->c[i] * r->gs[r->en[e]].n;
+                }
+                loads += gr->load ? r->gs[r->en[e]].n : 0;
             }
-            for (uint32_t i = 0; i < pl->n_buckets && all_fit; i++)
-                all_fit = need[i] <= r->bk[i].level;
+            for (uint32_t i = 0; i < nu; i++) {
+                all_fit &= need[used[i]] <= pn_pipe_bucket_now(&r->bk[used[i]], t);
+                need[used[i]] = 0;
+            }
             if (r->inflight != UINT64_MAX && loads > r->inflight)
                 all_fit = 0;
         }
         if (all_fit) {
             for (uint32_t e = 0; e < ne; e++)
-                while (r->gn[r->en[e]])
-                    group_take(r, r->en[e], r->gn[r->en[e]] - 1);
+                while (r->gs[r->en[e]].n)
+                    group_take(r, r->en[e], r->gs[r->en[e]].n - 1, t);
         } else {
             while (ne > 0) {
                 uint64_t u = pn_rng_below(&r->rng, (uint32_t)N);   /* N <= warps < 2^31 */
                 uint32_t e = 0;
-                while (u >= r->gn[r->en[e]])
-                    u -= r->gn[r->en[e++]];
-                group_take(r, r->en[e], (uint32_t)u);
+                while (u >= r->gs[r->en[e]].n)
+                    u -= r->gs[r->en[e++]].n;
+                group_take(r, r->en[e], (uint32_t)u, t);
                 N--;
                 for (e = 0; e < ne;) {
                     uint32_t g = r->en[e];
-                    if (r->gn[g] && fits(r, &pl->groups[g])) {
+                    if (r->gs[g].n && fits(r, &pl->groups[g], t)) {
                         e++;
                         continue;
                     }
-                    N -= r->gn[g];
+                    N -= r->gs[g].n;
                     r->en[e] = r->en[--ne];
                 }
             }
         }
     }
-    for (uint32_t a = 0; a < r->n_gact;)
-        if (r->gn[r->gact[a]] == 0)
-            r->gact[a] = r->gact[--r->n_gact];
-        else
-            a++;
-    return 0;
+    if (r->emptied) {
+        for (uint32_t a = 0; a < r->n_gact;) {
+            if (r->gs[r->gact[a]].n == 0)
+                r->gact[a] = r->gact[--r->n_gact];
+            else
+                a++;
+        }
+    }
+    r->emptied = 0;
 }
 
 /* After step t's refills: the first step after t at which some group may
@@ -409,11 +416,11 @@ static uint64_t group_next(run_t *r, uint64_t t)
     uint64_t best = UINT64_MAX;
     for (uint32_t a = 0; a < r->n_gact; a++) {
         uint32_t g = r->gact[a];
-        if (r->gat[g] <= t) {
-            uint64_t m = wait_for(r, &r->pl->groups[g]);
-            r->gat[g] = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
+        if (r->gs[g].at <= t) {
+            uint64_t m = wait_for(r, &r->pl->groups[g], t);
+            r->gs[g].at = m == UINT64_MAX ? UINT64_MAX : t + 1 + m;
         }
-        if (r->gat[g] < best && (best = r->gat[g]) == t + 1)
+        if (r->gs[g].at < best && (best = r->gs[g].at) == t + 1)
             break;                      /* the rest keep bounds <= t + 1 */
     }
     return best;
@@ -424,12 +431,9 @@ static uint64_t group_next(run_t *r, uint64_t t)
 static void issue(run_t *r, uint64_t t)
 {
     const pn_pipe_params_t *p = &r->pl->p;
-    if (r->go_total == 0)
-        return;
-    for (uint32_t j = 0; j < p->partitions; j++) {
+    for (uint64_t parts = r->go_parts; parts; parts &= parts - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(parts);
         uint32_t n = r->n_go[j];
-        if (n == 0)
-            continue;
         uint32_t *g = &r->go[(size_t)j * r->pl->total];
         uint32_t m = n < p->issue ? n : p->issue;
         if (m < n)
@@ -449,6 +453,8 @@ static void issue(run_t *r, uint64_t t)
             memmove(g, g + m, (size_t)(n - m) * sizeof *g);
         r->n_go[j] = n - m;
         r->go_total -= m;
+        if (m == n)
+            r->go_parts &= ~(UINT64_C(1) << j);
     }
 }
 
@@ -458,20 +464,14 @@ static void run_free(run_t *r)
     free(r->ready);
     free(r->next);
     free(r->bits);
-    free(r->acq);
     free(r->wake);
-    for (uint32_t g = 0; r->gm && g < r->pl->n_groups; g++)
-        free(r->gm[g]);
-    free(r->gm);
-    free(r->gn);
-    free(r->gcap);
-    free(r->gat);
+    free(r->gs);
+    free(r->gpool);
     free(r->gact);
     free(r->en);
     free(r->need);
     free(r->go);
     free(r->n_go);
-    free(r->fresh);
     free(r->bk);
     free(r->arrived);
     free(r->ended);
@@ -487,10 +487,11 @@ static void init_block(run_t *r, uint32_t b)
         const size_t ci = pl->per_block ? (size_t)b * p->n_warps + i : i;
         memcpy(w->x, pl->warps[ci].n, sizeof w->x);
         w->left = 0;
-        w->nk = 0;
+        w->nk = w->km = 0;
         for (int k = 0; k < PN_PIPE_KINDS; k++) {
             w->left += w->x[k];
             w->nk += w->x[k] > 0;
+            w->km |= (uint8_t)((w->x[k] > 0) << k);
         }
         w->part = i % p->partitions;
         w->block = b;
@@ -562,7 +563,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
     warp_t *w = &r->w[wi];
     int cr = w->cr;
     w->cr = 0;
-    if (!cr && pn_pipe_is_load(w->kind) && r->inflight != UINT64_MAX && r->inflight++ == 0)
+    if (r->inflight != UINT64_MAX && !cr && pn_pipe_is_load(w->kind) && r->inflight++ == 0)
         inflight_back(r, t);
     if (r->pl->seg_off) {
         int item = prog_next(r->pl, w);
@@ -575,7 +576,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
             if (cr)
                 cal_push(r, r->wake, t + 1, wi);
             else
-                r->acq[r->n_acq++] = wi;
+                group_push(r, wi, t);
         }
         return;
     }
@@ -584,7 +585,7 @@ static void on_event(run_t *r, uint32_t wi, uint64_t t)
         if (cr)
             cal_push(r, r->wake, t + 1, wi);     /* selected now, acquires next step */
         else
-            r->acq[r->n_acq++] = wi;             /* selected earlier, acquires now */
+            group_push(r, wi, t);                /* selected earlier, acquires now */
     } else if (w->barl) {
         arrive(r, w, t);
     } else {
@@ -603,24 +604,24 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     r.ready = malloc(pl->ring * sizeof *r.ready);
     r.next = malloc((size_t)T * sizeof *r.next);
     r.bits = calloc(pl->ring / 64, sizeof *r.bits);
-    r.acq = malloc((size_t)T * sizeof *r.acq);
     r.wake = malloc(pl->ring * sizeof *r.wake);
     const uint32_t G = pl->n_groups;
-    r.gm = calloc(G, sizeof *r.gm);
-    r.gn = calloc(G, sizeof *r.gn);
-    r.gcap = calloc(G, sizeof *r.gcap);
-    r.gat = calloc(G, sizeof *r.gat);
+    r.gs = calloc(G, sizeof *r.gs);
+    const uint64_t live = (uint64_t)(pl->blocks < pl->resident ? pl->blocks : pl->resident) *
+                          p->n_warps;
+    r.gpool = malloc((size_t)(G * live) * sizeof *r.gpool);
+    for (uint32_t g = 0; r.gs && r.gpool && g < G; g++)
+        r.gs[g].m = r.gpool + (size_t)g * live;
     r.gact = malloc(G * sizeof *r.gact);
     r.en = malloc(G * sizeof *r.en);
-    r.need = malloc((size_t)pl->n_buckets * sizeof *r.need);
+    r.need = calloc(pl->n_buckets, sizeof *r.need);
     r.go = malloc((size_t)T * p->partitions * sizeof *r.go);
     r.n_go = calloc(p->partitions, sizeof *r.n_go);
-    r.fresh = malloc((size_t)T * sizeof *r.fresh);
     r.bk = calloc(pl->n_buckets, sizeof *r.bk);
     r.arrived = calloc(pl->blocks, sizeof *r.arrived);
     r.ended = calloc(pl->blocks, sizeof *r.ended);
-    if (!r.w || !r.ready || !r.next || !r.bits || !r.acq || !r.go || !r.n_go || !r.fresh ||
-        !r.bk || !r.wake || !r.gm || !r.gn || !r.gcap || !r.gat || !r.gact || !r.en ||
+    if (!r.w || !r.ready || !r.next || !r.bits || !r.go || !r.n_go ||
+        !r.bk || !r.wake || !r.gs || !r.gpool || !r.gact || !r.en ||
         !r.need || !r.arrived || !r.ended) {
         run_free(&r);
         return pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
@@ -631,7 +632,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
     for (uint32_t i = 0; i < pl->n_buckets; i++) {
         int q = i < PN_PIPE_SFUP ? (int)i
                 : i < PN_PIPE_SFUP + p->partitions ? PN_PIPE_SFUP : PN_PIPE_ALUP;
-        r.bk[i] = (bucket_t){ pl->cap[q], pl->cap[q], p->rate[q] };
+        pn_pipe_bucket_init(&r.bk[i], pl->cap[q], p->rate[q]);
     }
     r.inflight = p->inflight && !pl->inflight_free ? p->inflight : UINT64_MAX;
     /* step 0: the resident blocks' warps select (acquire from step 1),
@@ -642,16 +643,17 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         init_block(&r, b);
     for (uint32_t wi = 0; wi < r.next_block * p->n_warps; wi++)
         on_event(&r, wi, 0);
-    r.idle = 1;                        /* t0 at step 0 */
-    r.firings += 1 + r.term_now;
-    uint64_t t = 0;
+    uint64_t idle = 1;                 /* t0 at step 0 */
+    r.firings += r.term_now;
+    uint64_t t = 0, t_last = UINT64_MAX;   /* t_last: the last step played, if not t */
     pn_status_t st = PN_OK;
     for (uint32_t iter = 1;; iter++) {
         if ((iter & (PN_ENGINE_STOP_EVERY - 1)) == 0 && pn_engine_poll(o, t)) {
             st = pn_engine_stop_error(err);
             break;
         }
-        /* end of step t: retire, terminate, fresh acquisitions */
+        /* end of step t: retire, terminate (the warps that acquired in it
+         * joined their partition's go warps: group_take) */
         pw -= z_now;
         r.firings += z_now;
         if (pfin == T) {               /* t_done fired at t: M_{t+1} is dead */
@@ -661,12 +663,6 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         pfin += r.term_now;
         z_now = r.term_now;
         r.term_now = 0;
-        for (uint32_t i = 0; i < r.n_fresh; i++) {
-            uint32_t wi = r.fresh[i], j = r.w[wi].part;
-            r.go[(size_t)j * T + r.n_go[j]++] = wi;
-        }
-        r.go_total += r.n_fresh;
-        r.n_fresh = 0;
         /* the issues of step t+1 now: its go warps are known (those that
          * acquire at t+1 hold go from t+2), so t+1 need not be visited */
         const int go_next = r.go_total > 0;
@@ -689,6 +685,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         }
         if (next >= max_steps) {
             st = pn_engine_limit_error(o, seed, err);
+            t_last = t;
             t = max_steps - 1;
             break;
         }
@@ -696,8 +693,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         if (next > t + 1) {
             uint64_t gap = next - t - 1;
             if (pw >= 1)                /* t0, but not at t+1 when a warp held go */
-                r.idle += gap - (uint64_t)go_next, r.firings += gap - (uint64_t)go_next;
-            refill_quiet(&r, gap);
+                idle += gap - (uint64_t)go_next;
         }
         const int go_now = go_next && next == t + 1;
         t = next;
@@ -705,7 +701,7 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         /* step t, from M_t */
         const uint64_t slot = t & (pl->ring - 1);
         for (uint32_t wi = r.wake[slot]; wi != UINT32_MAX; wi = r.next[wi]) {
-            r.acq[r.n_acq++] = wi;
+            group_push(&r, wi, t);
             r.pending--;
         }
         uint32_t first = r.ready[slot];
@@ -718,30 +714,18 @@ pn_status_t pn_pipe_run(const pn_pipe_plan_t *pl, uint64_t seed, const pn_run_op
         }
         r.firings += r.term_now;
         if (pw >= 1 && !go_now && z_now == 0)
-            r.idle++, r.firings++;
-        /* refills decided on M_t, applied after the step's takings */
-        uint32_t refill[PN_PIPE_SFUP + 2 * PN_PIPE_MAX_PARTITIONS], n_refill = 0;
-        for (uint32_t wd = 0; wd < LOW_WORDS; wd++)
-            for (uint64_t bits = r.low[wd]; bits; bits &= bits - 1) {
-                uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (r.bk[i].cap - r.bk[i].level >= r.bk[i].rate)
-                    refill[n_refill++] = i;
-            }
-        if (acquire(&r, t) != 0) {
-            st = pn_error_set(err, PN_ENOMEM, "out of memory for a pipelined run");
-            break;
-        }
-        for (uint32_t k = 0; k < n_refill; k++) {
-            bucket_t *b = &r.bk[refill[k]];
-            b->level += b->rate;
-            r.firings++;
-            assert(b->level <= b->cap);
-            bk_unmark_full(&r, refill[k]);
-        }
+            idle++;
+        /* the buckets refill lazily: decided on M_t when first taken from */
+        acquire(&r, t);
     }
+    if (t_last == UINT64_MAX)
+        t_last = t;
+    for (uint32_t i = 0; i < pl->n_buckets; i++)   /* refills up to the last step */
+        r.firings += pn_pipe_bucket_close(&r.bk[i], t_last);
     res->seed = seed;
     res->steps = t + 1;
-    res->idle_steps = r.idle;
+    res->idle_steps = idle;
+    r.firings += idle;
     res->firings = r.firings;
     run_free(&r);
     return st;
