@@ -24,6 +24,7 @@
 typedef struct bucket {
     uint64_t level, at;         /* level at the start of step `at`, less its takes */
     uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
+    uint32_t rate, cap;         /* its pipe's */
 } bucket_t;
 
 typedef struct warp {
@@ -47,8 +48,9 @@ typedef struct slot {
 
 /* Bring bucket b from its step `at` to step t > at: the refill decided at
  * `at`, then R in every quiet step in which its room holds R. */
-static void level_advance(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
+static void level_advance(bucket_t *b, uint64_t t)
 {
+    uint32_t rate = b->rate, cap = b->cap;
     b->level += b->refill;
     uint64_t d = t - b->at - 1;   /* quiet steps in between */
     if (d > 0 && cap - b->level >= rate) {
@@ -62,12 +64,23 @@ static void level_advance(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
 /* The bucket's level at the start of step t, as the net's refill has it: in
  * every step it refills by R when its room (cap - level) at the start of the
  * step, before the step's takes, holds at least R. */
-static inline uint64_t level_at(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
+static inline uint64_t level_at(bucket_t *b, uint64_t t)
 {
-    if (t > b->at && rate)
-        level_advance(b, t, rate, cap);
+    if (t > b->at && b->rate)
+        level_advance(b, t);
     return b->level;
 }
+
+/* A ready list's class as the engine reads it: its partition, the buckets it
+ * takes from with their costs, the in-flight slot, and the mask of both
+ * (bit = bucket index mod 63; the top bit, the in-flight slots). */
+typedef struct lrec {
+    uint64_t mask;
+    uint32_t part;
+    uint8_t n, inflight;
+    uint8_t b[P_N];
+    uint32_t need[P_N];
+} lrec_t;
 
 typedef struct run {
     const pn_sass_sim_t *s;
@@ -88,9 +101,7 @@ typedef struct run {
     uint32_t *elig;             /* a step's lists that can be paid */
     uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
                                  * lower the levels, so an earlier answer stays a bound) */
-    uint64_t *lmask;            /* per list: its buckets (bit = bucket index) and, in
-                                 * the top bit, the in-flight slots */
-    uint32_t *lpart;            /* per list: its partition */
+    lrec_t *lr;                 /* per list: its class, read for the engine */
 } run_t;
 
 /* Running warp wi, in no list, waits for its wake step. */
@@ -291,24 +302,20 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
 
 /* Issue warp w's op at step t on its partition, which has a slot left. Its
  * list's check (list_wait) made sure its pipes and an in-flight slot can pay. */
-static void issue(run_t *r, warp_t *w, uint64_t t)
+static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
-    uint32_t part = w->part;
     assert(!(pn_sass_op_levels(o) && s->inflight && r->n_inflight >= s->inflight));
     int lvl = level_of(o, w);
-    const pn_sass_class_t *cl = &s->cls[o->cls[lvl]];
-    bucket_t *bk[P_N];
-    for (uint32_t i = 0; i < cl->n_pipes; i++) {
-        int q = cl->pipe[i];
-        bk[i] = &r->bk[pn_sass_bucket(s->partitions, q, part)];
-        uint64_t have = level_at(bk[i], t, s->rate[q], s->cap[q]);
-        assert(have >= cl->cost[q]);
-        (void)have;
+    assert(k == w->part * s->n_cls + o->cls[lvl]);
+    const lrec_t *L = &r->lr[k];
+    /* list_wait brought its buckets to t */
+    for (uint32_t i = 0; i < L->n; i++) {
+        assert(r->bk[L->b[i]].at == t || !r->bk[L->b[i]].rate);
+        assert(r->bk[L->b[i]].level >= L->need[i]);
+        r->bk[L->b[i]].level -= L->need[i];
     }
-    for (uint32_t i = 0; i < cl->n_pipes; i++)
-        bk[i]->level -= cl->cost[cl->pipe[i]];
     r->issued++;
     uint64_t lat = pn_sass_latency_at(s, o, lvl);
     if (o->follow >= 0) {
@@ -367,28 +374,27 @@ static void issue(run_t *r, warp_t *w, uint64_t t)
  * slot is back (0: it can be paid at t). */
 static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
 {
-    const pn_sass_sim_t *s = r->s;
-    const pn_sass_class_t *c = &s->cls[k % s->n_cls];
-    uint32_t p = k / s->n_cls;
+    const lrec_t *L = &r->lr[k];
     uint64_t m = 0;
-    for (uint32_t i = 0; i < c->n_pipes; i++) {
-        int q = c->pipe[i];
-        uint32_t need = c->cost[q];
-        uint64_t have = level_at(&r->bk[pn_sass_bucket(s->partitions, q, p)], t, s->rate[q],
-                                 s->cap[q]);
+    for (uint32_t i = 0; i < L->n; i++) {
+        bucket_t *b = &r->bk[L->b[i]];
+        uint32_t need = L->need[i];
+        uint64_t have = level_at(b, t);
         if (need > have) {
-            uint64_t n = (need - have + s->rate[q] - 1) / s->rate[q];
+            uint64_t n = (need - have + b->rate - 1) / b->rate;
             m = n > m ? n : m;
         }
     }
-    if (c->inflight && r->n_inflight >= s->inflight && r->inflight[0] > t + m)
+    if (L->inflight && r->n_inflight >= r->s->inflight && r->inflight[0] > t + m)
         m = r->inflight[0] - t;
     return m;
 }
 
-/* Step t's issues (the file's comment): returns the instructions issued. */
-static uint32_t issue_step(run_t *r, uint64_t t)
+/* Step t's issues (the file's comment): returns the instructions issued,
+ * and in *next the first step after t at which a list may be paid. */
+static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
 {
+    uint64_t nx = UINT64_MAX;
     const pn_sass_sim_t *s = r->s;
     uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0;
     while (r->n_inflight > 0 && r->inflight[0] <= t)
@@ -397,11 +403,15 @@ static uint32_t issue_step(run_t *r, uint64_t t)
         left[p] = s->issue;
     for (uint32_t a = 0; a < r->n_act; a++) {
         uint32_t k = r->act[a];
-        if (r->ready_at[k] > t)
+        if (r->ready_at[k] > t) {
+            nx = r->ready_at[k] < nx ? r->ready_at[k] : nx;
             continue;
+        }
         uint64_t m = list_wait(r, k, t);
         if (m == 0)
             r->elig[ne++] = k;
+        else
+            nx = t + m < nx ? t + m : nx;
         r->ready_at[k] = t + (m ? m : 1);
     }
     while (ne > 0) {
@@ -411,10 +421,11 @@ static uint32_t issue_step(run_t *r, uint64_t t)
         uint32_t u = pn_rng_below(&r->rng, total);
         while (u >= r->n_rd[r->elig[e]])
             u -= r->n_rd[r->elig[e++]];
-        uint64_t took = r->lmask[r->elig[e]];
-        uint32_t wi = list_take(r, r->elig[e], u);
+        uint32_t kk = r->elig[e];
+        uint64_t took = r->lr[kk].mask;
+        uint32_t wi = list_take(r, kk, u);
         warp_t *w = &r->w[wi];
-        issue(r, w, t);
+        issue(r, w, kk, t);
         issued++;
         left[w->part]--;
         if (w->state == 0 && !w->queued)
@@ -425,20 +436,27 @@ static uint32_t issue_step(run_t *r, uint64_t t)
         uint32_t n = 0;
         for (uint32_t i = 0; i < ne; i++) {
             uint32_t k = r->elig[i];
-            if (r->n_rd[k] == 0 || left[r->lpart[k]] == 0)
+            if (r->n_rd[k] == 0)
                 continue;
-            if (!(r->lmask[k] & took)) {
+            if (left[r->lr[k].part] == 0) {
+                nx = t + 1;
+                continue;
+            }
+            if (!(r->lr[k].mask & took)) {
                 r->elig[n++] = k;
                 continue;
             }
             uint64_t m = list_wait(r, k, t);
             if (m == 0)
                 r->elig[n++] = k;
-            else
+            else {
                 r->ready_at[k] = t + m;
+                nx = t + m < nx ? t + m : nx;
+            }
         }
         ne = n;
     }
+    *next = nx;
     return issued;
 }
 
@@ -467,32 +485,40 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.apos = malloc(nk * sizeof *r.apos);
     r.elig = malloc(nk * sizeof *r.elig);
     r.ready_at = malloc(nk * sizeof *r.ready_at);
-    r.lmask = calloc(nk, sizeof *r.lmask);
-    r.lpart = malloc(nk * sizeof *r.lpart);
+    r.lr = calloc(nk, sizeof *r.lr);
     pn_status_t st = PN_OK;
     if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !lbuf || !r.wh || !r.rd ||
-        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lmask || !r.lpart) {
+        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
     }
     for (uint32_t k = 0; k < nk; k++) {
         const pn_sass_class_t *c = &s->cls[k % s->n_cls];
         uint32_t p = (uint32_t)(k / s->n_cls);
-        r.lpart[k] = p;
+        lrec_t *L = &r.lr[k];
+        L->part = p;
+        L->inflight = c->inflight;
+        L->n = c->n_pipes;
         for (uint32_t i = 0; i < c->n_pipes; i++) {
             int q = c->pipe[i];
             uint32_t b = pn_sass_bucket(s->partitions, q, p);
-            r.lmask[k] |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
+            L->b[i] = (uint8_t)b;
+            L->need[i] = c->cost[q];
+            L->mask |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
         }
         if (c->inflight)
-            r.lmask[k] |= UINT64_C(1) << 63;
+            L->mask |= UINT64_C(1) << 63;
     }
     for (uint32_t i = 0; i < nw; i++)
         r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].ldone = lbuf + (size_t)i * nln,
         r.w[i].state = 3;
     for (int q = 0; q < P_N; q++)
-        for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++)
-            r.bk[pn_sass_bucket(s->partitions, q, p)].level = s->cap[q];
+        for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++) {
+            bucket_t *b = &r.bk[pn_sass_bucket(s->partitions, q, p)];
+            b->level = s->cap[q];
+            b->rate = s->rate[q];
+            b->cap = s->cap[q];
+        }
     for (uint32_t b = 0; b < s->resident; b++)
         start_block(&r, b, 0, 1);
     uint64_t t = 0, busy_steps = 0, end = 0;
@@ -514,7 +540,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
                 break;
             }
         wake_due(&r, t);
-        if (issue_step(&r, t) > 0) {
+        uint64_t next;
+        if (issue_step(&r, t, &next) > 0) {
             busy_steps++;
             if (t + 1 > end)
                 end = t + 1;
@@ -522,9 +549,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         if (r.last_done > end)
             end = r.last_done;
         /* the next step at which anything can happen */
-        uint64_t next = r.n_wh > 0 ? r.wh[0].at : UINT64_MAX;
-        for (uint32_t a = 0; a < r.n_act; a++)
-            next = r.ready_at[r.act[a]] < next ? r.ready_at[r.act[a]] : next;
+        if (r.n_wh > 0 && r.wh[0].at < next)
+            next = r.wh[0].at;
         if (r.next_block < s->blocks && r.n_free > 0)
             for (uint32_t b = 0; b < s->resident; b++)
                 if (!r.slot[b].busy) {
@@ -561,8 +587,7 @@ out:
     free(r.apos);
     free(r.elig);
     free(r.ready_at);
-    free(r.lmask);
-    free(r.lpart);
+    free(r.lr);
     return st;
 }
 
