@@ -414,46 +414,47 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
             nx = t + m < nx ? t + m : nx;
         r->ready_at[k] = t + (m ? m : 1);
     }
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < ne; i++)
+        total += r->n_rd[r->elig[i]];
     while (ne > 0) {
-        uint32_t total = 0, e = 0;
-        for (uint32_t i = 0; i < ne; i++)
-            total += r->n_rd[r->elig[i]];
-        uint32_t u = pn_rng_below(&r->rng, total);
+        uint32_t e = 0, u = pn_rng_below(&r->rng, total);
         while (u >= r->n_rd[r->elig[e]])
             u -= r->n_rd[r->elig[e++]];
-        uint32_t kk = r->elig[e];
+        uint32_t kk = r->elig[e], pw = r->lr[kk].part;
         uint64_t took = r->lr[kk].mask;
         uint32_t wi = list_take(r, kk, u);
         warp_t *w = &r->w[wi];
         issue(r, w, kk, t);
         issued++;
-        left[w->part]--;
+        total--;
+        int full = --left[pw] == 0;
         if (w->state == 0 && !w->queued)
             wake_push(r, wi);
         /* keep the lists that still have members, a slot and the units (only
-         * those sharing a bucket or the in-flight slots with the issue may
-         * have lost theirs) */
-        uint32_t n = 0;
+         * the issue's list may have emptied, only its partition's lists lost
+         * their slot, and only those sharing a bucket or the in-flight slots
+         * with the issue may have lost their units) */
+        uint32_t n = 0, dropped = 0;
         for (uint32_t i = 0; i < ne; i++) {
-            uint32_t k = r->elig[i];
-            if (r->n_rd[k] == 0)
-                continue;
-            if (left[r->lr[k].part] == 0) {
-                nx = t + 1;
-                continue;
+            uint32_t k = r->elig[i], c = r->n_rd[k];
+            const lrec_t *L = &r->lr[k];
+            int keep = c > 0 && !(full && L->part == pw);
+            dropped |= c > 0 && !keep;
+            if (keep && (L->mask & took)) {
+                uint64_t m = list_wait(r, k, t);
+                if (m > 0) {
+                    r->ready_at[k] = t + m;
+                    nx = t + m < nx ? t + m : nx;
+                    keep = 0;
+                }
             }
-            if (!(r->lr[k].mask & took)) {
-                r->elig[n++] = k;
-                continue;
-            }
-            uint64_t m = list_wait(r, k, t);
-            if (m == 0)
-                r->elig[n++] = k;
-            else {
-                r->ready_at[k] = t + m;
-                nx = t + m < nx ? t + m : nx;
-            }
+            r->elig[n] = k;
+            n += (uint32_t)keep;
+            total -= keep ? 0 : c;
         }
+        if (dropped)
+            nx = t + 1 < nx ? t + 1 : nx;
         ne = n;
     }
     *next = nx;
