@@ -34,9 +34,10 @@ typedef struct warp {
     uint64_t next_ok, drain, wake;
     pn_sass_levels_t lev;       /* its level pattern */
     uint64_t nload;             /* loads that took a level */
+    int lvl;                    /* the level of its load number nload */
     uint64_t *k;                /* per branch: decisions taken */
     uint64_t *ldone;            /* per line record: when its leader's line arrives */
-    uint64_t ready[N_REGS];
+    uint64_t *ready;            /* per register the program uses: when it is ready */
 } warp_t;
 
 typedef struct slot {
@@ -102,6 +103,10 @@ typedef struct run {
     uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
                                  * lower the levels, so an earlier answer stays a bound) */
     lrec_t *lr;                 /* per list: its class, read for the engine */
+    uint32_t *lat;              /* per op and level: pn_sass_latency_at */
+    uint16_t *oreg;             /* per op: its registers (sop_t.reg) as indices of the
+                                 * registers the program uses */
+    uint32_t nreg;              /* registers the program uses */
 } run_t;
 
 /* Running warp wi, in no list, waits for its wake step. */
@@ -125,8 +130,7 @@ static void wake_pop(run_t *r)
         uint32_t c = 2 * i + 1;
         if (c >= r->n_wh)
             break;
-        if (c + 1 < r->n_wh && r->wh[c + 1].at < r->wh[c].at)
-            c++;
+        c += c + 1 < r->n_wh && r->wh[c + 1].at < r->wh[c].at;
         if (r->wh[c].at >= v.at)
             break;
         r->wh[i] = r->wh[c];
@@ -140,7 +144,7 @@ static void wake_pop(run_t *r)
 static int level_of(const sop_t *o, const warp_t *w)
 {
     return !pn_sass_op_levels(o) ? 0 : o->kind == K_ATOMG ? 1
-                                     : pn_sass_load_level(&w->lev, w->nload);
+                                     : w->lvl;
 }
 
 /* The list warp w's next op puts it in: its partition, and its class at the
@@ -213,13 +217,13 @@ static void heap_pop(uint64_t *h, uint32_t *n)
 }
 
 /* The earliest step warp w's next op may issue, registers alone. */
-static void rewake(const pn_sass_sim_t *s, warp_t *w)
+static void rewake(const run_t *r, warp_t *w)
 {
-    const sop_t *o = &s->ops[w->pc];
+    const sop_t *o = &r->s->ops[w->pc];
+    const uint16_t *reg = r->oreg + (size_t)w->pc * MAX_OP_REGS;
     uint64_t t = w->next_ok;
     for (int i = 0; i < o->n_regs; i++)
-        if (w->ready[o->reg[i]] > t)
-            t = w->ready[o->reg[i]];
+        t = w->ready[reg[i]] > t ? w->ready[reg[i]] : t;
     w->wake = t;
 }
 
@@ -241,20 +245,22 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
         warp_t *w = &r->w[sl * s->W + i];
-        uint64_t *k = w->k, *ld = w->ldone;
+        uint64_t *k = w->k, *ld = w->ldone, *rd = w->ready;
         memset(w, 0, sizeof *w);
         w->k = k;
         w->ldone = ld;
+        w->ready = rd;
         memset(k, 0, nbr * sizeof *k);
         memset(ld, 0, (s->n_lines ? s->n_lines : 1) * sizeof *ld);
         w->gw = b->block * s->W + i;
         w->slot = sl;
         w->part = pn_sass_partition(s, b->block, i);
         w->next_ok = first ? t : t + 1;
-        for (int q = 0; q < N_REGS; q++)
+        for (uint32_t q = 0; q < r->nreg; q++)
             w->ready[q] = t;
         pn_sass_warp_levels(s, w->gw, &w->lev);
-        rewake(s, w);
+        w->lvl = pn_sass_load_level(&w->lev, 0);
+        rewake(r, w);
         wake_push(r, sl * s->W + i);
     }
 }
@@ -271,7 +277,7 @@ static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
         if (x->state == 1) {
             x->state = 0;
             x->next_ok = t + s->lat_bar;
-            rewake(s, x);
+            rewake(r, x);
             wake_push(r, sl * s->W + i);
         }
     }
@@ -317,21 +323,22 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
         r->bk[L->b[i]].level -= L->need[i];
     }
     r->issued++;
-    uint64_t lat = pn_sass_latency_at(s, o, lvl);
+    uint64_t lat = r->lat[3 * (size_t)w->pc + (uint32_t)lvl];
     if (o->follow >= 0) {
         uint64_t at = w->ldone[o->follow];
         if (at > t + lat)
             lat = at - t;
     } else if (pn_sass_op_levels(o)) {
         if (o->kind == K_GLD)
-            w->nload++;
+            w->lvl = pn_sass_load_level(&w->lev, ++w->nload);
         if (s->inflight)
             heap_push(r->inflight, &r->n_inflight, t + lat);
         if (o->lead >= 0)
             w->ldone[o->lead] = t + lat;
     }
+    const uint16_t *reg = r->oreg + (size_t)w->pc * MAX_OP_REGS;
     for (int i = o->n_reads; i < o->n_regs; i++)
-        w->ready[o->reg[i]] = t + lat;
+        w->ready[reg[i]] = t + lat;
     /* the warp is done once its results and stores are */
     if (pn_sass_op_drains(o) && t + lat > w->drain)
         w->drain = t + lat;
@@ -365,7 +372,7 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
             release_barrier(r, w->slot, t);
         return;
     }
-    rewake(s, w);
+    rewake(r, w);
     return;
 }
 
@@ -474,9 +481,18 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.slot = calloc(s->resident, sizeof *r.slot);
     r.bk = calloc(nbk, sizeof *r.bk);
     r.inflight = calloc(s->inflight ? s->inflight : 1, sizeof *r.inflight);
-    uint64_t *kbuf = calloc((size_t)nw * nbr, sizeof *kbuf);
     size_t nln = s->n_lines ? s->n_lines : 1;
-    uint64_t *lbuf = calloc((size_t)nw * nln, sizeof *lbuf);
+    /* the registers the program uses, densely numbered */
+    int16_t rmap[N_REGS];
+    memset(rmap, 0xff, sizeof rmap);
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        for (int j = 0; j < s->ops[i].n_regs; j++)
+            if (rmap[s->ops[i].reg[j]] < 0)
+                rmap[s->ops[i].reg[j]] = (int16_t)r.nreg++;
+    r.oreg = malloc(((size_t)s->n_ops * MAX_OP_REGS + 1) * sizeof *r.oreg);
+    /* per warp: its decisions, line records and registers, side by side */
+    size_t per = nbr + nln + (r.nreg ? r.nreg : 1);
+    uint64_t *kbuf = calloc((size_t)nw * per, sizeof *kbuf);
     size_t nk = (size_t)s->partitions * s->n_cls;
     r.nw = nw;
     r.wh = malloc(nw * sizeof *r.wh);
@@ -487,9 +503,10 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.elig = malloc(nk * sizeof *r.elig);
     r.ready_at = malloc(nk * sizeof *r.ready_at);
     r.lr = calloc(nk, sizeof *r.lr);
+    r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
     pn_status_t st = PN_OK;
-    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !lbuf || !r.wh || !r.rd ||
-        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr) {
+    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !r.wh || !r.rd ||
+        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.lat || !r.oreg) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
     }
@@ -510,9 +527,18 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         if (c->inflight)
             L->mask |= UINT64_C(1) << 63;
     }
-    for (uint32_t i = 0; i < nw; i++)
-        r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].ldone = lbuf + (size_t)i * nln,
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        for (int l = 0; l < 3; l++)
+            r.lat[3 * (size_t)i + (uint32_t)l] = pn_sass_latency_at(s, &s->ops[i], l);
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        for (int j = 0; j < s->ops[i].n_regs; j++)
+            r.oreg[(size_t)i * MAX_OP_REGS + (uint32_t)j] = (uint16_t)rmap[s->ops[i].reg[j]];
+    for (uint32_t i = 0; i < nw; i++) {
+        r.w[i].k = kbuf + (size_t)i * per;
+        r.w[i].ldone = r.w[i].k + nbr;
+        r.w[i].ready = r.w[i].ldone + nln;
         r.w[i].state = 3;
+    }
     for (int q = 0; q < P_N; q++)
         for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++) {
             bucket_t *b = &r.bk[pn_sass_bucket(s->partitions, q, p)];
@@ -580,7 +606,7 @@ out:
     free(r.bk);
     free(r.inflight);
     free(kbuf);
-    free(lbuf);
+    free(r.oreg);
     free(r.wh);
     free(r.rd);
     free(r.n_rd);
@@ -589,6 +615,7 @@ out:
     free(r.elig);
     free(r.ready_at);
     free(r.lr);
+    free(r.lat);
     return st;
 }
 
