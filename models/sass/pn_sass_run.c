@@ -89,8 +89,11 @@ typedef struct run {
     warp_t *w;                  /* resident * W */
     slot_t *slot;
     bucket_t *bk;               /* per partition alu, sfu; then lsu, shared, dram, l2, atom */
-    uint64_t *inflight;         /* completion steps of outstanding loads (a heap) */
-    uint32_t n_inflight;
+    /* completion steps of outstanding loads: a queue per latency, each in
+     * the order of issue and so of completion */
+    struct ifq { uint64_t *at; uint32_t head, len, lat; } *ifq;
+    uint32_t n_ifq, n_inflight;
+    uint32_t *lq;               /* per op and level: its queue */
     uint32_t next_block, blocks_done;
     uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
     uint64_t last_done;         /* the latest step a warp is done at */
@@ -186,34 +189,6 @@ static uint32_t list_take(run_t *r, uint32_t k, uint32_t u)
         r->apos[last] = r->apos[k];
     }
     return wi;
-}
-
-static void heap_push(uint64_t *h, uint32_t *n, uint64_t v)
-{
-    uint32_t i = (*n)++;
-    while (i > 0 && h[(i - 1) / 2] > v) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = v;
-}
-
-static void heap_pop(uint64_t *h, uint32_t *n)
-{
-    uint64_t v = h[--*n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && h[c + 1] < h[c])
-            c++;
-        if (h[c] >= v)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = v;
 }
 
 /* The earliest step warp w's next op may issue, registers alone. */
@@ -331,8 +306,12 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
     } else if (pn_sass_op_levels(o)) {
         if (o->kind == K_GLD)
             w->lvl = pn_sass_load_level(&w->lev, ++w->nload);
-        if (s->inflight)
-            heap_push(r->inflight, &r->n_inflight, t + lat);
+        if (s->inflight) {
+            struct ifq *q = &r->ifq[r->lq[3 * (size_t)w->pc + (uint32_t)lvl]];
+            uint32_t i = q->head + q->len++;
+            q->at[i >= s->inflight ? i - s->inflight : i] = t + lat;
+            r->n_inflight++;
+        }
         if (o->lead >= 0)
             w->ldone[o->lead] = t + lat;
     }
@@ -376,6 +355,16 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
     return;
 }
 
+/* The first completion of the loads in flight (some are). */
+static inline uint64_t inflight_first(const run_t *r)
+{
+    uint64_t first = UINT64_MAX;
+    for (uint32_t i = 0; i < r->n_ifq; i++)
+        if (r->ifq[i].len > 0 && r->ifq[i].at[r->ifq[i].head] < first)
+            first = r->ifq[i].at[r->ifq[i].head];
+    return first;
+}
+
 /* Steps from t until list k's class could be paid: refills bring its
  * partition's and the SM's buckets to its costs, and for a load an in-flight
  * slot is back (0: it can be paid at t). */
@@ -392,8 +381,11 @@ static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
             m = n > m ? n : m;
         }
     }
-    if (L->inflight && r->n_inflight >= r->s->inflight && r->inflight[0] > t + m)
-        m = r->inflight[0] - t;
+    if (L->inflight && r->n_inflight >= r->s->inflight) {
+        uint64_t first = inflight_first(r);
+        if (first > t + m)
+            m = first - t;
+    }
     return m;
 }
 
@@ -404,8 +396,14 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
     uint64_t nx = UINT64_MAX;
     const pn_sass_sim_t *s = r->s;
     uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0;
-    while (r->n_inflight > 0 && r->inflight[0] <= t)
-        heap_pop(r->inflight, &r->n_inflight);
+    for (uint32_t i = 0; r->n_inflight > 0 && i < r->n_ifq; i++) {
+        struct ifq *q = &r->ifq[i];
+        while (q->len > 0 && q->at[q->head] <= t) {
+            q->head = q->head + 1 == s->inflight ? 0 : q->head + 1;
+            q->len--;
+            r->n_inflight--;
+        }
+    }
     for (uint32_t p = 0; p < s->partitions; p++)
         left[p] = s->issue;
     for (uint32_t a = 0; a < r->n_act; a++) {
@@ -480,7 +478,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.w = calloc(nw, sizeof *r.w);
     r.slot = calloc(s->resident, sizeof *r.slot);
     r.bk = calloc(nbk, sizeof *r.bk);
-    r.inflight = calloc(s->inflight ? s->inflight : 1, sizeof *r.inflight);
+    r.lq = calloc(3 * (size_t)(s->n_ops ? s->n_ops : 1), sizeof *r.lq);
+    r.ifq = calloc(3 * (size_t)(s->n_ops ? s->n_ops : 1), sizeof *r.ifq);
     size_t nln = s->n_lines ? s->n_lines : 1;
     /* the registers the program uses, densely numbered */
     int16_t rmap[N_REGS];
@@ -505,7 +504,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.lr = calloc(nk, sizeof *r.lr);
     r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
     pn_status_t st = PN_OK;
-    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !r.wh || !r.rd ||
+    if (!r.w || !r.slot || !r.bk || !r.lq || !r.ifq || !kbuf || !r.wh || !r.rd ||
         !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.lat || !r.oreg) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
@@ -528,8 +527,24 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             L->mask |= UINT64_C(1) << 63;
     }
     for (uint32_t i = 0; i < s->n_ops; i++)
-        for (int l = 0; l < 3; l++)
-            r.lat[3 * (size_t)i + (uint32_t)l] = pn_sass_latency_at(s, &s->ops[i], l);
+        for (uint32_t l = 0; l < 3; l++) {
+            size_t x = 3 * (size_t)i + l;
+            r.lat[x] = pn_sass_latency_at(s, &s->ops[i], (int)l);
+            if (!pn_sass_op_levels(&s->ops[i]) || !s->inflight)
+                continue;
+            uint32_t q = 0;
+            while (q < r.n_ifq && r.ifq[q].lat != r.lat[x])
+                q++;
+            if (q == r.n_ifq) {
+                if (!(r.ifq[q].at = malloc(s->inflight * sizeof *r.ifq[q].at))) {
+                    st = pn_error_set(err, PN_ENOMEM, "out of memory");
+                    goto out;
+                }
+                r.ifq[q].lat = r.lat[x];
+                r.n_ifq++;
+            }
+            r.lq[x] = q;
+        }
     for (uint32_t i = 0; i < s->n_ops; i++)
         for (int j = 0; j < s->ops[i].n_regs; j++)
             r.oreg[(size_t)i * MAX_OP_REGS + (uint32_t)j] = (uint16_t)rmap[s->ops[i].reg[j]];
@@ -604,7 +619,10 @@ out:
     free(r.w);
     free(r.slot);
     free(r.bk);
-    free(r.inflight);
+    for (uint32_t i = 0; r.ifq && i < r.n_ifq; i++)
+        free(r.ifq[i].at);
+    free(r.ifq);
+    free(r.lq);
     free(kbuf);
     free(r.oreg);
     free(r.wh);
