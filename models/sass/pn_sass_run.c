@@ -433,7 +433,7 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
         issue(r, w, kk, t);
         issued++;
         total--;
-        int full = --left[pw] == 0;
+        uint32_t full = --left[pw] == 0;
         if (w->state == 0 && !w->queued)
             wake_push(r, wi);
         /* keep the lists that still have members, a slot and the units (only
@@ -444,9 +444,10 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
         for (uint32_t i = 0; i < ne; i++) {
             uint32_t k = r->elig[i], c = r->n_rd[k];
             const lrec_t *L = &r->lr[k];
-            int keep = c > 0 && !(full && L->part == pw);
-            dropped |= c > 0 && !keep;
-            if (keep && (L->mask & took)) {
+            /* bitwise, not &&: these vary from list to list */
+            uint32_t keep = (uint32_t)(c != 0) & ~((uint32_t)full & (uint32_t)(L->part == pw));
+            dropped |= (uint32_t)(c != 0) & ~keep;
+            if (keep & (uint32_t)((L->mask & took) != 0)) {
                 uint64_t m = list_wait(r, k, t);
                 if (m > 0) {
                     r->ready_at[k] = t + m;
