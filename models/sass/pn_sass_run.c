@@ -47,29 +47,26 @@ typedef struct slot {
     int busy;
 } slot_t;
 
-/* Bring bucket b from its step `at` to step t > at: the refill decided at
- * `at`, then R in every quiet step in which its room holds R. */
-static void level_advance(bucket_t *b, uint64_t t)
-{
-    uint32_t rate = b->rate, cap = b->cap;
-    b->level += b->refill;
-    uint64_t d = t - b->at - 1;   /* quiet steps in between */
-    if (d > 0 && cap - b->level >= rate) {
-        uint64_t k = (cap - b->level) / rate;
-        b->level += (uint64_t)rate * (k < d ? k : d);
-    }
-    b->at = t;
-    b->refill = cap - b->level >= rate ? rate : 0;
-}
-
-/* The bucket's level at the start of step t, as the net's refill has it: in
- * every step it refills by R when its room (cap - level) at the start of the
- * step, before the step's takes, holds at least R. */
+/* The bucket's level at the start of step t >= its step `at`, as the net's
+ * refill has it: in every step it refills by R when its room (cap - level)
+ * at the start of the step, before the step's takes, holds at least R. So
+ * from `at` on: the refill decided at `at`, then R in every quiet step in
+ * which its room holds R. Without branches on whether it moves (a pipe of
+ * rate 0 keeps its level). */
 static inline uint64_t level_at(bucket_t *b, uint64_t t)
 {
-    if (t > b->at && b->rate)
-        level_advance(b, t);
-    return b->level;
+    uint32_t rate = b->rate, cap = b->cap, mv = -(uint32_t)(t > b->at);
+    uint64_t level = b->level + (b->refill & mv);
+    uint64_t d = (t - b->at - 1) & (uint64_t)(int64_t)(int32_t)mv;  /* quiet steps */
+    if (d > 0 && rate && cap - level >= rate) {
+        uint64_t k = (cap - level) / rate;
+        level += (uint64_t)rate * (k < d ? k : d);
+    }
+    uint32_t refill = cap - level >= rate ? rate : 0;
+    b->refill = (refill & mv) | (b->refill & ~mv);
+    b->level = level;
+    b->at = t;
+    return level;
 }
 
 /* A ready list's class as the engine reads it: its partition, the buckets it
@@ -457,7 +454,7 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
             }
             r->elig[n] = k;
             n += (uint32_t)keep;
-            total -= keep ? 0 : c;
+            total -= c & (keep - 1);
         }
         if (dropped)
             nx = t + 1 < nx ? t + 1 : nx;
