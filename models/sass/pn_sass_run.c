@@ -75,6 +75,10 @@ static inline uint64_t level_at(bucket_t *b, uint64_t t)
 typedef struct lrec {
     uint64_t mask;
     uint32_t part;
+    uint32_t memo_rd, memo_wr;  /* a class of the SM's buckets only (every partition's
+                                 * list of it waits alike), of two or an in-flight
+                                 * slot: its memo; others read n_cls (never
+                                 * written) and write n_cls + 1 */
     uint8_t n, inflight;
     uint8_t b[P_N];
     uint32_t need[P_N];
@@ -103,6 +107,9 @@ typedef struct run {
     uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
                                  * lower the levels, so an earlier answer stays a bound) */
     lrec_t *lr;                 /* per list: its class, read for the engine */
+    uint64_t stamp;             /* changes with t and with every issue */
+    uint64_t *memo_at, *memo_m; /* per class of the SM's buckets only: the stamp of
+                                 * its last list_wait and the answer */
     uint32_t *lat;              /* per op and level: pn_sass_latency_at */
     uint16_t *oreg;             /* per op: its registers (sop_t.reg) as indices of the
                                  * registers the program uses */
@@ -368,6 +375,8 @@ static inline uint64_t inflight_first(const run_t *r)
 static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
 {
     const lrec_t *L = &r->lr[k];
+    if (r->memo_at[L->memo_rd] == r->stamp)
+        return r->memo_m[L->memo_rd];
     uint64_t m = 0;
     for (uint32_t i = 0; i < L->n; i++) {
         bucket_t *b = &r->bk[L->b[i]];
@@ -383,6 +392,8 @@ static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
         if (first > t + m)
             m = first - t;
     }
+    r->memo_at[L->memo_wr] = r->stamp;
+    r->memo_m[L->memo_wr] = m;
     return m;
 }
 
@@ -403,6 +414,7 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
     }
     for (uint32_t p = 0; p < s->partitions; p++)
         left[p] = s->issue;
+    r->stamp++;
     for (uint32_t a = 0; a < r->n_act; a++) {
         uint32_t k = r->act[a];
         if (r->ready_at[k] > t) {
@@ -428,6 +440,7 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
         uint32_t wi = list_take(r, kk, u);
         warp_t *w = &r->w[wi];
         issue(r, w, kk, t);
+        r->stamp++;
         issued++;
         total--;
         uint32_t full = --left[pw] == 0;
@@ -500,10 +513,13 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.elig = malloc(nk * sizeof *r.elig);
     r.ready_at = malloc(nk * sizeof *r.ready_at);
     r.lr = calloc(nk, sizeof *r.lr);
+    r.memo_at = calloc(s->n_cls + 2, sizeof *r.memo_at);
+    r.memo_m = calloc(s->n_cls + 2, sizeof *r.memo_m);
+    r.stamp = 1;
     r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
     pn_status_t st = PN_OK;
     if (!r.w || !r.slot || !r.bk || !r.lq || !r.ifq || !kbuf || !r.wh || !r.rd ||
-        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.lat || !r.oreg) {
+        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.memo_at || !r.memo_m || !r.lat || !r.oreg) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
     }
@@ -512,17 +528,23 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         uint32_t p = (uint32_t)(k / s->n_cls);
         lrec_t *L = &r.lr[k];
         L->part = p;
+        int sm = 1;
         L->inflight = c->inflight;
         L->n = c->n_pipes;
         for (uint32_t i = 0; i < c->n_pipes; i++) {
             int q = c->pipe[i];
             uint32_t b = pn_sass_bucket(s->partitions, q, p);
             L->b[i] = (uint8_t)b;
+            sm &= q > P_SFU;
             L->need[i] = c->cost[q];
             L->mask |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
         }
         if (c->inflight)
             L->mask |= UINT64_C(1) << 63;
+        /* (one bucket and no in-flight slot is as quick to recheck) */
+        sm &= c->n_pipes >= 2 || c->inflight;
+        L->memo_rd = sm ? (uint32_t)(k % s->n_cls) : s->n_cls;
+        L->memo_wr = sm ? (uint32_t)(k % s->n_cls) : s->n_cls + 1;
     }
     for (uint32_t i = 0; i < s->n_ops; i++)
         for (uint32_t l = 0; l < 3; l++) {
@@ -631,6 +653,8 @@ out:
     free(r.elig);
     free(r.ready_at);
     free(r.lr);
+    free(r.memo_at);
+    free(r.memo_m);
     free(r.lat);
     return st;
 }
