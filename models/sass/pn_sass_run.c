@@ -69,6 +69,17 @@ static inline uint64_t level_at(bucket_t *b, uint64_t t)
     return level;
 }
 
+/* An op as the run reads it: its registers as indices of those the program
+ * uses, the ones it waits for (all) padded to a multiple of 4 with one never
+ * written, the ones it writes padded to a multiple of 2 with one never read;
+ * the level it issues at as (warp's next load level & lvmask) | lvfix. */
+#define RREG 24
+#define WREG 24
+typedef struct rop {
+    uint16_t rreg[RREG], wreg[WREG];
+    uint8_t n_rreg, n_wreg, lvmask, lvfix;
+} rop_t;
+
 /* A ready list's class as the engine reads it: its partition, the buckets it
  * takes from with their costs, the in-flight slot, and the mask of both
  * (bit = bucket index mod 63; the top bit, the in-flight slots). */
@@ -111,9 +122,9 @@ typedef struct run {
     uint64_t *memo_at, *memo_m; /* per class of the SM's buckets only: the stamp of
                                  * its last list_wait and the answer */
     uint32_t *lat;              /* per op and level: pn_sass_latency_at */
-    uint16_t *oreg;             /* per op: its registers (sop_t.reg) as indices of the
-                                 * registers the program uses */
-    uint32_t nreg;              /* registers the program uses */
+    rop_t *rop;                 /* per op: what the run reads of it */
+    uint32_t nreg;              /* registers the program uses, and two more: one never
+                                 * written (reads' padding), one never read (writes') */
 } run_t;
 
 /* Running warp wi, in no list, waits for its wake step. */
@@ -148,10 +159,9 @@ static void wake_pop(run_t *r)
 
 /* The level warp w issues its next op o at: a load its pattern's next, an
  * atomic L2, anything else 0. */
-static int level_of(const sop_t *o, const warp_t *w)
+static inline int level_of(const rop_t *ro, const warp_t *w)
 {
-    return !pn_sass_op_levels(o) ? 0 : o->kind == K_ATOMG ? 1
-                                     : w->lvl;
+    return (w->lvl & ro->lvmask) | ro->lvfix;
 }
 
 /* The list warp w's next op puts it in: its partition, and its class at the
@@ -159,7 +169,7 @@ static int level_of(const sop_t *o, const warp_t *w)
 static uint32_t list_of(const run_t *r, const warp_t *w)
 {
     const sop_t *o = &r->s->ops[w->pc];
-    return w->part * r->s->n_cls + o->cls[level_of(o, w)];
+    return w->part * r->s->n_cls + o->cls[level_of(&r->rop[w->pc], w)];
 }
 
 /* The warps due at t join their lists. */
@@ -198,11 +208,16 @@ static uint32_t list_take(run_t *r, uint32_t k, uint32_t u)
 /* The earliest step warp w's next op may issue, registers alone. */
 static void rewake(const run_t *r, warp_t *w)
 {
-    const sop_t *o = &r->s->ops[w->pc];
-    const uint16_t *reg = r->oreg + (size_t)w->pc * MAX_OP_REGS;
+    const rop_t *ro = &r->rop[w->pc];
     uint64_t t = w->next_ok;
-    for (int i = 0; i < o->n_regs; i++)
-        t = w->ready[reg[i]] > t ? w->ready[reg[i]] : t;
+    for (uint32_t i = 0; i < ro->n_rreg; i += 4) {
+        uint64_t a = w->ready[ro->rreg[i]], b = w->ready[ro->rreg[i + 1]];
+        uint64_t c = w->ready[ro->rreg[i + 2]], d = w->ready[ro->rreg[i + 3]];
+        a = a > b ? a : b;
+        c = c > d ? c : d;
+        a = a > c ? a : c;
+        t = a > t ? a : t;
+    }
     w->wake = t;
 }
 
@@ -292,7 +307,8 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
     assert(!(pn_sass_op_levels(o) && s->inflight && r->n_inflight >= s->inflight));
-    int lvl = level_of(o, w);
+    const rop_t *ro = &r->rop[w->pc];
+    int lvl = level_of(ro, w);
     assert(k == w->part * s->n_cls + o->cls[lvl]);
     const lrec_t *L = &r->lr[k];
     /* list_wait brought its buckets to t */
@@ -319,9 +335,10 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
         if (o->lead >= 0)
             w->ldone[o->lead] = t + lat;
     }
-    const uint16_t *reg = r->oreg + (size_t)w->pc * MAX_OP_REGS;
-    for (int i = o->n_reads; i < o->n_regs; i++)
-        w->ready[reg[i]] = t + lat;
+    for (uint32_t i = 0; i < ro->n_wreg; i += 2) {
+        w->ready[ro->wreg[i]] = t + lat;
+        w->ready[ro->wreg[i + 1]] = t + lat;
+    }
     /* the warp is done once its results and stores are */
     if (pn_sass_op_drains(o) && t + lat > w->drain)
         w->drain = t + lat;
@@ -499,7 +516,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         for (int j = 0; j < s->ops[i].n_regs; j++)
             if (rmap[s->ops[i].reg[j]] < 0)
                 rmap[s->ops[i].reg[j]] = (int16_t)r.nreg++;
-    r.oreg = malloc(((size_t)s->n_ops * MAX_OP_REGS + 1) * sizeof *r.oreg);
+    uint32_t r_never_written = r.nreg++, r_never_read = r.nreg++;
+    r.rop = calloc(s->n_ops ? s->n_ops : 1, sizeof *r.rop);
     /* per warp: its decisions, line records and registers, side by side */
     size_t per = nbr + nln + (r.nreg ? r.nreg : 1);
     uint64_t *kbuf = calloc((size_t)nw * per, sizeof *kbuf);
@@ -519,7 +537,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
     pn_status_t st = PN_OK;
     if (!r.w || !r.slot || !r.bk || !r.lq || !r.ifq || !kbuf || !r.wh || !r.rd ||
-        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.memo_at || !r.memo_m || !r.lat || !r.oreg) {
+        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.memo_at || !r.memo_m || !r.lat || !r.rop) {
         st = pn_error_set(err, PN_ENOMEM, "out of memory");
         goto out;
     }
@@ -565,9 +583,23 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             }
             r.lq[x] = q;
         }
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        for (int j = 0; j < s->ops[i].n_regs; j++)
-            r.oreg[(size_t)i * MAX_OP_REGS + (uint32_t)j] = (uint16_t)rmap[s->ops[i].reg[j]];
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const sop_t *op = &s->ops[i];
+        rop_t *ro = &r.rop[i];
+        for (uint32_t j = 0; j < RREG; j++)
+            ro->rreg[j] = (uint16_t)r_never_written;
+        for (uint32_t j = 0; j < WREG; j++)
+            ro->wreg[j] = (uint16_t)r_never_read;
+        for (int j = 0; j < op->n_regs; j++)
+            ro->rreg[j] = (uint16_t)rmap[op->reg[j]];
+        for (int j = op->n_reads; j < op->n_regs; j++)
+            ro->wreg[j - op->n_reads] = (uint16_t)rmap[op->reg[j]];
+        ro->n_rreg = (uint8_t)((op->n_regs + 3) / 4 * 4);
+        ro->n_wreg = (uint8_t)((op->n_regs - op->n_reads + 1) / 2 * 2);
+        int lv = pn_sass_op_levels(op);
+        ro->lvmask = lv && op->kind != K_ATOMG ? 3 : 0;
+        ro->lvfix = lv && op->kind == K_ATOMG ? 1 : 0;
+    }
     for (uint32_t i = 0; i < nw; i++) {
         r.w[i].k = kbuf + (size_t)i * per;
         r.w[i].ldone = r.w[i].k + nbr;
@@ -644,7 +676,7 @@ out:
     free(r.ifq);
     free(r.lq);
     free(kbuf);
-    free(r.oreg);
+    free(r.rop);
     free(r.wh);
     free(r.rd);
     free(r.n_rd);
