@@ -105,6 +105,7 @@ typedef struct run {
      * the order of issue and so of completion */
     struct ifq { uint64_t *at; uint32_t head, len, lat; } *ifq;
     uint32_t n_ifq, n_inflight;
+    uint64_t if_first;          /* the first completion (when some are in flight) */
     uint32_t *lq;               /* per op and level: its queue */
     uint32_t next_block, blocks_done;
     uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
@@ -331,6 +332,7 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
             uint32_t i = q->head + q->len++;
             q->at[i >= s->inflight ? i - s->inflight : i] = t + lat;
             r->n_inflight++;
+            r->if_first = t + lat < r->if_first ? t + lat : r->if_first;
         }
         if (o->lead >= 0)
             w->ldone[o->lead] = t + lat;
@@ -376,16 +378,6 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
     return;
 }
 
-/* The first completion of the loads in flight (some are). */
-static inline uint64_t inflight_first(const run_t *r)
-{
-    uint64_t first = UINT64_MAX;
-    for (uint32_t i = 0; i < r->n_ifq; i++)
-        if (r->ifq[i].len > 0 && r->ifq[i].at[r->ifq[i].head] < first)
-            first = r->ifq[i].at[r->ifq[i].head];
-    return first;
-}
-
 /* Steps from t until list k's class could be paid: refills bring its
  * partition's and the SM's buckets to its costs, and for a load an in-flight
  * slot is back (0: it can be paid at t). */
@@ -405,9 +397,8 @@ static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
         }
     }
     if (L->inflight && r->n_inflight >= r->s->inflight) {
-        uint64_t first = inflight_first(r);
-        if (first > t + m)
-            m = first - t;
+        if (r->if_first > t + m)
+            m = r->if_first - t;
     }
     r->memo_at[L->memo_wr] = r->stamp;
     r->memo_m[L->memo_wr] = m;
@@ -420,13 +411,18 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
 {
     uint64_t nx = UINT64_MAX;
     const pn_sass_sim_t *s = r->s;
-    uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0;
-    for (uint32_t i = 0; r->n_inflight > 0 && i < r->n_ifq; i++) {
-        struct ifq *q = &r->ifq[i];
-        while (q->len > 0 && q->at[q->head] <= t) {
-            q->head = q->head + 1 == s->inflight ? 0 : q->head + 1;
-            q->len--;
-            r->n_inflight--;
+    uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0, total = 0;
+    if (r->n_inflight > 0 && r->if_first <= t) {
+        r->if_first = UINT64_MAX;
+        for (uint32_t i = 0; i < r->n_ifq; i++) {
+            struct ifq *q = &r->ifq[i];
+            while (q->len > 0 && q->at[q->head] <= t) {
+                q->head = q->head + 1 == s->inflight ? 0 : q->head + 1;
+                q->len--;
+                r->n_inflight--;
+            }
+            if (q->len > 0 && q->at[q->head] < r->if_first)
+                r->if_first = q->at[q->head];
         }
     }
     for (uint32_t p = 0; p < s->partitions; p++)
@@ -439,15 +435,13 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
             continue;
         }
         uint64_t m = list_wait(r, k, t);
-        if (m == 0)
+        if (m == 0) {
             r->elig[ne++] = k;
-        else
+            total += r->n_rd[k];
+        } else
             nx = t + m < nx ? t + m : nx;
         r->ready_at[k] = t + (m ? m : 1);
     }
-    uint32_t total = 0;
-    for (uint32_t i = 0; i < ne; i++)
-        total += r->n_rd[r->elig[i]];
     while (ne > 0) {
         uint32_t e = 0, u = pn_rng_below(&r->rng, total);
         while (u >= r->n_rd[r->elig[e]])
@@ -534,6 +528,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.memo_at = calloc(s->n_cls + 2, sizeof *r.memo_at);
     r.memo_m = calloc(s->n_cls + 2, sizeof *r.memo_m);
     r.stamp = 1;
+    r.if_first = UINT64_MAX;
     r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
     pn_status_t st = PN_OK;
     if (!r.w || !r.slot || !r.bk || !r.lq || !r.ifq || !kbuf || !r.wh || !r.rd ||
