@@ -111,6 +111,8 @@ typedef struct run {
     uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
     uint64_t last_done;         /* the latest step a warp is done at */
     uint32_t n_free;            /* slots without a block */
+    uint64_t free_at;           /* the first step a slot without a block may take one
+                                 * (its last warp done 2 steps before); UINT64_MAX: none */
     struct wakeup { uint64_t at; uint32_t w; } *wh;    /* the wake-up heap */
     uint32_t n_wh, nw;
     uint32_t *rd, *n_rd;        /* list k (partition * classes + class) at rd[k * nw] */
@@ -236,6 +238,10 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
     if (!first) {
         r->n_free--;
         r->launch_ok = t + (s->launch > 1 ? s->launch : 1);
+        r->free_at = UINT64_MAX;
+        for (uint32_t i = 0; i < s->resident; i++)
+            if (!r->slot[i].busy && r->slot[i].done_at + 2 < r->free_at)
+                r->free_at = r->slot[i].done_at + 2;
     }
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
@@ -294,6 +300,8 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
     if (--b->alive == 0) {
         b->busy = 0;
         r->n_free++;
+        if (b->done_at + 2 < r->free_at)
+            r->free_at = b->done_at + 2;
         r->blocks_done++;
         return;
     }
@@ -529,6 +537,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r.memo_m = calloc(s->n_cls + 2, sizeof *r.memo_m);
     r.stamp = 1;
     r.if_first = UINT64_MAX;
+    r.free_at = UINT64_MAX;
     r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
     pn_status_t st = PN_OK;
     if (!r.w || !r.slot || !r.bk || !r.lq || !r.ifq || !kbuf || !r.wh || !r.rd ||
@@ -622,12 +631,12 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             goto out;
         }
         /* free slots take the next blocks, one every `launch` steps */
-        for (uint32_t b = 0; r.n_free > 0 && b < s->resident && r.next_block < s->blocks; b++)
-            if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t &&
-                t >= r.launch_ok) {
-                start_block(&r, b, t, 0);
-                break;
-            }
+        if (r.n_free > 0 && r.next_block < s->blocks && t >= r.free_at && t >= r.launch_ok)
+            for (uint32_t b = 0; b < s->resident; b++)
+                if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t) {
+                    start_block(&r, b, t, 0);
+                    break;
+                }
         wake_due(&r, t);
         uint64_t next;
         if (issue_step(&r, t, &next) > 0) {
@@ -640,15 +649,11 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         /* the next step at which anything can happen */
         if (r.n_wh > 0 && r.wh[0].at < next)
             next = r.wh[0].at;
-        if (r.next_block < s->blocks && r.n_free > 0)
-            for (uint32_t b = 0; b < s->resident; b++)
-                if (!r.slot[b].busy) {
-                    uint64_t at = r.slot[b].done_at + 2;
-                    if (at < r.launch_ok)
-                        at = r.launch_ok;
-                    if (at < next)
-                        next = at;
-                }
+        if (r.next_block < s->blocks && r.n_free > 0) {
+            uint64_t at = r.free_at > r.launch_ok ? r.free_at : r.launch_ok;
+            if (at < next)
+                next = at;
+        }
         if (next <= t)
             next = t + 1;
         if (next == UINT64_MAX)
