@@ -20,32 +20,7 @@
 #include "pn_rng.h"
 #include "pn_sass_sim.h"
 #include "pn_sass_sim_i.h"
-
-typedef struct bucket {
-    uint64_t level, at;         /* level at the start of step `at`, less its takes */
-    uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
-    uint32_t rate, cap;         /* its pipe's */
-} bucket_t;
-
-typedef struct warp {
-    uint32_t gw, pc, slot, part;
-    int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
-    int queued;                 /* in the wake-up heap */
-    uint64_t next_ok, drain, wake;
-    pn_sass_levels_t lev;       /* its level pattern */
-    uint64_t nload;             /* loads that took a level */
-    int lvl;                    /* the level of its load number nload */
-    uint64_t *k;                /* per branch: decisions taken */
-    uint64_t *ldone;            /* per line record: when its leader's line arrives */
-    uint64_t *ready;            /* per register the program uses: when it is ready */
-} warp_t;
-
-typedef struct slot {
-    uint32_t block, alive, arrived;
-    uint64_t done_at;           /* when its last warp is done */
-    uint64_t gone_at;           /* when its last exited warp is done */
-    int busy;
-} slot_t;
+#include "pn_sass_run_i.h"
 
 /* The bucket's level at the start of step t >= its step `at`, as the net's
  * refill has it: in every step it refills by R when its room (cap - level)
@@ -53,7 +28,7 @@ typedef struct slot {
  * from `at` on: the refill decided at `at`, then R in every quiet step in
  * which its room holds R. Without branches on whether it moves (a pipe of
  * rate 0 keeps its level). */
-static inline uint64_t level_at(bucket_t *b, uint64_t t)
+static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
 {
     uint32_t rate = b->rate, cap = b->cap, mv = -(uint32_t)(t > b->at);
     uint64_t level = b->level + (b->refill & mv);
@@ -69,69 +44,9 @@ static inline uint64_t level_at(bucket_t *b, uint64_t t)
     return level;
 }
 
-/* An op as the run reads it: its registers as indices of those the program
- * uses, the ones it waits for (all) padded to a multiple of 4 with one never
- * written, the ones it writes padded to a multiple of 2 with one never read;
- * the level it issues at as (warp's next load level & lvmask) | lvfix. */
-#define RREG 24
-#define WREG 24
-typedef struct rop {
-    uint16_t rreg[RREG], wreg[WREG];
-    uint8_t n_rreg, n_wreg, lvmask, lvfix;
-} rop_t;
-
-/* A ready list's class as the engine reads it: its partition, the buckets it
- * takes from with their costs, the in-flight slot, and the mask of both
- * (bit = bucket index mod 63; the top bit, the in-flight slots). */
-typedef struct lrec {
-    uint64_t mask;
-    uint32_t part;
-    uint32_t memo_rd, memo_wr;  /* a class of the SM's buckets only (every partition's
-                                 * list of it waits alike), of two or an in-flight
-                                 * slot: its memo; others read n_cls (never
-                                 * written) and write n_cls + 1 */
-    uint8_t n, inflight;
-    uint8_t b[P_N];
-    uint32_t need[P_N];
-} lrec_t;
-
-typedef struct run {
-    const pn_sass_sim_t *s;
-    pn_rng_t rng;
-    warp_t *w;                  /* resident * W */
-    slot_t *slot;
-    bucket_t *bk;               /* per partition alu, sfu; then lsu, shared, dram, l2, atom */
-    /* completion steps of outstanding loads: a queue per latency, each in
-     * the order of issue and so of completion */
-    struct ifq { uint64_t *at; uint32_t head, len, lat; } *ifq;
-    uint32_t n_ifq, n_inflight;
-    uint64_t if_first;          /* the first completion (when some are in flight) */
-    uint32_t *lq;               /* per op and level: its queue */
-    uint32_t next_block, blocks_done;
-    uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
-    uint64_t last_done;         /* the latest step a warp is done at */
-    uint32_t n_free;            /* slots without a block */
-    uint64_t free_at;           /* the first step a slot without a block may take one
-                                 * (its last warp done 2 steps before); UINT64_MAX: none */
-    struct wakeup { uint64_t at; uint32_t w; } *wh;    /* the wake-up heap */
-    uint32_t n_wh, nw;
-    uint32_t *rd, *n_rd;        /* list k (partition * classes + class) at rd[k * nw] */
-    uint32_t *act, *apos, n_act; /* the lists with members, and each list's place there */
-    uint32_t *elig;             /* a step's lists that can be paid */
-    uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
-                                 * lower the levels, so an earlier answer stays a bound) */
-    lrec_t *lr;                 /* per list: its class, read for the engine */
-    uint64_t stamp;             /* changes with t and with every issue */
-    uint64_t *memo_at, *memo_m; /* per class of the SM's buckets only: the stamp of
-                                 * its last list_wait and the answer */
-    uint32_t *lat;              /* per op and level: pn_sass_latency_at */
-    rop_t *rop;                 /* per op: what the run reads of it */
-    uint32_t nreg;              /* registers the program uses, and two more: one never
-                                 * written (reads' padding), one never read (writes') */
-} run_t;
 
 /* Running warp wi, in no list, waits for its wake step. */
-static void wake_push(run_t *r, uint32_t wi)
+static void wake_push(pn_sass_run_t *r, uint32_t wi)
 {
     struct wakeup v = { r->w[wi].wake, wi };
     uint32_t i = r->n_wh++;
@@ -143,7 +58,7 @@ static void wake_push(run_t *r, uint32_t wi)
     r->w[wi].queued = 1;
 }
 
-static void wake_pop(run_t *r)
+static void wake_pop(pn_sass_run_t *r)
 {
     struct wakeup v = r->wh[--r->n_wh];
     uint32_t i = 0;
@@ -162,26 +77,26 @@ static void wake_pop(run_t *r)
 
 /* The level warp w issues its next op o at: a load its pattern's next, an
  * atomic L2, anything else 0. */
-static inline int level_of(const rop_t *ro, const warp_t *w)
+static inline int level_of(const pn_sass_rop_t *ro, const pn_sass_warp_t *w)
 {
     return (w->lvl & ro->lvmask) | ro->lvfix;
 }
 
 /* The list warp w's next op puts it in: its partition, and its class at the
  * level it issues at. */
-static uint32_t list_of(const run_t *r, const warp_t *w)
+static uint32_t list_of(const pn_sass_run_t *r, const pn_sass_warp_t *w)
 {
     const sop_t *o = &r->s->ops[w->pc];
     return w->part * r->s->n_cls + o->cls[level_of(&r->rop[w->pc], w)];
 }
 
 /* The warps due at t join their lists. */
-static void wake_due(run_t *r, uint64_t t)
+static void wake_due(pn_sass_run_t *r, uint64_t t)
 {
     while (r->n_wh > 0 && r->wh[0].at <= t) {
         uint32_t wi = r->wh[0].w;
         wake_pop(r);
-        warp_t *w = &r->w[wi];
+        pn_sass_warp_t *w = &r->w[wi];
         w->queued = 0;
         if (w->state != 0)
             continue;
@@ -196,7 +111,7 @@ static void wake_due(run_t *r, uint64_t t)
 }
 
 /* Take member u out of list k. */
-static uint32_t list_take(run_t *r, uint32_t k, uint32_t u)
+static uint32_t list_take(pn_sass_run_t *r, uint32_t k, uint32_t u)
 {
     uint32_t *rd = r->rd + (size_t)k * r->nw, wi = rd[u];
     rd[u] = rd[--r->n_rd[k]];
@@ -209,9 +124,9 @@ static uint32_t list_take(run_t *r, uint32_t k, uint32_t u)
 }
 
 /* The earliest step warp w's next op may issue, registers alone. */
-static void rewake(const run_t *r, warp_t *w)
+static void rewake(const pn_sass_run_t *r, pn_sass_warp_t *w)
 {
-    const rop_t *ro = &r->rop[w->pc];
+    const pn_sass_rop_t *ro = &r->rop[w->pc];
     uint64_t t = w->next_ok;
     for (uint32_t i = 0; i < ro->n_rreg; i += 4) {
         uint64_t a = w->ready[ro->rreg[i]], b = w->ready[ro->rreg[i + 1]];
@@ -226,10 +141,10 @@ static void rewake(const run_t *r, warp_t *w)
 
 /* Block next_block starts in slot sl at t: its warps issue from t (the first
  * resident blocks, at step 0) or from t + 1. */
-static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
+static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
 {
     const pn_sass_sim_t *s = r->s;
-    slot_t *b = &r->slot[sl];
+    pn_sass_slot_t *b = &r->slot[sl];
     b->block = r->next_block++;
     b->alive = s->W;
     b->arrived = 0;
@@ -245,7 +160,7 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
     }
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
-        warp_t *w = &r->w[sl * s->W + i];
+        pn_sass_warp_t *w = &r->w[sl * s->W + i];
         uint64_t *k = w->k, *ld = w->ldone, *rd = w->ready;
         memset(w, 0, sizeof *w);
         w->k = k;
@@ -268,13 +183,13 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
 
 /* Every warp of slot sl waiting at its barrier goes on at the barrier
  * latency after t, or after the last of its exited warps is done. */
-static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
+static void release_barrier(pn_sass_run_t *r, uint32_t sl, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     if (r->slot[sl].gone_at > t)
         t = r->slot[sl].gone_at;
     for (uint32_t i = 0; i < s->W; i++) {
-        warp_t *x = &r->w[sl * s->W + i];
+        pn_sass_warp_t *x = &r->w[sl * s->W + i];
         if (x->state == 1) {
             x->state = 0;
             x->next_ok = t + s->lat_bar;
@@ -287,9 +202,9 @@ static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
 
 /* A warp of slot sl is done at t: free the slot when it was the last, and
  * release a barrier that only waited for it. */
-static void warp_done(run_t *r, warp_t *w, uint64_t t)
+static void warp_done(pn_sass_run_t *r, pn_sass_warp_t *w, uint64_t t)
 {
-    slot_t *b = &r->slot[w->slot];
+    pn_sass_slot_t *b = &r->slot[w->slot];
     w->state = 2;
     if (t > b->done_at)
         b->done_at = t;
@@ -311,15 +226,15 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
 
 /* Issue warp w's op at step t on its partition, which has a slot left. Its
  * list's check (list_wait) made sure its pipes and an in-flight slot can pay. */
-static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
+static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
     assert(!(pn_sass_op_levels(o) && s->inflight && r->n_inflight >= s->inflight));
-    const rop_t *ro = &r->rop[w->pc];
+    const pn_sass_rop_t *ro = &r->rop[w->pc];
     int lvl = level_of(ro, w);
     assert(k == w->part * s->n_cls + o->cls[lvl]);
-    const lrec_t *L = &r->lr[k];
+    const pn_sass_lrec_t *L = &r->lr[k];
     /* list_wait brought its buckets to t */
     for (uint32_t i = 0; i < L->n; i++) {
         assert(r->bk[L->b[i]].at == t || !r->bk[L->b[i]].rate);
@@ -376,7 +291,7 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
     }
     w->pc = pc;
     if (o->kind == K_BAR) {
-        slot_t *b = &r->slot[w->slot];
+        pn_sass_slot_t *b = &r->slot[w->slot];
         w->state = 1;
         if (++b->arrived == b->alive)
             release_barrier(r, w->slot, t);
@@ -389,14 +304,14 @@ static void issue(run_t *r, warp_t *w, uint32_t k, uint64_t t)
 /* Steps from t until list k's class could be paid: refills bring its
  * partition's and the SM's buckets to its costs, and for a load an in-flight
  * slot is back (0: it can be paid at t). */
-static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
+static inline uint64_t list_wait(pn_sass_run_t *r, uint32_t k, uint64_t t)
 {
-    const lrec_t *L = &r->lr[k];
+    const pn_sass_lrec_t *L = &r->lr[k];
     if (r->memo_at[L->memo_rd] == r->stamp)
         return r->memo_m[L->memo_rd];
     uint64_t m = 0;
     for (uint32_t i = 0; i < L->n; i++) {
-        bucket_t *b = &r->bk[L->b[i]];
+        pn_sass_bk_t *b = &r->bk[L->b[i]];
         uint32_t need = L->need[i];
         uint64_t have = level_at(b, t);
         if (need > have) {
@@ -415,7 +330,7 @@ static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
 
 /* Step t's issues (the file's comment): returns the instructions issued,
  * and in *next the first step after t at which a list may be paid. */
-static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
+static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
 {
     uint64_t nx = UINT64_MAX;
     const pn_sass_sim_t *s = r->s;
@@ -457,7 +372,7 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
         uint32_t kk = r->elig[e], pw = r->lr[kk].part;
         uint64_t took = r->lr[kk].mask;
         uint32_t wi = list_take(r, kk, u);
-        warp_t *w = &r->w[wi];
+        pn_sass_warp_t *w = &r->w[wi];
         issue(r, w, kk, t);
         r->stamp++;
         issued++;
@@ -472,7 +387,7 @@ static uint32_t issue_step(run_t *r, uint64_t t, uint64_t *next)
         uint32_t n = 0, dropped = 0;
         for (uint32_t i = 0; i < ne; i++) {
             uint32_t k = r->elig[i], c = r->n_rd[k];
-            const lrec_t *L = &r->lr[k];
+            const pn_sass_lrec_t *L = &r->lr[k];
             /* bitwise, not &&: these vary from list to list */
             uint32_t keep = (uint32_t)(c != 0) & ~((uint32_t)full & (uint32_t)(L->part == pw));
             dropped |= (uint32_t)(c != 0) & ~keep;
@@ -501,122 +416,13 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
 {
     memset(res, 0, sizeof *res);
     res->seed = seed;
-    run_t r = { .s = s };
-    pn_rng_seed(&r.rng, seed);
-    uint32_t nw = s->resident * s->W, nbk = 2 * s->partitions + (P_N - P_LSU);
-    size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
-    r.w = calloc(nw, sizeof *r.w);
-    r.slot = calloc(s->resident, sizeof *r.slot);
-    r.bk = calloc(nbk, sizeof *r.bk);
-    r.lq = calloc(3 * (size_t)(s->n_ops ? s->n_ops : 1), sizeof *r.lq);
-    r.ifq = calloc(3 * (size_t)(s->n_ops ? s->n_ops : 1), sizeof *r.ifq);
-    size_t nln = s->n_lines ? s->n_lines : 1;
-    /* the registers the program uses, densely numbered */
-    int16_t rmap[N_REGS];
-    memset(rmap, 0xff, sizeof rmap);
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        for (int j = 0; j < s->ops[i].n_regs; j++)
-            if (rmap[s->ops[i].reg[j]] < 0)
-                rmap[s->ops[i].reg[j]] = (int16_t)r.nreg++;
-    uint32_t r_never_written = r.nreg++, r_never_read = r.nreg++;
-    r.rop = calloc(s->n_ops ? s->n_ops : 1, sizeof *r.rop);
-    /* per warp: its decisions, line records and registers, side by side */
-    size_t per = nbr + nln + (r.nreg ? r.nreg : 1);
-    uint64_t *kbuf = calloc((size_t)nw * per, sizeof *kbuf);
-    size_t nk = (size_t)s->partitions * s->n_cls;
-    r.nw = nw;
-    r.wh = malloc(nw * sizeof *r.wh);
-    r.rd = malloc(nk * nw * sizeof *r.rd);
-    r.n_rd = calloc(nk, sizeof *r.n_rd);
-    r.act = malloc(nk * sizeof *r.act);
-    r.apos = malloc(nk * sizeof *r.apos);
-    r.elig = malloc(nk * sizeof *r.elig);
-    r.ready_at = malloc(nk * sizeof *r.ready_at);
-    r.lr = calloc(nk, sizeof *r.lr);
-    r.memo_at = calloc(s->n_cls + 2, sizeof *r.memo_at);
-    r.memo_m = calloc(s->n_cls + 2, sizeof *r.memo_m);
-    r.stamp = 1;
-    r.if_first = UINT64_MAX;
-    r.free_at = UINT64_MAX;
-    r.lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r.lat);
-    pn_status_t st = PN_OK;
-    if (!r.w || !r.slot || !r.bk || !r.lq || !r.ifq || !kbuf || !r.wh || !r.rd ||
-        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lr || !r.memo_at || !r.memo_m || !r.lat || !r.rop) {
-        st = pn_error_set(err, PN_ENOMEM, "out of memory");
+    /* r's address stays in this file (the compiler may keep its fields in
+     * registers across the calls out of it): set up and freed through a copy */
+    pn_sass_run_t io, r;
+    pn_status_t st = pn_sass_run_init(&io, s, seed, err);
+    r = io;
+    if (st != PN_OK)
         goto out;
-    }
-    for (uint32_t k = 0; k < nk; k++) {
-        const pn_sass_class_t *c = &s->cls[k % s->n_cls];
-        uint32_t p = (uint32_t)(k / s->n_cls);
-        lrec_t *L = &r.lr[k];
-        L->part = p;
-        int sm = 1;
-        L->inflight = c->inflight;
-        L->n = c->n_pipes;
-        for (uint32_t i = 0; i < c->n_pipes; i++) {
-            int q = c->pipe[i];
-            uint32_t b = pn_sass_bucket(s->partitions, q, p);
-            L->b[i] = (uint8_t)b;
-            sm &= q > P_SFU;
-            L->need[i] = c->cost[q];
-            L->mask |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
-        }
-        if (c->inflight)
-            L->mask |= UINT64_C(1) << 63;
-        /* (one bucket and no in-flight slot is as quick to recheck) */
-        sm &= c->n_pipes >= 2 || c->inflight;
-        L->memo_rd = sm ? (uint32_t)(k % s->n_cls) : s->n_cls;
-        L->memo_wr = sm ? (uint32_t)(k % s->n_cls) : s->n_cls + 1;
-    }
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        for (uint32_t l = 0; l < 3; l++) {
-            size_t x = 3 * (size_t)i + l;
-            r.lat[x] = pn_sass_latency_at(s, &s->ops[i], (int)l);
-            if (!pn_sass_op_levels(&s->ops[i]) || !s->inflight)
-                continue;
-            uint32_t q = 0;
-            while (q < r.n_ifq && r.ifq[q].lat != r.lat[x])
-                q++;
-            if (q == r.n_ifq) {
-                if (!(r.ifq[q].at = malloc(s->inflight * sizeof *r.ifq[q].at))) {
-                    st = pn_error_set(err, PN_ENOMEM, "out of memory");
-                    goto out;
-                }
-                r.ifq[q].lat = r.lat[x];
-                r.n_ifq++;
-            }
-            r.lq[x] = q;
-        }
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        const sop_t *op = &s->ops[i];
-        rop_t *ro = &r.rop[i];
-        for (uint32_t j = 0; j < RREG; j++)
-            ro->rreg[j] = (uint16_t)r_never_written;
-        for (uint32_t j = 0; j < WREG; j++)
-            ro->wreg[j] = (uint16_t)r_never_read;
-        for (int j = 0; j < op->n_regs; j++)
-            ro->rreg[j] = (uint16_t)rmap[op->reg[j]];
-        for (int j = op->n_reads; j < op->n_regs; j++)
-            ro->wreg[j - op->n_reads] = (uint16_t)rmap[op->reg[j]];
-        ro->n_rreg = (uint8_t)((op->n_regs + 3) / 4 * 4);
-        ro->n_wreg = (uint8_t)((op->n_regs - op->n_reads + 1) / 2 * 2);
-        int lv = pn_sass_op_levels(op);
-        ro->lvmask = lv && op->kind != K_ATOMG ? 3 : 0;
-        ro->lvfix = lv && op->kind == K_ATOMG ? 1 : 0;
-    }
-    for (uint32_t i = 0; i < nw; i++) {
-        r.w[i].k = kbuf + (size_t)i * per;
-        r.w[i].ldone = r.w[i].k + nbr;
-        r.w[i].ready = r.w[i].ldone + nln;
-        r.w[i].state = 3;
-    }
-    for (int q = 0; q < P_N; q++)
-        for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++) {
-            bucket_t *b = &r.bk[pn_sass_bucket(s->partitions, q, p)];
-            b->level = s->cap[q];
-            b->rate = s->rate[q];
-            b->cap = s->cap[q];
-        }
     for (uint32_t b = 0; b < s->resident; b++)
         start_block(&r, b, 0, 1);
     uint64_t t = 0, busy_steps = 0, end = 0;
@@ -668,26 +474,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     res->idle_steps = res->steps > busy_steps ? res->steps - busy_steps : 0;
     res->firings = r.issued + res->idle_steps; /* issues, and t0 in the idle steps */
 out:
-    free(r.w);
-    free(r.slot);
-    free(r.bk);
-    for (uint32_t i = 0; r.ifq && i < r.n_ifq; i++)
-        free(r.ifq[i].at);
-    free(r.ifq);
-    free(r.lq);
-    free(kbuf);
-    free(r.rop);
-    free(r.wh);
-    free(r.rd);
-    free(r.n_rd);
-    free(r.act);
-    free(r.apos);
-    free(r.elig);
-    free(r.ready_at);
-    free(r.lr);
-    free(r.memo_at);
-    free(r.memo_m);
-    free(r.lat);
+    io = r;
+    pn_sass_run_destroy(&io);
     return st;
 }
 
