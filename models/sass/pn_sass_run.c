@@ -101,11 +101,12 @@ static void wake_due(pn_sass_run_t *r, uint64_t t)
         if (w->state != 0)
             continue;
         uint32_t k = list_of(r, w);
-        if (r->n_rd[k] == 0) {
-            r->apos[k] = r->n_act;
-            r->act[r->n_act++] = k;
-            r->ready_at[k] = 0;
-        }
+        /* an empty list joins act (without branches: act has a spare slot) */
+        uint32_t first = -(uint32_t)(r->n_rd[k] == 0);
+        r->act[r->n_act] = k;
+        r->apos[k] = (r->n_act & first) | (r->apos[k] & ~first);
+        r->ready_at[k] &= ~(uint64_t)(int64_t)(int32_t)first;
+        r->n_act -= first;
         r->rd[(size_t)k * r->nw + r->n_rd[k]++] = wi;
     }
 }
@@ -115,11 +116,13 @@ static uint32_t list_take(pn_sass_run_t *r, uint32_t k, uint32_t u)
 {
     uint32_t *rd = r->rd + (size_t)k * r->nw, wi = rd[u];
     rd[u] = rd[--r->n_rd[k]];
-    if (r->n_rd[k] == 0) {
-        uint32_t last = r->act[--r->n_act];
-        r->act[r->apos[k]] = last;
-        r->apos[last] = r->apos[k];
-    }
+    /* an emptied list leaves act, the last one taking its place (without
+     * branches: otherwise the last one stays where it is) */
+    uint32_t gone = -(uint32_t)(r->n_rd[k] == 0), last = r->act[r->n_act - 1];
+    uint32_t at = (r->apos[k] & gone) | ((r->n_act - 1) & ~gone);
+    r->act[at] = last;
+    r->apos[last] = at;
+    r->n_act += gone;
     return wi;
 }
 

@@ -40,7 +40,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
     r->wh = malloc(nw * sizeof *r->wh);
     r->rd = malloc(nk * nw * sizeof *r->rd);
     r->n_rd = calloc(nk, sizeof *r->n_rd);
-    r->act = malloc(nk * sizeof *r->act);
+    r->act = malloc((nk + 1) * sizeof *r->act);
     r->apos = malloc(nk * sizeof *r->apos);
     r->elig = malloc(nk * sizeof *r->elig);
     r->ready_at = malloc(nk * sizeof *r->ready_at);
