@@ -12,7 +12,13 @@
  * levels), so leaving them out keeps the net's distribution, and a step
  * costs what it issues. The next step visited is the first at which a warp
  * wakes, a list could be paid by refills or returned slots, or a block may
- * start. */
+ * start.
+ *
+ * What a run reads is tabled once (pn_sass_run_init.c): per list its buckets
+ * and costs, per op its registers (only those the program uses) and
+ * latencies. A step's bookkeeping avoids branches on data where it can (most
+ * of its time went to mispredicted branches); the order in which warps wake,
+ * join the lists and are drawn is what it was, so a seed gives the same run. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
