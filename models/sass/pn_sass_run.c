@@ -12,7 +12,13 @@
  * levels), so leaving them out keeps the net's distribution, and a step
  * costs what it issues. The next step visited is the first at which a warp
  * wakes, a list could be paid by refills or returned slots, or a block may
- * start. */
+ * start.
+ *
+ * What a run reads is tabled once (pn_sass_run_init.c): per list its buckets
+ * and costs, per op its registers (only those the program uses) and
+ * latencies. A step's bookkeeping avoids branches on data where it can (most
+ * of its time went to mispredicted branches); the order in which warps wake,
+ * join the lists and are drawn is what it was, so a seed gives the same run. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,81 +26,33 @@
 #include "pn_rng.h"
 #include "pn_sass_sim.h"
 #include "pn_sass_sim_i.h"
+#include "pn_sass_run_i.h"
 
-typedef struct bucket {
-    uint64_t level, at;         /* level at the start of step `at`, less its takes */
-    uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
-} bucket_t;
-
-typedef struct warp {
-    uint32_t gw, pc, slot, part;
-    int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
-    int queued;                 /* in the wake-up heap */
-    uint64_t next_ok, drain, wake;
-    pn_sass_levels_t lev;       /* its level pattern */
-    uint64_t nload;             /* loads that took a level */
-    uint64_t *k;                /* per branch: decisions taken */
-    uint64_t *ldone;            /* per line record: when its leader's line arrives */
-    uint64_t ready[N_REGS];
-} warp_t;
-
-typedef struct slot {
-    uint32_t block, alive, arrived;
-    uint64_t done_at;           /* when its last warp is done */
-    uint64_t gone_at;           /* when its last exited warp is done */
-    int busy;
-} slot_t;
-
-/* Bring bucket b from its step `at` to step t > at: the refill decided at
- * `at`, then R in every quiet step in which its room holds R. */
-static void level_advance(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
+/* The bucket's level at the start of step t >= its step `at`, as the net's
+ * refill has it: in every step it refills by R when its room (cap - level)
+ * at the start of the step, before the step's takes, holds at least R. So
+ * from `at` on: the refill decided at `at`, then R in every quiet step in
+ * which its room holds R. Without branches on whether it moves (a pipe of
+ * rate 0 keeps its level). */
+static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
 {
-    b->level += b->refill;
-    uint64_t d = t - b->at - 1;   /* quiet steps in between */
-    if (d > 0 && cap - b->level >= rate) {
-        uint64_t k = (cap - b->level) / rate;
-        b->level += (uint64_t)rate * (k < d ? k : d);
+    uint32_t rate = b->rate, cap = b->cap, mv = -(uint32_t)(t > b->at);
+    uint64_t level = b->level + (b->refill & mv);
+    uint64_t d = (t - b->at - 1) & (uint64_t)(int64_t)(int32_t)mv;  /* quiet steps */
+    if (d > 0 && rate && cap - level >= rate) {
+        uint64_t k = (cap - level) / rate;
+        level += (uint64_t)rate * (k < d ? k : d);
     }
+    uint32_t refill = cap - level >= rate ? rate : 0;
+    b->refill = (refill & mv) | (b->refill & ~mv);
+    b->level = level;
     b->at = t;
-    b->refill = cap - b->level >= rate ? rate : 0;
+    return level;
 }
 
-/* The bucket's level at the start of step t, as the net's refill has it: in
- * every step it refills by R when its room (cap - level) at the start of the
- * step, before the step's takes, holds at least R. */
-static inline uint64_t level_at(bucket_t *b, uint64_t t, uint32_t rate, uint32_t cap)
-{
-    if (t > b->at && rate)
-        level_advance(b, t, rate, cap);
-    return b->level;
-}
-
-typedef struct run {
-    const pn_sass_sim_t *s;
-    pn_rng_t rng;
-    warp_t *w;                  /* resident * W */
-    slot_t *slot;
-    bucket_t *bk;               /* per partition alu, sfu; then lsu, shared, dram, l2, atom */
-    uint64_t *inflight;         /* completion steps of outstanding loads (a heap) */
-    uint32_t n_inflight;
-    uint32_t next_block, blocks_done;
-    uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
-    uint64_t last_done;         /* the latest step a warp is done at */
-    uint32_t n_free;            /* slots without a block */
-    struct wakeup { uint64_t at; uint32_t w; } *wh;    /* the wake-up heap */
-    uint32_t n_wh, nw;
-    uint32_t *rd, *n_rd;        /* list k (partition * classes + class) at rd[k * nw] */
-    uint32_t *act, *apos, n_act; /* the lists with members, and each list's place there */
-    uint32_t *elig;             /* a step's lists that can be paid */
-    uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
-                                 * lower the levels, so an earlier answer stays a bound) */
-    uint64_t *lmask;            /* per list: its buckets (bit = bucket index) and, in
-                                 * the top bit, the in-flight slots */
-    uint32_t *lpart;            /* per list: its partition */
-} run_t;
 
 /* Running warp wi, in no list, waits for its wake step. */
-static void wake_push(run_t *r, uint32_t wi)
+static void wake_push(pn_sass_run_t *r, uint32_t wi)
 {
     struct wakeup v = { r->w[wi].wake, wi };
     uint32_t i = r->n_wh++;
@@ -106,7 +64,7 @@ static void wake_push(run_t *r, uint32_t wi)
     r->w[wi].queued = 1;
 }
 
-static void wake_pop(run_t *r)
+static void wake_pop(pn_sass_run_t *r)
 {
     struct wakeup v = r->wh[--r->n_wh];
     uint32_t i = 0;
@@ -114,8 +72,7 @@ static void wake_pop(run_t *r)
         uint32_t c = 2 * i + 1;
         if (c >= r->n_wh)
             break;
-        if (c + 1 < r->n_wh && r->wh[c + 1].at < r->wh[c].at)
-            c++;
+        c += c + 1 < r->n_wh && r->wh[c + 1].at < r->wh[c].at;
         if (r->wh[c].at >= v.at)
             break;
         r->wh[i] = r->wh[c];
@@ -126,98 +83,77 @@ static void wake_pop(run_t *r)
 
 /* The level warp w issues its next op o at: a load its pattern's next, an
  * atomic L2, anything else 0. */
-static int level_of(const sop_t *o, const warp_t *w)
+static inline int level_of(const pn_sass_rop_t *ro, const pn_sass_warp_t *w)
 {
-    return !pn_sass_op_levels(o) ? 0 : o->kind == K_ATOMG ? 1
-                                     : pn_sass_load_level(&w->lev, w->nload);
+    return (w->lvl & ro->lvmask) | ro->lvfix;
 }
 
 /* The list warp w's next op puts it in: its partition, and its class at the
  * level it issues at. */
-static uint32_t list_of(const run_t *r, const warp_t *w)
+static uint32_t list_of(const pn_sass_run_t *r, const pn_sass_warp_t *w)
 {
     const sop_t *o = &r->s->ops[w->pc];
-    return w->part * r->s->n_cls + o->cls[level_of(o, w)];
+    return w->part * r->s->n_cls + o->cls[level_of(&r->rop[w->pc], w)];
 }
 
 /* The warps due at t join their lists. */
-static void wake_due(run_t *r, uint64_t t)
+static void wake_due(pn_sass_run_t *r, uint64_t t)
 {
     while (r->n_wh > 0 && r->wh[0].at <= t) {
         uint32_t wi = r->wh[0].w;
         wake_pop(r);
-        warp_t *w = &r->w[wi];
+        pn_sass_warp_t *w = &r->w[wi];
         w->queued = 0;
         if (w->state != 0)
             continue;
         uint32_t k = list_of(r, w);
-        if (r->n_rd[k] == 0) {
-            r->apos[k] = r->n_act;
-            r->act[r->n_act++] = k;
-            r->ready_at[k] = 0;
-        }
+        /* an empty list joins act (without branches: act has a spare slot) */
+        uint32_t first = -(uint32_t)(r->n_rd[k] == 0);
+        r->act[r->n_act] = k;
+        r->apos[k] = (r->n_act & first) | (r->apos[k] & ~first);
+        r->ready_at[k] &= ~(uint64_t)(int64_t)(int32_t)first;
+        r->n_act -= first;
         r->rd[(size_t)k * r->nw + r->n_rd[k]++] = wi;
     }
 }
 
 /* Take member u out of list k. */
-static uint32_t list_take(run_t *r, uint32_t k, uint32_t u)
+static uint32_t list_take(pn_sass_run_t *r, uint32_t k, uint32_t u)
 {
     uint32_t *rd = r->rd + (size_t)k * r->nw, wi = rd[u];
     rd[u] = rd[--r->n_rd[k]];
-    if (r->n_rd[k] == 0) {
-        uint32_t last = r->act[--r->n_act];
-        r->act[r->apos[k]] = last;
-        r->apos[last] = r->apos[k];
-    }
+    /* an emptied list leaves act, the last one taking its place (without
+     * branches: otherwise the last one stays where it is) */
+    uint32_t gone = -(uint32_t)(r->n_rd[k] == 0), last = r->act[r->n_act - 1];
+    uint32_t at = (r->apos[k] & gone) | ((r->n_act - 1) & ~gone);
+    r->act[at] = last;
+    r->apos[last] = at;
+    r->n_act += gone;
     return wi;
 }
 
-static void heap_push(uint64_t *h, uint32_t *n, uint64_t v)
-{
-    uint32_t i = (*n)++;
-    while (i > 0 && h[(i - 1) / 2] > v) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = v;
-}
-
-static void heap_pop(uint64_t *h, uint32_t *n)
-{
-    uint64_t v = h[--*n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && h[c + 1] < h[c])
-            c++;
-        if (h[c] >= v)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = v;
-}
-
 /* The earliest step warp w's next op may issue, registers alone. */
-static void rewake(const pn_sass_sim_t *s, warp_t *w)
+static void rewake(const pn_sass_run_t *r, pn_sass_warp_t *w)
 {
-    const sop_t *o = &s->ops[w->pc];
+    const pn_sass_rop_t *ro = &r->rop[w->pc];
     uint64_t t = w->next_ok;
-    for (int i = 0; i < o->n_regs; i++)
-        if (w->ready[o->reg[i]] > t)
-            t = w->ready[o->reg[i]];
+    for (uint32_t i = 0; i < ro->n_rreg; i += 4) {
+        uint64_t a = w->ready[ro->rreg[i]], b = w->ready[ro->rreg[i + 1]];
+        uint64_t c = w->ready[ro->rreg[i + 2]], d = w->ready[ro->rreg[i + 3]];
+        a = a > b ? a : b;
+        c = c > d ? c : d;
+        a = a > c ? a : c;
+        t = a > t ? a : t;
+    }
     w->wake = t;
 }
 
 /* Block next_block starts in slot sl at t: its warps issue from t (the first
  * resident blocks, at step 0) or from t + 1. */
-static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
+static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
 {
     const pn_sass_sim_t *s = r->s;
-    slot_t *b = &r->slot[sl];
+    pn_sass_slot_t *b = &r->slot[sl];
     b->block = r->next_block++;
     b->alive = s->W;
     b->arrived = 0;
@@ -226,41 +162,47 @@ static void start_block(run_t *r, uint32_t sl, uint64_t t, int first)
     if (!first) {
         r->n_free--;
         r->launch_ok = t + (s->launch > 1 ? s->launch : 1);
+        r->free_at = UINT64_MAX;
+        for (uint32_t i = 0; i < s->resident; i++)
+            if (!r->slot[i].busy && r->slot[i].done_at + 2 < r->free_at)
+                r->free_at = r->slot[i].done_at + 2;
     }
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
-        warp_t *w = &r->w[sl * s->W + i];
-        uint64_t *k = w->k, *ld = w->ldone;
+        pn_sass_warp_t *w = &r->w[sl * s->W + i];
+        uint64_t *k = w->k, *ld = w->ldone, *rd = w->ready;
         memset(w, 0, sizeof *w);
         w->k = k;
         w->ldone = ld;
+        w->ready = rd;
         memset(k, 0, nbr * sizeof *k);
         memset(ld, 0, (s->n_lines ? s->n_lines : 1) * sizeof *ld);
         w->gw = b->block * s->W + i;
         w->slot = sl;
         w->part = pn_sass_partition(s, b->block, i);
         w->next_ok = first ? t : t + 1;
-        for (int q = 0; q < N_REGS; q++)
+        for (uint32_t q = 0; q < r->nreg; q++)
             w->ready[q] = t;
         pn_sass_warp_levels(s, w->gw, &w->lev);
-        rewake(s, w);
+        w->lvl = pn_sass_load_level(&w->lev, 0);
+        rewake(r, w);
         wake_push(r, sl * s->W + i);
     }
 }
 
 /* Every warp of slot sl waiting at its barrier goes on at the barrier
  * latency after t, or after the last of its exited warps is done. */
-static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
+static void release_barrier(pn_sass_run_t *r, uint32_t sl, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     if (r->slot[sl].gone_at > t)
         t = r->slot[sl].gone_at;
     for (uint32_t i = 0; i < s->W; i++) {
-        warp_t *x = &r->w[sl * s->W + i];
+        pn_sass_warp_t *x = &r->w[sl * s->W + i];
         if (x->state == 1) {
             x->state = 0;
             x->next_ok = t + s->lat_bar;
-            rewake(s, x);
+            rewake(r, x);
             wake_push(r, sl * s->W + i);
         }
     }
@@ -269,9 +211,9 @@ static void release_barrier(run_t *r, uint32_t sl, uint64_t t)
 
 /* A warp of slot sl is done at t: free the slot when it was the last, and
  * release a barrier that only waited for it. */
-static void warp_done(run_t *r, warp_t *w, uint64_t t)
+static void warp_done(pn_sass_run_t *r, pn_sass_warp_t *w, uint64_t t)
 {
-    slot_t *b = &r->slot[w->slot];
+    pn_sass_slot_t *b = &r->slot[w->slot];
     w->state = 2;
     if (t > b->done_at)
         b->done_at = t;
@@ -282,6 +224,8 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
     if (--b->alive == 0) {
         b->busy = 0;
         r->n_free++;
+        if (b->done_at + 2 < r->free_at)
+            r->free_at = b->done_at + 2;
         r->blocks_done++;
         return;
     }
@@ -291,40 +235,44 @@ static void warp_done(run_t *r, warp_t *w, uint64_t t)
 
 /* Issue warp w's op at step t on its partition, which has a slot left. Its
  * list's check (list_wait) made sure its pipes and an in-flight slot can pay. */
-static void issue(run_t *r, warp_t *w, uint64_t t)
+static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
-    uint32_t part = w->part;
     assert(!(pn_sass_op_levels(o) && s->inflight && r->n_inflight >= s->inflight));
-    int lvl = level_of(o, w);
-    const pn_sass_class_t *cl = &s->cls[o->cls[lvl]];
-    bucket_t *bk[P_N];
-    for (uint32_t i = 0; i < cl->n_pipes; i++) {
-        int q = cl->pipe[i];
-        bk[i] = &r->bk[pn_sass_bucket(s->partitions, q, part)];
-        uint64_t have = level_at(bk[i], t, s->rate[q], s->cap[q]);
-        assert(have >= cl->cost[q]);
-        (void)have;
+    const pn_sass_rop_t *ro = &r->rop[w->pc];
+    int lvl = level_of(ro, w);
+    assert(k == w->part * s->n_cls + o->cls[lvl]);
+    const pn_sass_lrec_t *L = &r->lr[k];
+    /* list_wait brought its buckets to t */
+    for (uint32_t i = 0; i < L->n; i++) {
+        assert(r->bk[L->b[i]].at == t || !r->bk[L->b[i]].rate);
+        assert(r->bk[L->b[i]].level >= L->need[i]);
+        r->bk[L->b[i]].level -= L->need[i];
     }
-    for (uint32_t i = 0; i < cl->n_pipes; i++)
-        bk[i]->level -= cl->cost[cl->pipe[i]];
     r->issued++;
-    uint64_t lat = pn_sass_latency_at(s, o, lvl);
+    uint64_t lat = r->lat[3 * (size_t)w->pc + (uint32_t)lvl];
     if (o->follow >= 0) {
         uint64_t at = w->ldone[o->follow];
         if (at > t + lat)
             lat = at - t;
     } else if (pn_sass_op_levels(o)) {
         if (o->kind == K_GLD)
-            w->nload++;
-        if (s->inflight)
-            heap_push(r->inflight, &r->n_inflight, t + lat);
+            w->lvl = pn_sass_load_level(&w->lev, ++w->nload);
+        if (s->inflight) {
+            struct ifq *q = &r->ifq[r->lq[3 * (size_t)w->pc + (uint32_t)lvl]];
+            uint32_t i = q->head + q->len++;
+            q->at[i >= s->inflight ? i - s->inflight : i] = t + lat;
+            r->n_inflight++;
+            r->if_first = t + lat < r->if_first ? t + lat : r->if_first;
+        }
         if (o->lead >= 0)
             w->ldone[o->lead] = t + lat;
     }
-    for (int i = o->n_reads; i < o->n_regs; i++)
-        w->ready[o->reg[i]] = t + lat;
+    for (uint32_t i = 0; i < ro->n_wreg; i += 2) {
+        w->ready[ro->wreg[i]] = t + lat;
+        w->ready[ro->wreg[i + 1]] = t + lat;
+    }
     /* the warp is done once its results and stores are */
     if (pn_sass_op_drains(o) && t + lat > w->drain)
         w->drain = t + lat;
@@ -352,93 +300,123 @@ static void issue(run_t *r, warp_t *w, uint64_t t)
     }
     w->pc = pc;
     if (o->kind == K_BAR) {
-        slot_t *b = &r->slot[w->slot];
+        pn_sass_slot_t *b = &r->slot[w->slot];
         w->state = 1;
         if (++b->arrived == b->alive)
             release_barrier(r, w->slot, t);
         return;
     }
-    rewake(s, w);
+    rewake(r, w);
     return;
 }
 
 /* Steps from t until list k's class could be paid: refills bring its
  * partition's and the SM's buckets to its costs, and for a load an in-flight
  * slot is back (0: it can be paid at t). */
-static inline uint64_t list_wait(run_t *r, uint32_t k, uint64_t t)
+static inline uint64_t list_wait(pn_sass_run_t *r, uint32_t k, uint64_t t)
 {
-    const pn_sass_sim_t *s = r->s;
-    const pn_sass_class_t *c = &s->cls[k % s->n_cls];
-    uint32_t p = k / s->n_cls;
+    const pn_sass_lrec_t *L = &r->lr[k];
+    if (r->memo_at[L->memo_rd] == r->stamp)
+        return r->memo_m[L->memo_rd];
     uint64_t m = 0;
-    for (uint32_t i = 0; i < c->n_pipes; i++) {
-        int q = c->pipe[i];
-        uint32_t need = c->cost[q];
-        uint64_t have = level_at(&r->bk[pn_sass_bucket(s->partitions, q, p)], t, s->rate[q],
-                                 s->cap[q]);
+    for (uint32_t i = 0; i < L->n; i++) {
+        pn_sass_bk_t *b = &r->bk[L->b[i]];
+        uint32_t need = L->need[i];
+        uint64_t have = level_at(b, t);
         if (need > have) {
-            uint64_t n = (need - have + s->rate[q] - 1) / s->rate[q];
+            uint64_t n = (need - have + b->rate - 1) / b->rate;
             m = n > m ? n : m;
         }
     }
-    if (c->inflight && r->n_inflight >= s->inflight && r->inflight[0] > t + m)
-        m = r->inflight[0] - t;
+    if (L->inflight && r->n_inflight >= r->s->inflight) {
+        if (r->if_first > t + m)
+            m = r->if_first - t;
+    }
+    r->memo_at[L->memo_wr] = r->stamp;
+    r->memo_m[L->memo_wr] = m;
     return m;
 }
 
-/* Step t's issues (the file's comment): returns the instructions issued. */
-static uint32_t issue_step(run_t *r, uint64_t t)
+/* Step t's issues (the file's comment): returns the instructions issued,
+ * and in *next the first step after t at which a list may be paid. */
+static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
 {
+    uint64_t nx = UINT64_MAX;
     const pn_sass_sim_t *s = r->s;
-    uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0;
-    while (r->n_inflight > 0 && r->inflight[0] <= t)
-        heap_pop(r->inflight, &r->n_inflight);
+    uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0, total = 0;
+    if (r->n_inflight > 0 && r->if_first <= t) {
+        r->if_first = UINT64_MAX;
+        for (uint32_t i = 0; i < r->n_ifq; i++) {
+            struct ifq *q = &r->ifq[i];
+            while (q->len > 0 && q->at[q->head] <= t) {
+                q->head = q->head + 1 == s->inflight ? 0 : q->head + 1;
+                q->len--;
+                r->n_inflight--;
+            }
+            if (q->len > 0 && q->at[q->head] < r->if_first)
+                r->if_first = q->at[q->head];
+        }
+    }
     for (uint32_t p = 0; p < s->partitions; p++)
         left[p] = s->issue;
+    r->stamp++;
     for (uint32_t a = 0; a < r->n_act; a++) {
         uint32_t k = r->act[a];
-        if (r->ready_at[k] > t)
+        if (r->ready_at[k] > t) {
+            nx = r->ready_at[k] < nx ? r->ready_at[k] : nx;
             continue;
+        }
         uint64_t m = list_wait(r, k, t);
-        if (m == 0)
+        if (m == 0) {
             r->elig[ne++] = k;
+            total += r->n_rd[k];
+        } else
+            nx = t + m < nx ? t + m : nx;
         r->ready_at[k] = t + (m ? m : 1);
     }
     while (ne > 0) {
-        uint32_t total = 0, e = 0;
-        for (uint32_t i = 0; i < ne; i++)
-            total += r->n_rd[r->elig[i]];
-        uint32_t u = pn_rng_below(&r->rng, total);
+        uint32_t e = 0, u = pn_rng_below(&r->rng, total);
         while (u >= r->n_rd[r->elig[e]])
             u -= r->n_rd[r->elig[e++]];
-        uint64_t took = r->lmask[r->elig[e]];
-        uint32_t wi = list_take(r, r->elig[e], u);
-        warp_t *w = &r->w[wi];
-        issue(r, w, t);
+        uint32_t kk = r->elig[e], pw = r->lr[kk].part;
+        uint64_t took = r->lr[kk].mask;
+        uint32_t wi = list_take(r, kk, u);
+        pn_sass_warp_t *w = &r->w[wi];
+        issue(r, w, kk, t);
+        r->stamp++;
         issued++;
-        left[w->part]--;
+        total--;
+        uint32_t full = --left[pw] == 0;
         if (w->state == 0 && !w->queued)
             wake_push(r, wi);
         /* keep the lists that still have members, a slot and the units (only
-         * those sharing a bucket or the in-flight slots with the issue may
-         * have lost theirs) */
-        uint32_t n = 0;
+         * the issue's list may have emptied, only its partition's lists lost
+         * their slot, and only those sharing a bucket or the in-flight slots
+         * with the issue may have lost their units) */
+        uint32_t n = 0, dropped = 0;
         for (uint32_t i = 0; i < ne; i++) {
-            uint32_t k = r->elig[i];
-            if (r->n_rd[k] == 0 || left[r->lpart[k]] == 0)
-                continue;
-            if (!(r->lmask[k] & took)) {
-                r->elig[n++] = k;
-                continue;
+            uint32_t k = r->elig[i], c = r->n_rd[k];
+            const pn_sass_lrec_t *L = &r->lr[k];
+            /* bitwise, not &&: these vary from list to list */
+            uint32_t keep = (uint32_t)(c != 0) & ~((uint32_t)full & (uint32_t)(L->part == pw));
+            dropped |= (uint32_t)(c != 0) & ~keep;
+            if (keep & (uint32_t)((L->mask & took) != 0)) {
+                uint64_t m = list_wait(r, k, t);
+                if (m > 0) {
+                    r->ready_at[k] = t + m;
+                    nx = t + m < nx ? t + m : nx;
+                    keep = 0;
+                }
             }
-            uint64_t m = list_wait(r, k, t);
-            if (m == 0)
-                r->elig[n++] = k;
-            else
-                r->ready_at[k] = t + m;
+            r->elig[n] = k;
+            n += (uint32_t)keep;
+            total -= c & (keep - 1);
         }
+        if (dropped)
+            nx = t + 1 < nx ? t + 1 : nx;
         ne = n;
     }
+    *next = nx;
     return issued;
 }
 
@@ -447,52 +425,13 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
 {
     memset(res, 0, sizeof *res);
     res->seed = seed;
-    run_t r = { .s = s };
-    pn_rng_seed(&r.rng, seed);
-    uint32_t nw = s->resident * s->W, nbk = 2 * s->partitions + (P_N - P_LSU);
-    size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
-    r.w = calloc(nw, sizeof *r.w);
-    r.slot = calloc(s->resident, sizeof *r.slot);
-    r.bk = calloc(nbk, sizeof *r.bk);
-    r.inflight = calloc(s->inflight ? s->inflight : 1, sizeof *r.inflight);
-    uint64_t *kbuf = calloc((size_t)nw * nbr, sizeof *kbuf);
-    size_t nln = s->n_lines ? s->n_lines : 1;
-    uint64_t *lbuf = calloc((size_t)nw * nln, sizeof *lbuf);
-    size_t nk = (size_t)s->partitions * s->n_cls;
-    r.nw = nw;
-    r.wh = malloc(nw * sizeof *r.wh);
-    r.rd = malloc(nk * nw * sizeof *r.rd);
-    r.n_rd = calloc(nk, sizeof *r.n_rd);
-    r.act = malloc(nk * sizeof *r.act);
-    r.apos = malloc(nk * sizeof *r.apos);
-    r.elig = malloc(nk * sizeof *r.elig);
-    r.ready_at = malloc(nk * sizeof *r.ready_at);
-    r.lmask = calloc(nk, sizeof *r.lmask);
-    r.lpart = malloc(nk * sizeof *r.lpart);
-    pn_status_t st = PN_OK;
-    if (!r.w || !r.slot || !r.bk || !r.inflight || !kbuf || !lbuf || !r.wh || !r.rd ||
-        !r.n_rd || !r.act || !r.apos || !r.elig || !r.ready_at || !r.lmask || !r.lpart) {
-        st = pn_error_set(err, PN_ENOMEM, "out of memory");
+    /* r's address stays in this file (the compiler may keep its fields in
+     * registers across the calls out of it): set up and freed through a copy */
+    pn_sass_run_t io, r;
+    pn_status_t st = pn_sass_run_init(&io, s, seed, err);
+    r = io;
+    if (st != PN_OK)
         goto out;
-    }
-    for (uint32_t k = 0; k < nk; k++) {
-        const pn_sass_class_t *c = &s->cls[k % s->n_cls];
-        uint32_t p = (uint32_t)(k / s->n_cls);
-        r.lpart[k] = p;
-        for (uint32_t i = 0; i < c->n_pipes; i++) {
-            int q = c->pipe[i];
-            uint32_t b = pn_sass_bucket(s->partitions, q, p);
-            r.lmask[k] |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
-        }
-        if (c->inflight)
-            r.lmask[k] |= UINT64_C(1) << 63;
-    }
-    for (uint32_t i = 0; i < nw; i++)
-        r.w[i].k = kbuf + (size_t)i * nbr, r.w[i].ldone = lbuf + (size_t)i * nln,
-        r.w[i].state = 3;
-    for (int q = 0; q < P_N; q++)
-        for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++)
-            r.bk[pn_sass_bucket(s->partitions, q, p)].level = s->cap[q];
     for (uint32_t b = 0; b < s->resident; b++)
         start_block(&r, b, 0, 1);
     uint64_t t = 0, busy_steps = 0, end = 0;
@@ -507,14 +446,15 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
             goto out;
         }
         /* free slots take the next blocks, one every `launch` steps */
-        for (uint32_t b = 0; r.n_free > 0 && b < s->resident && r.next_block < s->blocks; b++)
-            if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t &&
-                t >= r.launch_ok) {
-                start_block(&r, b, t, 0);
-                break;
-            }
+        if (r.n_free > 0 && r.next_block < s->blocks && t >= r.free_at && t >= r.launch_ok)
+            for (uint32_t b = 0; b < s->resident; b++)
+                if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t) {
+                    start_block(&r, b, t, 0);
+                    break;
+                }
         wake_due(&r, t);
-        if (issue_step(&r, t) > 0) {
+        uint64_t next;
+        if (issue_step(&r, t, &next) > 0) {
             busy_steps++;
             if (t + 1 > end)
                 end = t + 1;
@@ -522,18 +462,13 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         if (r.last_done > end)
             end = r.last_done;
         /* the next step at which anything can happen */
-        uint64_t next = r.n_wh > 0 ? r.wh[0].at : UINT64_MAX;
-        for (uint32_t a = 0; a < r.n_act; a++)
-            next = r.ready_at[r.act[a]] < next ? r.ready_at[r.act[a]] : next;
-        if (r.next_block < s->blocks && r.n_free > 0)
-            for (uint32_t b = 0; b < s->resident; b++)
-                if (!r.slot[b].busy) {
-                    uint64_t at = r.slot[b].done_at + 2;
-                    if (at < r.launch_ok)
-                        at = r.launch_ok;
-                    if (at < next)
-                        next = at;
-                }
+        if (r.n_wh > 0 && r.wh[0].at < next)
+            next = r.wh[0].at;
+        if (r.next_block < s->blocks && r.n_free > 0) {
+            uint64_t at = r.free_at > r.launch_ok ? r.free_at : r.launch_ok;
+            if (at < next)
+                next = at;
+        }
         if (next <= t)
             next = t + 1;
         if (next == UINT64_MAX)
@@ -548,21 +483,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     res->idle_steps = res->steps > busy_steps ? res->steps - busy_steps : 0;
     res->firings = r.issued + res->idle_steps; /* issues, and t0 in the idle steps */
 out:
-    free(r.w);
-    free(r.slot);
-    free(r.bk);
-    free(r.inflight);
-    free(kbuf);
-    free(lbuf);
-    free(r.wh);
-    free(r.rd);
-    free(r.n_rd);
-    free(r.act);
-    free(r.apos);
-    free(r.elig);
-    free(r.ready_at);
-    free(r.lmask);
-    free(r.lpart);
+    io = r;
+    pn_sass_run_destroy(&io);
     return st;
 }
 

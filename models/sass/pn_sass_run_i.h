@@ -1,0 +1,110 @@
+/* pn_sass_run_i.h - private to models/sass: the state of one run of the
+ * sass engine (pn_sass_run.c) and the tables it reads, built by
+ * pn_sass_run_init.c. */
+#ifndef PN_SASS_RUN_I_H
+#define PN_SASS_RUN_I_H
+
+#include <stdint.h>
+
+#include "pn_error.h"
+#include "pn_rng.h"
+#include "pn_sass_sim_i.h"
+
+typedef struct pn_sass_bk {
+    uint64_t level, at;         /* level at the start of step `at`, less its takes */
+    uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
+    uint32_t rate, cap;         /* its pipe's */
+} pn_sass_bk_t;
+
+typedef struct pn_sass_warp {
+    uint32_t gw, pc, slot, part;
+    int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
+    int queued;                 /* in the wake-up heap */
+    uint64_t next_ok, drain, wake;
+    pn_sass_levels_t lev;       /* its level pattern */
+    uint64_t nload;             /* loads that took a level */
+    int lvl;                    /* the level of its load number nload */
+    uint64_t *k;                /* per branch: decisions taken */
+    uint64_t *ldone;            /* per line record: when its leader's line arrives */
+    uint64_t *ready;            /* per register the program uses: when it is ready */
+} pn_sass_warp_t;
+
+typedef struct pn_sass_slot {
+    uint32_t block, alive, arrived;
+    uint64_t done_at;           /* when its last warp is done */
+    uint64_t gone_at;           /* when its last exited warp is done */
+    int busy;
+} pn_sass_slot_t;
+
+/* An op as the run reads it: its registers as indices of those the program
+ * uses, the ones it waits for (all) padded to a multiple of 4 with one never
+ * written, the ones it writes padded to a multiple of 2 with one never read;
+ * the level it issues at as (warp's next load level & lvmask) | lvfix. */
+#define PN_SASS_RUN_REGS 24     /* MAX_OP_REGS, a multiple of 4 */
+typedef struct pn_sass_rop {
+    uint16_t rreg[PN_SASS_RUN_REGS], wreg[PN_SASS_RUN_REGS];
+    uint8_t n_rreg, n_wreg, lvmask, lvfix;
+} pn_sass_rop_t;
+
+/* A ready list's class as the engine reads it: its partition, the buckets it
+ * takes from with their costs, the in-flight slot, and the mask of both
+ * (bit = bucket index mod 63; the top bit, the in-flight slots). */
+typedef struct pn_sass_lrec {
+    uint64_t mask;
+    uint32_t part;
+    uint32_t memo_rd, memo_wr;  /* a class of the SM's buckets only (every partition's
+                                 * list of it waits alike), of two or an in-flight
+                                 * slot: its memo; others read n_cls (never
+                                 * written) and write n_cls + 1 */
+    uint8_t n, inflight;
+    uint8_t b[P_N];
+    uint32_t need[P_N];
+} pn_sass_lrec_t;
+
+typedef struct pn_sass_run {
+    const pn_sass_sim_t *s;
+    pn_rng_t rng;
+    pn_sass_warp_t *w;          /* resident * W */
+    uint64_t *kbuf;             /* the warps' decisions, line records and registers */
+    pn_sass_slot_t *slot;
+    pn_sass_bk_t *bk;           /* per partition alu, sfu; then lsu, shared, dram, l2, atom */
+    /* completion steps of outstanding loads: a queue per latency, each in
+     * the order of issue and so of completion */
+    struct ifq { uint64_t *at; uint32_t head, len, lat; } *ifq;
+    uint32_t n_ifq, n_inflight;
+    uint64_t if_first;          /* the first completion (when some are in flight) */
+    uint32_t *lq;               /* per op and level: its queue */
+    uint32_t next_block, blocks_done;
+    uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
+    uint64_t last_done;         /* the latest step a warp is done at */
+    uint32_t n_free;            /* slots without a block */
+    uint64_t free_at;           /* the first step a slot without a block may take one
+                                 * (its last warp done 2 steps before); UINT64_MAX: none */
+    struct wakeup { uint64_t at; uint32_t w; } *wh;    /* the wake-up heap */
+    uint32_t n_wh, nw;
+    uint32_t *rd, *n_rd;        /* list k (partition * classes + class) at rd[k * nw] */
+    uint32_t *act, *apos, n_act; /* the lists with members, and each list's place there */
+    uint32_t *elig;             /* a step's lists that can be paid */
+    uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
+                                 * lower the levels, so an earlier answer stays a bound) */
+    pn_sass_lrec_t *lr;         /* per list: its class, read for the engine */
+    uint64_t stamp;             /* changes with t and with every issue */
+    uint64_t *memo_at, *memo_m; /* per class of the SM's buckets only: the stamp of
+                                 * its last list_wait and the answer */
+    uint32_t *lat;              /* per op and level: pn_sass_latency_at */
+    pn_sass_rop_t *rop;         /* per op: what the run reads of it */
+    uint32_t nreg;              /* registers the program uses, and two more: one never
+                                 * written (reads' padding), one never read (writes') */
+} pn_sass_run_t;
+
+/* Set up run r of s with the given seed: every table, the warps' buffers,
+ * the buckets full, no block started. Returns PN_OK, or PN_ENOMEM with err
+ * set; either way r is left for pn_sass_run_destroy. O(ops + lists + resident
+ * warps x (branches + line records + registers)). */
+pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t seed,
+                             pn_error_t *err);
+
+/* Free what run r holds (r itself is the caller's); r may be partly set up. */
+void pn_sass_run_destroy(pn_sass_run_t *r);
+
+#endif
