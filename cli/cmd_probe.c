@@ -10,6 +10,42 @@
 #include "pn_profile.h"
 #include "pn_yaml.h"
 
+/* Does section (the probe's new `pipelined:` lines) set key (len n) at its
+ * first level? */
+static int section_has(const char *section, const char *key, size_t n)
+{
+    for (const char *l = section; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (!strncmp(l, "  ", 2) && !strncmp(l + 2, key, n) && l[2 + n] == ':')
+            return 1;
+    return 0;
+}
+
+/* Copy to out the lines of the profile text's old `pipelined:` section whose
+ * first-level key the probe's section does not set (keys from other sources:
+ * atomic_serial, bank_conflict, dram_queue, ...), with their deeper lines. */
+static void carry_keys(FILE *out, const char *text, const char *section)
+{
+    const char *l = strstr(text, "\npipelined:");
+    if (!l && !strncmp(text, "pipelined:", 10))
+        l = text - 1;
+    if (!l)
+        return;
+    int keep = 0;
+    for (l = strchr(l + 1, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        const char *s = l + 1, *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n && s[0] != ' ' && s[0] != '#')
+            break; /* the next top-level key */
+        if (n > 2 && s[0] == ' ' && s[1] == ' ' && s[2] != ' ' && s[2] != '#') {
+            size_t k = strcspn(s + 2, ":\n");
+            keep = s[2 + k] == ':' && !section_has(section, s + 2, k);
+        } else if (!(n > 2 && s[2] == ' '))
+            keep = 0; /* blank lines and first-level comments end a key's lines */
+        if (keep)
+            fprintf(out, "%.*s\n", (int)n, s);
+    }
+}
+
 static const char probe_usage[] =
     "usage: pnsim probe [options] PROBE.csv -d DEVICE\n"
     "\n"
@@ -17,8 +53,13 @@ static const char probe_usage[] =
     "with the columns probe,value,unit,detail) into the `pipelined:` section of\n"
     "DEVICE's profile: SM clock, launch overhead, latencies of every kind of\n"
     "instruction, SFU busy time, load/store, shared-memory and DRAM throughput,\n"
-    "loads in flight, each value with its probe named in a comment. The rest of\n"
-    "the profile is copied as it is (an older pipelined section is replaced).\n"
+    "loads in flight, and where their rows are present the DRAM line cost\n"
+    "(dram_random.cu), the L2 rates (l2_access.cu; whole lines from rw_mix.cu's\n"
+    "streams), the atomic_lines table and l2_resident_mib (rw_mix.cu), each\n"
+    "value with its probe named in a comment. dram_queue and dram_write_delay\n"
+    "come from examples/probe/fit_loaded.py. The rest of the profile is copied\n"
+    "as it is; an older pipelined section is replaced, the keys of it that the\n"
+    "probes do not give (atomic_serial, bank_conflict, dram_queue, ...) kept.\n"
     "\n"
     "options:\n"
     "  -d, --device NAME     the device profile to extend (required): a built-in\n"
@@ -76,6 +117,13 @@ int pn_cmd_probe(int argc, char **argv)
         goto fail;
     }
     pn_status_t st = pn_probe_write_section(mem, &pr, dev.schedulers, csv, &err);
+    if (st == PN_OK) {
+        fflush(mem);
+        char *mine = strdup(section ? section : "");
+        if (mine)
+            carry_keys(mem, text, mine);
+        free(mine);
+    }
     fclose(mem);
     if (st != PN_OK || pn_cli_out_open(&out, output, &err) != PN_OK)
         goto fail;

@@ -58,11 +58,18 @@ body=$(mktemp)
 rc=0
 note "running $build/probe ${args[*]}"
 "$build/probe" "${args[@]}" >"$body" 2>>"$log" || rc=$?
-# the rate at which an SM takes on blocks (block_launch), at the clock probe.cu measured
-"$NVCC" -O3 -arch=sm_90 -std=c++17 "$ex/probe/block_launch.cu" -o "$build/block_launch" \
-  >>"$build/build.log" 2>&1 || { note "block_launch BUILD FAILED"; rc=2; }
+# the probes of their own files, at the clock probe.cu measured: the rate at which an SM
+# takes on blocks (block_launch), a sector read alone from DRAM (dram_random), scattered L2
+# accesses (l2_access), streams, atomics on few lines and what stays in L2 between launches
+# (rw_mix), DRAM latency under load (loaded_latency: examples/probe/fit_loaded.py fits the
+# profile's dram_queue and dram_write_delay from its rows)
 clock=$(awk -F, '$1 == "clock_mhz" { print $2 }' "$body")
-[[ -x "$build/block_launch" ]] && { "$build/block_launch" "${clock:-1980}" >>"$body" 2>>"$log" || rc=$?; }
+for p in block_launch dram_random l2_access rw_mix loaded_latency; do
+  "$NVCC" -O3 -arch=sm_90 -std=c++17 "$ex/probe/$p.cu" -o "$build/$p" >>"$build/build.log" 2>&1 ||
+    { note "$p BUILD FAILED"; rc=2; continue; }
+  note "running $build/$p"
+  "$build/$p" "${clock:-1980}" | grep -v '^#' >>"$body" 2>>"$log" || rc=$?
+done
 kill "$clk_pid" 2>/dev/null || true
 wait "$clk_pid" 2>/dev/null || true
 smi_after=$(nvidia-smi --query-gpu=$smi_q --format=csv,noheader 2>/dev/null | head -1 || echo n/a)
@@ -87,7 +94,7 @@ fi
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "# host: $(uname -srm)"
   echo "# command: bash examples/probe/run_probes.sh ${1:-}"
-  echo "# build: nvcc ${NVFLAGS[*]} examples/probe/probe.cu; nvcc -O3 -arch=sm_90 examples/probe/block_launch.cu"
+  echo "# build: nvcc ${NVFLAGS[*]} examples/probe/probe.cu; nvcc -O3 -arch=sm_90 examples/probe/{block_launch,dram_random,l2_access,rw_mix,loaded_latency}.cu"
   echo "# method: cycles are %clock64 inside the kernel (SM clock); each probe is the slope between two loop"
   echo "#   lengths (median of several launches each), so fixed costs cancel; per SM unless the unit or detail"
   echo "#   says otherwise; details in examples/probe/README.md"

@@ -122,7 +122,7 @@ int main(int argc, char **argv)
             double t = pn_pct(us, 0.5);
             double sectors = (double)bytes / 32 * (m ? 2 : 1);
             printf("resident_%s_%d,%.4f,sectors/cycle,\"WHOLE DEVICE; the stream %s over a "
-                   "footprint of %d MiB launched again and again (3 warm-up launches, then 10; "
+                   "footprint of %d MiB launched again and again (3 warm-up launches then 10; "
                    "each launch after a 20 us spin); %.0f sectors read and written; median %.2f us "
                    "at %.1f MHz: near the L2 rates while the footprint stays in L2 from one launch "
                    "to the next, near the DRAM rates once it does not\"\n",
