@@ -37,114 +37,7 @@ static int fma_pipe(const char *op)
     return 0;
 }
 
-static uint32_t units(double x)
-{
-    double u = round(x * PN_PIPE_UNIT);
-    return u < 1 ? 1 : u > 4e9 ? 4000000000u : (uint32_t)u;
-}
-
-/* Does atomic op update a floating-point value (.F32, .F64, .F16x2, .BF16x2)? */
-static int atomic_float(const pn_sass_op_t *op)
-{
-    return strstr(op->in.modifiers, ".F32") || strstr(op->in.modifiers, ".F64") ||
-           strstr(op->in.modifiers, ".F16") || strstr(op->in.modifiers, ".BF16");
-}
-
-/* An access of sec sectors over `lines` lines in the units of the L2 pipe
- * (sectors of scattered loads, pd->l2_sectors a step): its sectors over the
- * rate for its sectors per line, between the one-sector and the whole-line
- * probes. what: 0 load, 1 store, 2 atomic. */
-static double l2_cost(const pn_pipe_device_t *pd, int what, double sec, double lines)
-{
-    double one = what == 1 ? pd->l2_store_sectors : what == 2 ? pd->l2_atomic_sectors : 0;
-    double full = what == 1 ? pd->l2_store_line_sectors : what == 0 ? pd->l2_line_sectors : 0;
-    if (!(one > 0))
-        one = pd->l2_sectors;
-    if (!(full > 0))
-        full = one;
-    double k = lines > 0 ? sec / lines : 1;
-    k = k < 1 ? 1 : k > 4 ? 4 : k;
-    double rate = one + (full - one) * (k - 1) / 3;
-    return pd->l2_sectors > 0 ? sec * pd->l2_sectors / rate : 0;
-}
-
-/* A shared access of wf wavefronts takes the L1's data path, which global
- * loads take too (one 128-byte wavefront a cycle; measured on the H100:
- * examples/probe/l1_mix.cu): wf cycles of the LSU pipe, in its units, and
- * no shared pipe; without an LSU pipe, the shared one. */
-static void shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf)
-{
-    if (pp->rate[PN_PIPE_LSU] && pp->rate[PN_PIPE_SHMEM])
-        o->cost[P_LSU] = units(wf * (double)pp->rate[PN_PIPE_LSU] / pp->rate[PN_PIPE_SHMEM]);
-    else
-        o->cost[P_SHARED] = units(wf);
-}
-
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
-
-/* The share of a launch's measured DRAM traffic that launches of it again and
- * again pay, by its footprint (bytes: the sectors it reads from L2 and writes
- * over the launch): none while the footprint stays in L2 from one launch to
- * the next, all once it does not, half at pd->l2_resident_mib, linear over a
- * quarter of it around there (the probe's copy fell from its L2 rate to its
- * DRAM rate between about 0.85 and 1.15 of it). 1 without the key. */
-static double resident_share(const pn_pipe_device_t *pd, double bytes)
-{
-    double K = pd->l2_resident_mib;
-    if (!(K > 0))
-        return 1;
-    double g = (bytes / 1048576.0 - K) / (K / 4) + 0.5;
-    return g < 0 ? 0 : g > 1 ? 1 : g;
-}
-
-/* The steps a line takes per warp-level access when every block works on the
- * same F lines: the profile's atomic_lines rows, interpolated linearly in
- * log F and log steps between them, the first row's below it and the last
- * row's above it. */
-static double line_steps(const pn_pipe_device_t *pd, double F)
-{
-    const double (*r)[2] = pd->atomic_lines;
-    int n = pd->n_atomic_lines;
-    if (F <= r[0][0])
-        return r[0][1];
-    for (int k = 0; k + 1 < n; k++)
-        if (F <= r[k + 1][0]) {
-            double t = log(F / r[k][0]) / log(r[k + 1][0] / r[k][0]);
-            return exp(log(r[k][1]) + t * (log(r[k + 1][1]) - log(r[k][1])));
-        }
-    return r[n - 1][1];
-}
-
-/* What global atomic op takes of the device's atomic unit, in units, per
- * execution, from busy SMs at once; 0: only the L2 budget. from: what its
- * address depends on (pn_sass_addr_sources); grid: the launch's blocks.
- * - One sector an execution (a global accumulator): every lane's update in
- *   turn, atomic_serial steps each (atomic_serial_float for a float), every
- *   block on the same address, even one computed from the block's index (a
- *   modulo of a run-time bin count is 0 for one bin; a counter per block
- *   would be served at once, the rarer case).
- * - Several sectors an execution, the same addresses in every block (a
- *   histogram merged into the same bins by every block): each of its lines
- *   takes the steps the profile's atomic_lines give for the F lines one
- *   block touches, F of them at once.
- * - Anything else (each block its own address, or addresses taken from
- *   memory over many lines) is spread over the L2: no unit. */
-static uint32_t atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
-                            double grid, double busy)
-{
-    double ex = op->executed;
-    if (op->sectors <= ex) {
-        double lanes = op->threads > ex ? op->threads / ex : 1;
-        double per = atomic_float(op) && pd->atomic_serial_float > 0 ? pd->atomic_serial_float
-                                                                     : pd->atomic_serial;
-        return per > 0 ? units(per * lanes * busy) : 0;
-    }
-    if ((from & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)) || pd->n_atomic_lines < 1)
-        return 0;
-    double lines = op->lines > 0 ? op->lines : ceil(op->sectors / 4);
-    double F = lines / (grid > 1 ? grid : 1);
-    return units((lines / ex) * busy * line_steps(pd, F < 1 ? 1 : F) / (F < 1 ? 1 : F));
-}
 
 void pn_sass_sim_free(pn_sass_sim_t *s)
 {
@@ -251,7 +144,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
     const pn_pipe_device_t *pd = p->pdev;
     double busy = p->busy_sms ? p->busy_sms : 1;
-    s->rate[P_L2] = pd->l2_sectors > 0 ? units(pd->l2_sectors / busy) : 0;
+    s->rate[P_L2] = pd->l2_sectors > 0 ? pn_sass_units(pd->l2_sectors / busy) : 0;
     s->rate[P_L2W] = s->rate[P_L2]; /* its own path: costs in the same units */
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
                               pd->n_atomic_lines > 0 ? PN_PIPE_UNIT : 0;
@@ -288,7 +181,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         if (p->mem->l2_ld >= 0 && s_ld > 0)
             f_l2 = p->mem->l2_ld * n_ld / s_ld;
         /* what stays in L2 from one launch to the next costs no DRAM there */
-        double g = resident_share(pd, 32 * ((f_l2 >= 0 ? f_l2 : 1 - s->l1_hit) * s_ld + s_st));
+        double g = pn_sass_resident_share(pd, 32 * ((f_l2 >= 0 ? f_l2 : 1 - s->l1_hit) * s_ld + s_st));
         if (f_ld > 0)
             f_ld *= g;
         if (f_st > 0)
@@ -341,11 +234,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         switch (op->in.kind) {
         case PN_SASS_ARITH: case PN_SASS_FP64:
             o->kind = K_ALU;
-            o->cost[P_ALU] = units(op->in.kind == PN_SASS_FP64 ? 2 : 1);
+            o->cost[P_ALU] = pn_sass_units(op->in.kind == PN_SASS_FP64 ? 2 : 1);
             /* its operands take two register-file cycles: bank_conflict steps of
              * the pipe, whose rate is 1 / arith_busy a step */
             if (pd->bank_conflict > 0 && pp->rate[PN_PIPE_ALUP] > 0 && bank_conflict(prog, i))
-                o->cost[P_ALU] = units(pd->bank_conflict * pp->rate[PN_PIPE_ALUP] /
+                o->cost[P_ALU] = pn_sass_units(pd->bank_conflict * pp->rate[PN_PIPE_ALUP] /
                                        PN_PIPE_UNIT);
             if (fma_pipe(op->in.opcode) && o->lat > 2)
                 o->lat--; /* dependent FFMA/IMAD: 4.1 cycles, VIADD/LOP3 5.1 (H100 probes) */
@@ -354,13 +247,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_SFU: case PN_SASS_CONV: case PN_SASS_TENSOR:
             o->kind = K_SFU;
             o->lat = L[PN_PIPE_SFU];
-            o->cost[P_SFU] = units(1);
+            o->cost[P_SFU] = pn_sass_units(1);
             break;
         case PN_SASS_S2R: o->kind = K_SFU; o->lat = L[PN_PIPE_SFU]; break;
         case PN_SASS_SHUFFLE:
             o->kind = K_SHFL;
             o->lat = L[PN_PIPE_SHARED_LD];
-            o->cost[P_SHARED] = units(1);
+            o->cost[P_SHARED] = pn_sass_units(1);
             break;
         case PN_SASS_GLOBAL_LD: case PN_SASS_ATOM_GLOBAL:
             o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
@@ -369,38 +262,38 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
              * the same time, so its L1 hits are hits on a line in flight */
             o->alike = op->in.kind == PN_SASS_GLOBAL_LD &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
-            o->cost[P_LSU] = units(fmax(sec, 4 * lines));
+            o->cost[P_LSU] = pn_sass_units(fmax(sec, 4 * lines));
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
-                                  ? (f_ld * sec > 0 ? units(f_ld * sec) : 0)
-                                  : units(fmax(sec, D * lines));
-            o->cost[P_L2] = units(l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
+                                  ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec) : 0)
+                                  : pn_sass_units(fmax(sec, D * lines));
+            o->cost[P_L2] = pn_sass_units(pn_sass_l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
                                           lines));
             /* measured L2 reads: every load its share of them, whatever its level */
             if (op->in.kind == PN_SASS_GLOBAL_LD && f_l2 >= 0)
-                o->cost[P_L2] = f_l2 > 0 ? units(f_l2 * l2_cost(pd, 0, sec, lines)) : 0;
+                o->cost[P_L2] = f_l2 > 0 ? pn_sass_units(f_l2 * pn_sass_l2_cost(pd, 0, sec, lines)) : 0;
             if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0)
-                o->cost[P_ATOM] = atomic_cost(pd, op, from[i], grid, busy);
+                o->cost[P_ATOM] = pn_sass_atomic_cost(pd, op, from[i], grid, busy);
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
-            o->cost[P_LSU] = units(fmax(sec, 4 * lines));
-            o->cost[P_L2W] = units(l2_cost(pd, 1, sec, lines));
+            o->cost[P_LSU] = pn_sass_units(fmax(sec, 4 * lines));
+            o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             /* written back to DRAM: as measured, else as the reads miss L2 */
             if (f_st >= 0)
-                o->cost[P_DRAM] = f_st * sec > 0 ? units(f_st * sec) : 0;
+                o->cost[P_DRAM] = f_st * sec > 0 ? pn_sass_units(f_st * sec) : 0;
             else if (p->mem->l2_hit < 1)
-                o->cost[P_DRAM] = units(sec * (1 - p->mem->l2_hit));
+                o->cost[P_DRAM] = pn_sass_units(sec * (1 - p->mem->l2_hit));
             break;
         case PN_SASS_SHARED_LD: case PN_SASS_ATOM_SHARED:
             o->kind = K_SLD;
             o->lat = L[PN_PIPE_SHARED_LD];
-            shared_on_l1(pp, o, wf);
+            pn_sass_shared_on_l1(pp, o, wf);
             break;
         case PN_SASS_SHARED_ST:
             o->kind = K_SST;
             o->lat = L[PN_PIPE_SHARED_ST];
-            shared_on_l1(pp, o, wf);
+            pn_sass_shared_on_l1(pp, o, wf);
             break;
         case PN_SASS_CONST_LD:
             o->kind = K_CONST;

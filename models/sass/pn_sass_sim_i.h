@@ -6,6 +6,7 @@
 #ifndef PN_SASS_SIM_I_H
 #define PN_SASS_SIM_I_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "pn_sass_plan.h"
@@ -79,6 +80,26 @@ static inline uint32_t pn_sass_partition(const pn_sass_sim_t *s, uint64_t k, uin
     uint32_t S = s->partitions ? s->partitions : 1;
     return (uint32_t)(((k % s->resident) * s->W + i) % S);
 }
+
+/* x units of a pipe (PN_PIPE_UNIT a step), at least 1 and at most 4e9. */
+static inline uint32_t pn_sass_units(double x)
+{
+    double u = round(x * PN_PIPE_UNIT);
+    return u < 1 ? 1 : u > 4e9 ? 4000000000u : (uint32_t)u;
+}
+
+/* pn_sass_costs.c: an access of sec sectors over `lines` lines in the units of
+ * the L2 pipes (what: 0 load, 1 store, 2 atomic); a shared access's wf
+ * wavefronts on the L1's data path (op o's LSU cost, or its shared one
+ * without an LSU pipe); the share of measured DRAM traffic a footprint of
+ * `bytes` pays launched again and again; a global atomic's units of the
+ * atomic unit an execution (from: its address's sources, grid: the launch's
+ * blocks, busy: the SMs at once). */
+double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double lines);
+void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
+double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
+uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
+                             double grid, double busy);
 
 /* Does op o take a level of its own (a global load or atomic that waits for
  * no line already on its way)? */

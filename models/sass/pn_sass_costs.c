@@ -1,0 +1,110 @@
+/* pn_sass_costs.c - what an op of a sass run takes from the memory system's
+ * budgets: the L2's paths, the L1's data path for shared accesses, the DRAM
+ * traffic a launch pays launched again and again, and the atomic units
+ * (pn_sass_sim_i.h; doc/dependencies.md). */
+#include <math.h>
+#include <string.h>
+
+#include "pn_sass_addr.h"
+#include "pn_sass_sim_i.h"
+
+/* Does atomic op update a floating-point value (.F32, .F64, .F16x2, .BF16x2)? */
+static int atomic_float(const pn_sass_op_t *op)
+{
+    return strstr(op->in.modifiers, ".F32") || strstr(op->in.modifiers, ".F64") ||
+           strstr(op->in.modifiers, ".F16") || strstr(op->in.modifiers, ".BF16");
+}
+
+/* An access of sec sectors over `lines` lines in the units of the L2 pipe
+ * (sectors of scattered loads, pd->l2_sectors a step): its sectors over the
+ * rate for its sectors per line, between the one-sector and the whole-line
+ * probes. what: 0 load, 1 store, 2 atomic. */
+double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double lines)
+{
+    double one = what == 1 ? pd->l2_store_sectors : what == 2 ? pd->l2_atomic_sectors : 0;
+    double full = what == 1 ? pd->l2_store_line_sectors : what == 0 ? pd->l2_line_sectors : 0;
+    if (!(one > 0))
+        one = pd->l2_sectors;
+    if (!(full > 0))
+        full = one;
+    double k = lines > 0 ? sec / lines : 1;
+    k = k < 1 ? 1 : k > 4 ? 4 : k;
+    double rate = one + (full - one) * (k - 1) / 3;
+    return pd->l2_sectors > 0 ? sec * pd->l2_sectors / rate : 0;
+}
+
+/* A shared access of wf wavefronts takes the L1's data path, which global
+ * loads take too (one 128-byte wavefront a cycle; measured on the H100:
+ * examples/probe/l1_mix.cu): wf cycles of the LSU pipe, in its units, and
+ * no shared pipe; without an LSU pipe, the shared one. */
+void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf)
+{
+    if (pp->rate[PN_PIPE_LSU] && pp->rate[PN_PIPE_SHMEM])
+        o->cost[P_LSU] = pn_sass_units(wf * (double)pp->rate[PN_PIPE_LSU] / pp->rate[PN_PIPE_SHMEM]);
+    else
+        o->cost[P_SHARED] = pn_sass_units(wf);
+}
+
+/* The share of a launch's measured DRAM traffic that launches of it again and
+ * again pay, by its footprint (bytes: the sectors it reads from L2 and writes
+ * over the launch): none while the footprint stays in L2 from one launch to
+ * the next, all once it does not, half at pd->l2_resident_mib, linear over a
+ * quarter of it around there (the probe's copy fell from its L2 rate to its
+ * DRAM rate between about 0.85 and 1.15 of it). 1 without the key. */
+double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes)
+{
+    double K = pd->l2_resident_mib;
+    if (!(K > 0))
+        return 1;
+    double g = (bytes / 1048576.0 - K) / (K / 4) + 0.5;
+    return g < 0 ? 0 : g > 1 ? 1 : g;
+}
+
+/* The steps a line takes per warp-level access when every block works on the
+ * same F lines: the profile's atomic_lines rows, interpolated linearly in
+ * log F and log steps between them, the first row's below it and the last
+ * row's above it. */
+static double line_steps(const pn_pipe_device_t *pd, double F)
+{
+    const double (*r)[2] = pd->atomic_lines;
+    int n = pd->n_atomic_lines;
+    if (F <= r[0][0])
+        return r[0][1];
+    for (int k = 0; k + 1 < n; k++)
+        if (F <= r[k + 1][0]) {
+            double t = log(F / r[k][0]) / log(r[k + 1][0] / r[k][0]);
+            return exp(log(r[k][1]) + t * (log(r[k + 1][1]) - log(r[k][1])));
+        }
+    return r[n - 1][1];
+}
+
+/* What global atomic op takes of the device's atomic unit, in units, per
+ * execution, from busy SMs at once; 0: only the L2 budget. from: what its
+ * address depends on (pn_sass_addr_sources); grid: the launch's blocks.
+ * - One sector an execution (a global accumulator): every lane's update in
+ *   turn, atomic_serial steps each (atomic_serial_float for a float), every
+ *   block on the same address, even one computed from the block's index (a
+ *   modulo of a run-time bin count is 0 for one bin; a counter per block
+ *   would be served at once, the rarer case).
+ * - Several sectors an execution, the same addresses in every block (a
+ *   histogram merged into the same bins by every block): each of its lines
+ *   takes the steps the profile's atomic_lines give for the F lines one
+ *   block touches, F of them at once.
+ * - Anything else (each block its own address, or addresses taken from
+ *   memory over many lines) is spread over the L2: no unit. */
+uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
+                            double grid, double busy)
+{
+    double ex = op->executed;
+    if (op->sectors <= ex) {
+        double lanes = op->threads > ex ? op->threads / ex : 1;
+        double per = atomic_float(op) && pd->atomic_serial_float > 0 ? pd->atomic_serial_float
+                                                                     : pd->atomic_serial;
+        return per > 0 ? pn_sass_units(per * lanes * busy) : 0;
+    }
+    if ((from & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)) || pd->n_atomic_lines < 1)
+        return 0;
+    double lines = op->lines > 0 ? op->lines : ceil(op->sectors / 4);
+    double F = lines / (grid > 1 ? grid : 1);
+    return pn_sass_units((lines / ex) * busy * line_steps(pd, F < 1 ? 1 : F) / (F < 1 ? 1 : F));
+}
