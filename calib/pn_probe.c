@@ -88,6 +88,43 @@ static void comment_value(const char *text, const char *key, char *dst, size_t s
     }
 }
 
+/* A row sm_l2_read_B or sm_l2_write_B (name in column cp, value in cv) into
+ * pr's tables, kept sorted by B; other sm_l2_ names are ignored. */
+static pn_status_t sm_l2_row(pn_probe_t *pr, const pn_csv_t *csv, const pn_csv_row_t *row,
+                             long cp, long cv, const char *path, pn_error_t *err)
+{
+    const char *name = row->f[cp].text, *tail;
+    int w;
+    if (!strncmp(name + 6, "read_", 5))
+        w = 0, tail = name + 11;
+    else if (!strncmp(name + 6, "write_", 6))
+        w = 1, tail = name + 12;
+    else
+        return PN_OK;
+    char *end;
+    long b = strtol(tail, &end, 10);
+    if (end == tail || *end || b < 1 || b > 100000)
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[cp].col,
+                           "probe '%s': expected sm_l2_%s_B with B busy SMs from 1 to 100000",
+                           name, w ? "write" : "read");
+    double v;
+    PN_CHECK(pn_csv_double(csv, row, (size_t)cv, name, 0, &v, err));
+    double (*t)[2] = pr->sm_l2[w];
+    int n = pr->n_sm_l2[w], at = 0;
+    while (at < n && t[at][0] < (double)b)
+        at++;
+    if (at < n && t[at][0] == (double)b)
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[cp].col,
+                           "probe '%s' given twice", name);
+    if (n == 16)
+        return pn_error_at(err, PN_EINVAL, path, row->line, row->f[cp].col,
+                           "probe '%s': at most 16 sm_l2_%s_B rows", name, w ? "write" : "read");
+    memmove(t[at + 1], t[at], (size_t)(n - at) * sizeof t[0]);
+    t[at][0] = (double)b, t[at][1] = v;
+    pr->n_sm_l2[w] = n + 1;
+    return PN_OK;
+}
+
 pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err)
 {
     memset(pr, 0, sizeof *pr);
@@ -110,6 +147,10 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err)
     for (size_t i = 0; st == PN_OK && i < csv.n_rows; i++) {
         const pn_csv_row_t *row = &csv.rows[i];
         const char *name = row->f[cp].text;
+        if (!strncmp(name, "sm_l2_", 6)) {
+            st = sm_l2_row(pr, &csv, row, cp, cv, path, err);
+            continue;
+        }
         for (int k = 0; k < PN_PROBE_COUNT; k++) {
             if (strcmp(name, pn_probe_names[k]) != 0)
                 continue;
@@ -260,6 +301,21 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         strcat(rows, "]");
         line(out, "  ", "atomic_lines", rows,
              "probes atomic_line_L: [L, cycles a line per access] (examples/probe/rw_mix.cu)");
+    }
+    for (int w = 0; w < 2; w++) {
+        if (pr->n_sm_l2[w] < 1)
+            continue;
+        char sm[512] = "[";
+        for (int k = 0; k < pr->n_sm_l2[w]; k++) {
+            size_t at = strlen(sm);
+            snprintf(sm + at, sizeof sm - at, "%s[%g, %.4g]", k ? ", " : "", pr->sm_l2[w][k][0],
+                     pr->sm_l2[w][k][1]);
+        }
+        strcat(sm, "]");
+        line(out, "  ", w ? "l2_sm_write" : "l2_sm_read", sm,
+             w ? "probes sm_l2_write_B: the same for writes (examples/probe/sm_l2.cu)"
+               : "probes sm_l2_read_B: [busy SMs, sectors a cycle an SM reads from L2 in "
+                 "whole lines] (examples/probe/sm_l2.cu)");
     }
     double keep = resident_mib(pr);
     if (keep > 0) {

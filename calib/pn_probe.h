@@ -54,13 +54,19 @@ extern const char *const pn_probe_names[PN_PROBE_COUNT];
 typedef struct pn_probe {
     double value[PN_PROBE_COUNT];
     long line[PN_PROBE_COUNT];     /* where each value stood in the CSV */
+    /* rows sm_l2_read_B [0] and sm_l2_write_B [1] (examples/probe/sm_l2.cu):
+     * [B busy SMs, sectors a cycle an SM], by increasing B, n_sm_l2[k] of them */
+    double sm_l2[2][16][2];
+    int n_sm_l2[2];
     char gpu[128];                 /* from a "# gpu: ..." comment line; "" if none */
     char date[64];                 /* from a "# date...: ..." comment line; "" if none */
 } pn_probe_t;
 
 /* Read a probe CSV (header `probe,value,unit,...`; '#' comment lines). Every
  * probe of pn_probe_names before PN_PROBE_REQUIRED must appear once with a
- * finite value > 0, the later ones at most once; other probes are ignored. Errors name the file, line and column: a missing
+ * finite value > 0, the later ones at most once; rows sm_l2_read_B and
+ * sm_l2_write_B (B busy SMs, 1 to 16 of each) at most once a B; other probes
+ * are ignored. Errors name the file, line and column: a missing
  * column or probe ("path:H:1: missing probe 'lat_l2'"), a duplicate, a bad
  * number; PN_EIO for an unreadable file. O(file size). */
 pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
@@ -72,7 +78,8 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
  * when their probes were read dram_line_sectors, the L2 rates (a whole-line
  * rate from the streaming probe tput_l2_read/write_sectors where present, else
  * from tput_l2_ld128/st128_sectors), atomic_lines (the rows [L,
- * atomic_line_L] read) and
+ * atomic_line_L] read), l2_sm_read and l2_sm_write (the rows [B,
+ * sm_l2_read/write_B] read) and
  * l2_resident_mib (where the copy's rate, the launch overhead taken out,
  * crosses halfway from its best to its largest footprint's), each line
  * commented with its probe; `source` (the CSV as the user named it) in the

@@ -74,9 +74,16 @@ awk -F, '
         n = split("1 2 4 8 16 64 256", L, " "); row = "["
         for (i = 1; i <= n; i++) row = row (i > 1 ? ", " : "") sprintf("[%g, %.4g]", L[i], v["atomic_line_" L[i]])
         printf "atomic_lines %s]\n", row
+        n = split("1 4 8 16 24 32 48 64 66 99 116 132", B, " ")
+        for (w = 0; w < 2; w++) {
+            row = "["
+            for (i = 1; i <= n; i++)
+                row = row (i > 1 ? ", " : "") sprintf("[%g, %.4g]", B[i], v["sm_l2_" (w ? "write_" : "read_") B[i]])
+            printf "l2_sm_%s %s]\n", w ? "write" : "read", row
+        }
     }' examples/data/h100/probe.csv >"$TMP/l2-by-hand"
-sed -n 's/^ *\(l2_line_sectors\|l2_store_line_sectors\): \([0-9.]*\) .*/\1 \2/p; s/^ *atomic_lines: \(\[.*\]\) *#.*/atomic_lines \1/p' "$TMP/h100.yaml" >"$TMP/l2-from-probe"
-if [ "$(wc -l <"$TMP/l2-from-probe")" -eq 3 ] && cmp -s "$TMP/l2-from-probe" "$TMP/l2-by-hand"; then
+sed -n 's/^ *\(l2_line_sectors\|l2_store_line_sectors\): \([0-9.]*\) .*/\1 \2/p; s/^ *\(atomic_lines\|l2_sm_read\|l2_sm_write\): \(\[.*\]\) *#.*/\1 \2/p' "$TMP/h100.yaml" >"$TMP/l2-from-probe"
+if [ "$(wc -l <"$TMP/l2-from-probe")" -eq 5 ] && cmp -s "$TMP/l2-from-probe" "$TMP/l2-by-hand"; then
     ok probe-l2-atomic-by-hand
 else bad probe-l2-atomic-by-hand "$(diff "$TMP/l2-by-hand" "$TMP/l2-from-probe" | head -6)"; fi
 grep -v '^lat_l2,' examples/data/h100/probe.csv >"$TMP/probe-missing.csv"

@@ -209,6 +209,9 @@ static void rows_prog(pn_sass_prog_t *p, const char *const *text, int n, const d
     assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
 }
 
+/* The SMs one_warp_pd's run shares the device's L2 and DRAM with (busy_sms). */
+static uint32_t g_busy = 1;
+
 /* Steps of one warp (1 block) running prog with wide pipes: arith latency LA,
  * every load served at L1 with latency LD; the L2 pipe and the atomic unit
  * as pd (NULL: none) gives them. */
@@ -229,7 +232,7 @@ static uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, 1, 0 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, g_busy, 0 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -346,6 +349,25 @@ static void test_memory_pipes(void **state)
         p.ops[i].lines = 1;
     pd.l2_store_line_sectors = 2;
     assert_int_equal(one_warp_pd(&p, &pd), 13 + LA + 2);
+    /* an SM alone writes at most what l2_sm_write gives it: at 0.25 sectors a
+     * step a store of 4 sectors takes 16 steps (the bucket, full at 2250
+     * units, lets the first go at 0, the second at 15, then one every 16: the
+     * last at 15 + 16 * 6 = 111); at 4 sectors a step the device's budget (2
+     * a step) binds as before */
+    pd.n_l2_sm[1] = 1;
+    pd.l2_sm[1][0][0] = 1, pd.l2_sm[1][0][1] = 0.25;
+    assert_int_equal(one_warp_pd(&p, &pd), 111 + LA + 2);
+    pd.l2_sm[1][0][1] = 4;
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + LA + 2);
+    /* rows interpolated linearly in the busy SMs: two SMs busy between rows
+     * [1, 0.5] and [3, 0.1] reach 0.3 sectors a step each, 0.6 of the
+     * device's 2: a store every 4 / 0.3 = 13.3 steps */
+    pd.n_l2_sm[1] = 2;
+    pd.l2_sm[1][0][1] = 0.5;
+    pd.l2_sm[1][1][0] = 3, pd.l2_sm[1][1][1] = 0.1;
+    g_busy = 2;
+    assert_int_equal(one_warp_pd(&p, &pd), 93 + LA + 2);
+    g_busy = 1;
     pn_sass_prog_destroy(&p);
     /* 4 REDs whose 32 lanes share one address (1 sector, 32 threads an
      * execution): at atomic_serial 2 each holds the address 64 steps; served

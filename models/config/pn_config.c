@@ -31,7 +31,8 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "l2_store_line_sectors", "l2_atomic_sectors",
                                          "atomic_serial", "atomic_serial_float",
                                          "bank_conflict", "atomic_lines", "l2_resident_mib",
-                                         "dram_queue", "dram_write_delay", NULL};
+                                         "dram_queue", "dram_write_delay", "l2_sm_read",
+                                         "l2_sm_write", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

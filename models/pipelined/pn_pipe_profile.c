@@ -56,17 +56,19 @@ static pn_status_t number_in(pn_yaml_t *y, yaml_node_t *v, const char *what, dou
     return PN_OK;
 }
 
-/* The atomic_lines rows of v (named what): a sequence of [lines, steps] pairs,
- * lines >= 1 increasing, steps > 0; at most PN_PD_MAX_ATOMIC_LINES. */
-static pn_status_t atomic_lines_of(pn_yaml_t *y, yaml_node_t *v, const char *what,
-                                   pn_pipe_device_t *d, pn_error_t *err)
+/* A table key of v (named what) into rows[max][2]: a sequence of [x, y] pairs,
+ * x >= 1 increasing (x_name, y_name in messages), 0 < y <= y_max; 1 to max
+ * rows, their count in *n. */
+static pn_status_t table_of(pn_yaml_t *y, yaml_node_t *v, const char *what, const char *x_name,
+                            const char *y_name, double y_max, double (*rows)[2], int max,
+                            int *n_out, pn_error_t *err)
 {
     PN_CHECK(pn_yaml_expect(y, v, YAML_SEQUENCE_NODE, what, err));
     size_t n = pn_yaml_len(v);
-    if (n < 1 || n > PN_PD_MAX_ATOMIC_LINES)
+    if (n < 1 || n > (size_t)max)
         return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(v), pn_yaml_col(v),
-                           "%s must have 1 to %d rows [lines, steps], got %zu", what,
-                           PN_PD_MAX_ATOMIC_LINES, n);
+                           "%s must have 1 to %d rows [%s, %s], got %zu", what, max, x_name,
+                           y_name, n);
     for (size_t i = 0; i < n; i++) {
         yaml_node_t *row = pn_yaml_item(y, v, i);
         char w[160];
@@ -74,16 +76,16 @@ static pn_status_t atomic_lines_of(pn_yaml_t *y, yaml_node_t *v, const char *wha
         PN_CHECK(pn_yaml_expect(y, row, YAML_SEQUENCE_NODE, w, err));
         if (pn_yaml_len(row) != 2)
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(row), pn_yaml_col(row),
-                               "%s must be a pair [lines, steps]", w);
-        double *r = d->atomic_lines[i];
+                               "%s must be a pair [%s, %s]", w, x_name, y_name);
+        double *r = rows[i];
         PN_CHECK(number_in(y, pn_yaml_item(y, row, 0), w, 1, 0, 1e9, &r[0], err));
-        PN_CHECK(number_in(y, pn_yaml_item(y, row, 1), w, 0, 1, PN_PIPE_MAX_LATENCY, &r[1], err));
-        if (i > 0 && !(r[0] > d->atomic_lines[i - 1][0]))
+        PN_CHECK(number_in(y, pn_yaml_item(y, row, 1), w, 0, 1, y_max, &r[1], err));
+        if (i > 0 && !(r[0] > rows[i - 1][0]))
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(row), pn_yaml_col(row),
-                               "%s: lines must increase, got %g after %g", w, r[0],
-                               d->atomic_lines[i - 1][0]);
+                               "%s: %s must increase, got %g after %g", w, x_name, r[0],
+                               rows[i - 1][0]);
     }
-    d->n_atomic_lines = (int)n;
+    *n_out = (int)n;
     return PN_OK;
 }
 
@@ -158,8 +160,14 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->bank_conflict, err));
             d->set |= PN_PD_BANK_CONFLICT;
         } else if (!strcmp(key, "atomic_lines")) {
-            PN_CHECK(atomic_lines_of(y, v, name, d, err));
+            PN_CHECK(table_of(y, v, name, "lines", "steps", PN_PIPE_MAX_LATENCY, d->atomic_lines,
+                              PN_PD_MAX_ATOMIC_LINES, &d->n_atomic_lines, err));
             d->set |= PN_PD_ATOMIC_LINES;
+        } else if (!strcmp(key, "l2_sm_read") || !strcmp(key, "l2_sm_write")) {
+            int wr = key[6] == 'w';
+            PN_CHECK(table_of(y, v, name, "busy SMs", "sectors", MAX_RATE, d->l2_sm[wr],
+                              PN_PD_MAX_ATOMIC_LINES, &d->n_l2_sm[wr], err));
+            d->set |= wr ? PN_PD_L2_SM_WRITE : PN_PD_L2_SM_READ;
         } else if (!strcmp(key, "l2_resident_mib")) {
             PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));
             d->set |= PN_PD_L2_RESIDENT;
@@ -214,7 +222,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "dram_line_sectors, l2_sectors, l2_line_sectors, "
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
-                               "l2_resident_mib, dram_queue, dram_write_delay)",
+                               "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
+                               "l2_sm_write)",
                                snip, what,
                                list);
         }
@@ -250,6 +259,11 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
         memcpy(d->atomic_lines, o->atomic_lines, sizeof d->atomic_lines);
         d->n_atomic_lines = o->n_atomic_lines;
     }
+    for (int wr = 0; wr < 2; wr++)
+        if (s & (wr ? PN_PD_L2_SM_WRITE : PN_PD_L2_SM_READ)) {
+            memcpy(d->l2_sm[wr], o->l2_sm[wr], sizeof d->l2_sm[wr]);
+            d->n_l2_sm[wr] = o->n_l2_sm[wr];
+        }
     if (s & PN_PD_L2_RESIDENT) d->l2_resident_mib = o->l2_resident_mib;
     if (s & PN_PD_DRAM_QUEUE) d->dram_queue = o->dram_queue;
     if (s & PN_PD_DRAM_WRITE) d->dram_write_delay = o->dram_write_delay;

@@ -42,8 +42,10 @@ enum {
 #define PN_PD_L2_RESIDENT (UINT64_C(1) << 31)   /* l2_resident_mib */
 #define PN_PD_DRAM_QUEUE (UINT64_C(1) << 32)    /* dram_queue */
 #define PN_PD_DRAM_WRITE (UINT64_C(1) << 33)    /* dram_write_delay */
+#define PN_PD_L2_SM_READ (UINT64_C(1) << 34)    /* l2_sm_read */
+#define PN_PD_L2_SM_WRITE (UINT64_C(1) << 35)   /* l2_sm_write */
 
-/* The most rows of the atomic_lines key. */
+/* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_ATOMIC_LINES 16
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
@@ -78,6 +80,11 @@ typedef struct pn_pipe_device {
      * (n_atomic_lines 0: not modelled) */
     double atomic_lines[PN_PD_MAX_ATOMIC_LINES][2];
     int n_atomic_lines;
+    /* what one SM moves to [0] and from [1] the L2 in whole lines while B SMs
+     * are busy: rows [B, sectors per step per SM] by increasing B
+     * (n_l2_sm[k] 0: only the device's budget) */
+    double l2_sm[2][PN_PD_MAX_ATOMIC_LINES][2];
+    int n_l2_sm[2];
     double l2_resident_mib;       /* a launch's footprint (MiB) half of whose measured DRAM
                                    * traffic launches again and again pay (0: all of it) */
     double dram_queue;            /* steps a DRAM load waits at utilisation u: dram_queue

@@ -60,22 +60,44 @@ double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes)
     return g < 0 ? 0 : g > 1 ? 1 : g;
 }
 
-/* The steps a line takes per warp-level access when every block works on the
- * same F lines: the profile's atomic_lines rows, interpolated linearly in
- * log F and log steps between them, the first row's below it and the last
- * row's above it. */
-static double line_steps(const pn_pipe_device_t *pd, double F)
+/* Table rows r[n][2] at x: interpolated between the rows around it, linearly
+ * in x and y, or in log x and log y (logs), the first row's below it and the
+ * last row's above it. */
+static double table_at(const double (*r)[2], int n, double x, int logs)
 {
-    const double (*r)[2] = pd->atomic_lines;
-    int n = pd->n_atomic_lines;
-    if (F <= r[0][0])
+    if (x <= r[0][0])
         return r[0][1];
     for (int k = 0; k + 1 < n; k++)
-        if (F <= r[k + 1][0]) {
-            double t = log(F / r[k][0]) / log(r[k + 1][0] / r[k][0]);
+        if (x <= r[k + 1][0]) {
+            if (!logs)
+                return r[k][1] + (x - r[k][0]) / (r[k + 1][0] - r[k][0]) * (r[k + 1][1] - r[k][1]);
+            double t = log(x / r[k][0]) / log(r[k + 1][0] / r[k][0]);
             return exp(log(r[k][1]) + t * (log(r[k + 1][1]) - log(r[k][1])));
         }
     return r[n - 1][1];
+}
+
+/* The steps a line takes per warp-level access when every block works on the
+ * same F lines: the profile's atomic_lines rows, interpolated linearly in
+ * log F and log steps between them. */
+static double line_steps(const pn_pipe_device_t *pd, double F)
+{
+    return table_at((const double (*)[2])pd->atomic_lines, pd->n_atomic_lines, F, 1);
+}
+
+/* The share of the L2's budget (pd->l2_line_sectors for reads, w 0, or
+ * pd->l2_store_line_sectors for writes, w 1, over the whole device) that busy
+ * SMs reach together: what the profile's l2_sm_read / l2_sm_write rows give
+ * one SM at that many busy SMs (interpolated linearly), busy times over, at
+ * most 1. A few busy SMs meet their own ports before the device's budget. 1
+ * without the table. */
+double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy)
+{
+    double full = w ? pd->l2_store_line_sectors : pd->l2_line_sectors;
+    if (pd->n_l2_sm[w] < 1 || !(full > 0))
+        return 1;
+    double g = busy * table_at((const double (*)[2])pd->l2_sm[w], pd->n_l2_sm[w], busy, 0) / full;
+    return g < 1 ? g : 1;
 }
 
 /* What global atomic op takes of the device's atomic unit, in units, per

@@ -144,8 +144,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
     const pn_pipe_device_t *pd = p->pdev;
     double busy = p->busy_sms ? p->busy_sms : 1;
-    s->rate[P_L2] = pd->l2_sectors > 0 ? pn_sass_units(pd->l2_sectors / busy) : 0;
-    s->rate[P_L2W] = s->rate[P_L2]; /* its own path: costs in the same units */
+    /* each path's costs in the same units (pn_sass_l2_cost); a few busy SMs reach
+     * less than the device's budget */
+    s->rate[P_L2] = pd->l2_sectors > 0
+                        ? pn_sass_units(pd->l2_sectors / busy * pn_sass_l2_busy_share(pd, 0, busy))
+                        : 0;
+    s->rate[P_L2W] = pd->l2_sectors > 0
+                        ? pn_sass_units(pd->l2_sectors / busy * pn_sass_l2_busy_share(pd, 1, busy))
+                        : 0;
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
                               pd->n_atomic_lines > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
