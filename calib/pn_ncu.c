@@ -146,9 +146,20 @@ static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared
                                             "global_ld", "global_st", "barriers" };
 static void totals(const pn_ncu_launch_t *l, double tot[K_N]);
 
+const char *pn_ncu_kernel_name(const char *k, size_t *len)
+{
+    if (!strncmp(k, "void ", 5) && strcspn(k, "(<") > 5)
+        k += 5;
+    size_t n = strcspn(k, "(<");
+    while (n > 0 && k[n - 1] == ' ')
+        n--;
+    *len = n;
+    return k;
+}
+
 /* A kernel name pnsim import can write as kernel.name and into a file name:
- * letters, digits, '_', ':' and inner spaces ("void ns::reduce"), not a word
- * YAML reads as null. */
+ * letters, digits, '_', ':' and inner spaces, not a word YAML reads as null
+ * (a template's leading "void " is dropped before). */
 static int kernel_name_ok(const char *k)
 {
     if (!*k || *k == ' ' || k[strlen(k) - 1] == ' ' || !strcmp(k, "null") ||
@@ -269,19 +280,18 @@ static pn_status_t launch_of(pn_ncu_t *ncu, long **seen, const pn_csv_t *csv,
     *out = l;
     l->id = id;
     l->line = row->line;
-    const char *k = row->f[c->kern].text;
-    size_t kl = strcspn(k, "(<");
+    const char *sig = row->f[c->kern].text, *k;
+    size_t kl;
+    k = pn_ncu_kernel_name(sig, &kl);
     l->kernel = malloc(kl + 1);
     l->value = malloc(M_COUNT * sizeof *l->value);
     if (!l->kernel || !l->value)
         return pn_error_set(err, PN_ENOMEM, "out of memory");
-    while (kl > 0 && k[kl - 1] == ' ')
-        kl--;
     memcpy(l->kernel, k, kl);
     l->kernel[kl] = '\0';
     if (!kernel_name_ok(l->kernel)) {
         char snip[64];
-        pn_yaml_snippet(snip, sizeof snip, k, strlen(k));
+        pn_yaml_snippet(snip, sizeof snip, sig, strlen(sig));
         return pn_error_at(err, PN_EINVAL, path, row->line, row->f[c->kern].col,
                            "launch %ld: kernel name '%s' is not a C++ name (letters, "
                            "digits, '_', ':', spaces) before its arguments", id, snip);

@@ -90,6 +90,11 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
 /* The launch's warp-level instructions executed (smsp__inst_executed.sum). */
 double pn_ncu_inst_executed(const pn_ncu_launch_t *l);
 
+/* The kernel's name in ncu's demangled signature k: from after a template's
+ * leading "void " (a kernel returns void) up to its template arguments or
+ * parameters, trailing spaces dropped; its length in *len. */
+const char *pn_ncu_kernel_name(const char *k, size_t *len);
+
 /* ncu's resident-block limits of l: blocks, registers, shared, warps (NaN if absent). */
 void pn_ncu_occupancy(const pn_ncu_launch_t *l, double out[4]);
 

@@ -328,14 +328,6 @@ static int same_table(const pn_ncu_sass_table_t *a, const pn_ncu_sass_table_t *b
 }
 
 /* The name up to its argument list, as pn_ncu keeps it. */
-static size_t name_len(const char *k)
-{
-    size_t n = strcspn(k, "(<");
-    while (n > 0 && k[n - 1] == ' ')
-        n--;
-    return n;
-}
-
 /* The memory kinds whose warp-level instructions ncu counts per launch, the
  * SASS kind each is, and its metrics (summed). */
 static const struct {
@@ -417,18 +409,19 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
     for (size_t i = 0; i < n; i++) {
         const pn_ncu_sass_table_t *t = &s->tables[step * i];
         const pn_ncu_launch_t *l = &ncu->launches[i];
-        size_t kl = name_len(t->kernel);
+        size_t kl;
+        const char *tk = pn_ncu_kernel_name(t->kernel, &kl);
         double inst = pn_ncu_inst_executed(l);
-        if (kl != strlen(l->kernel) || strncmp(t->kernel, l->kernel, kl))
+        if (kl != strlen(l->kernel) || strncmp(tk, l->kernel, kl))
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of kernel '%.*s' is not launch %ld (%s) of %s: "
                                "not the same report, or launches in another order", (int)kl,
-                               t->kernel, l->id, l->kernel, ncu->path);
+                               tk, l->id, l->kernel, ncu->path);
         if (fabs(t->executed - inst) > 0.5)
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of %.*s executed %.0f warp instructions, "
                                "launch %ld of %s %.0f (smsp__inst_executed.sum): not the same "
-                               "launch", (int)kl, t->kernel, t->executed, l->id, ncu->path,
+                               "launch", (int)kl, tk, t->executed, l->id, ncu->path,
                                inst);
         PN_CHECK(check_kinds(t, l, s->path, ncu->path, err));
         table_of[i] = step * i;

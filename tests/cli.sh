@@ -389,6 +389,15 @@ assert checked == 10, checked
 PYEOF
     ok import-l2-reads
 else bad import-l2-reads "$(cat "$TMP/err")"; fi
+# a template kernel as ncu names it ("void name<args>(params)") in both files: the
+# config and its files are named after the kernel alone
+sed 's/"dp_serial(/"void dp_serial<(int)4>(/' tests/ncu/sass-source.csv >"$TMP/tmpl-src.csv"
+sed 's/"dp_serial(/"void dp_serial<(int)4>(/' tests/ncu/sass-raw.csv >"$TMP/tmpl-raw.csv"
+rm -rf "$TMP/tmpl"
+$RUN import -O "$TMP/tmpl" -S "$TMP/tmpl-src.csv" "$TMP/tmpl-raw.csv" 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(ls "$TMP/tmpl" | tr '\n' ' ')" = "dp_serial-256x16384-91.sass dp_serial-256x16384-91.yaml " ] &&
+   grep -q '^  name: dp_serial$' "$TMP/tmpl/dp_serial-256x16384-91.yaml"; then ok import-template-name
+else bad import-template-name "rc $rc: $(ls "$TMP/tmpl") $(cat "$TMP/err")"; fi
 # a source page of another launch: one line naming both, nothing written
 sed 's/"dp_serial(/"dp_other(/' tests/ncu/sass-source.csv >"$TMP/other.csv"
 rm -rf "$TMP/sass2"
