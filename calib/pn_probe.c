@@ -20,7 +20,7 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "atomic_line_8", "atomic_line_16", "atomic_line_64", "atomic_line_256",
     "resident_copy_8", "resident_copy_16", "resident_copy_24", "resident_copy_32",
     "resident_copy_36", "resident_copy_40", "resident_copy_44", "resident_copy_48",
-    "resident_copy_56", "resident_copy_64", "resident_copy_96"
+    "resident_copy_56", "resident_copy_64", "resident_copy_96", "pipe_iadd3", "pipe_imad"
 };
 
 /* The footprints (MiB) of probe resident_copy_F, in the order of their ids. */
@@ -317,6 +317,17 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
                : "probes sm_l2_read_B: [busy SMs, sectors a cycle an SM reads from L2 in "
                  "whole lines] (examples/probe/sm_l2.cu)");
     }
+    static const struct { const char *key; int probe; } busy[] = {
+        { "alu_busy", PN_PROBE_PIPE_IADD3 }, { "fmaheavy_busy", PN_PROBE_PIPE_IMAD },
+    };
+    for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++)
+        if (pr->line[busy[i].probe]) {
+            double b = v[busy[i].probe];
+            snprintf(val, sizeof val, "%.4g", b < 1 ? 1.0 : b);
+            snprintf(note, sizeof note, "probe %s (examples/probe/alu_pipes.cu)",
+                     pn_probe_names[busy[i].probe]);
+            line(out, "  ", busy[i].key, val, note);
+        }
     double keep = resident_mib(pr);
     if (keep > 0) {
         snprintf(val, sizeof val, "%.3g", keep);

@@ -42,6 +42,8 @@ typedef enum pn_probe_id {
     PN_PROBE_ATOMIC_LINE_LAST = PN_PROBE_ATOMIC_LINE_1 + 6,
     PN_PROBE_RESIDENT_COPY_8,     /* optional: resident_copy_8, _16, _24, _32, _36, _40, _44, */
     PN_PROBE_RESIDENT_COPY_LAST = PN_PROBE_RESIDENT_COPY_8 + 10, /* _48, _56, _64, _96 */
+    PN_PROBE_PIPE_IADD3,          /* optional: pipe_iadd3, pipe_imad (examples/probe/alu_pipes.cu) */
+    PN_PROBE_PIPE_IMAD,
     PN_PROBE_COUNT
 } pn_probe_id_t;
 
@@ -79,7 +81,8 @@ pn_status_t pn_probe_read(pn_probe_t *pr, const char *path, pn_error_t *err);
  * rate from the streaming probe tput_l2_read/write_sectors where present, else
  * from tput_l2_ld128/st128_sectors), atomic_lines (the rows [L,
  * atomic_line_L] read), l2_sm_read and l2_sm_write (the rows [B,
- * sm_l2_read/write_B] read) and
+ * sm_l2_read/write_B] read), alu_busy and fmaheavy_busy (probes pipe_iadd3
+ * and pipe_imad, at least 1) and
  * l2_resident_mib (where the copy's rate, the launch overhead taken out,
  * crosses halfway from its best to its largest footprint's), each line
  * commented with its probe; `source` (the CSV as the user named it) in the

@@ -215,6 +215,28 @@ static void test_one_warp_exact(void **state)
     m.pd.l2_store_sectors = 0.5;
     /* 8000 units each from a bucket of 10000 refilled by 1000: at 0, 7, 15, 23 */
     assert_int_equal(same_one_warp(&m, stores, 5), 23 + 3 + 2);
+    /* the 16-lane pipes: IADD3 on the integer pipe, IMAD on FMA heavy, two
+     * steps each: alone one every 2 steps after the bucket's first two (the
+     * last of 6 at 1 + 2 * 4 = 9), alternating one a step (the last at 5;
+     * IMAD's latency is one less) */
+    static const row_t ints[] = { { 1, 0, 0, 0, "IADD3 R10, R2, R3, RZ" },
+                                  { 1, 0, 0, 0, "IADD3 R11, R2, R3, RZ" },
+                                  { 1, 0, 0, 0, "IADD3 R12, R2, R3, RZ" },
+                                  { 1, 0, 0, 0, "IADD3 R13, R2, R3, RZ" },
+                                  { 1, 0, 0, 0, "IADD3 R14, R2, R3, RZ" },
+                                  { 1, 0, 0, 0, "IADD3 R15, R2, R3, RZ" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    static const row_t alt[] = { { 1, 0, 0, 0, "IADD3 R10, R2, R3, RZ" },
+                                 { 1, 0, 0, 0, "IMAD R11, R2, R3, RZ" },
+                                 { 1, 0, 0, 0, "IADD3 R12, R2, R3, RZ" },
+                                 { 1, 0, 0, 0, "IMAD R13, R2, R3, RZ" },
+                                 { 1, 0, 0, 0, "IADD3 R14, R2, R3, RZ" },
+                                 { 1, 0, 0, 0, "IMAD R15, R2, R3, RZ" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    m.pd.alu_busy = 2;
+    m.pd.fmaheavy_busy = 2;
+    assert_int_equal(same_one_warp(&m, ints, 7), 9 + 4 + 2);
+    assert_int_equal(same_one_warp(&m, alt, 7), 5 + 3 + 2);
 }
 
 #define NBIN 4096
@@ -324,8 +346,19 @@ static void test_slot_partitions(void **state)
         "IADD3 R16, R2, R3, RZ", "IADD3 R17, R2, R3, RZ", "EXIT" };
     for (int i = 0; i < 9; i++)
         adds[i] = (row_t){ 2, 0, 0, 0, text[i] };
-    /* both warps issue at 0..7, the last result at 7 + 4, the run 2 more */
-    assert_int_equal(same_one_warp(&m, adds, 9), 7 + 4 + 2);
+    /* block 0's warp issues at 0..7; block 1 starts at step 0 (launch 1:
+     * right after block 0, which counts as started at step -1) and issues
+     * from the next step, 1..8, on the other partition (on one partition the
+     * 16 issues would take to step 15): the last result at 8 + 4, the run 2
+     * more */
+    assert_int_equal(same_one_warp(&m, adds, 9), 8 + 4 + 2);
+    /* three blocks, two slots, a block launch every 5 steps: block 1 starts at
+     * 5 - 1 = 4 (issues 5..12), block 2 when block 0's slot frees, two steps
+     * after its last result (7 + 4 + 2 = 13; its launch turn came at 9), and
+     * issues 14..21 */
+    small_sm(&m, 1, 3, 2);
+    m.pp.block_launch = 5;
+    assert_int_equal(same_one_warp(&m, adds, 9), 21 + 4 + 2);
 }
 
 static void test_distributions(void **state)

@@ -433,6 +433,60 @@ static void test_memory_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The 16-lane pipes of a partition (alu_busy, fmaheavy_busy): one warp, 8
+ * independent ops. */
+static void test_half_rate_pipes(void **state)
+{
+    (void)state;
+    static const char *iadd[] = { "IADD3 R10, R2, R3, RZ", "IADD3 R11, R2, R3, RZ",
+                                  "IADD3 R12, R2, R3, RZ", "IADD3 R13, R2, R3, RZ",
+                                  "IADD3 R14, R2, R3, RZ", "IADD3 R15, R2, R3, RZ",
+                                  "IADD3 R16, R2, R3, RZ", "IADD3 R17, R2, R3, RZ", "EXIT" };
+    static const char *imad[] = { "IMAD R10, R2, R3, RZ", "IMAD R11, R2, R3, RZ",
+                                  "IMAD R12, R2, R3, RZ", "IMAD R13, R2, R3, RZ",
+                                  "IMAD R14, R2, R3, RZ", "IMAD R15, R2, R3, RZ",
+                                  "IMAD R16, R2, R3, RZ", "IMAD R17, R2, R3, RZ", "EXIT" };
+    static const char *mix[] = { "IADD3 R10, R2, R3, RZ", "IMAD R11, R2, R3, RZ",
+                                 "IADD3 R12, R2, R3, RZ", "IMAD R13, R2, R3, RZ",
+                                 "IADD3 R14, R2, R3, RZ", "IMAD R15, R2, R3, RZ",
+                                 "FFMA R16, R2, R3, R4", "FFMA R17, R2, R3, R4", "EXIT" };
+    pn_sass_prog_t p;
+    pn_pipe_device_t pd = { 0 };
+    /* without the keys every op issues a step after the other: the last at 7 */
+    prog_of(&p, iadd, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA + 2);
+    /* alu_busy 2: the pipe's bucket (full at 2 + 2 refills) lets the first two
+     * go at 0 and 1, then one every 2 steps: the last at 1 + 2 * 6 = 13; the
+     * FMA-heavy pipe does not slow them */
+    pd.alu_busy = 2;
+    pd.fmaheavy_busy = 2;
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + LA + 2);
+    pn_sass_prog_destroy(&p);
+    /* IMAD on the FMA-heavy pipe alike (an FMA-pipe op's latency is LA - 1) */
+    prog_of(&p, imad, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + LA - 1 + 2);
+    pd.fmaheavy_busy = 0;
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA - 1 + 2);
+    pn_sass_prog_destroy(&p);
+    /* IADD3 and IMAD alternating, FFMA on neither: each pipe takes every other
+     * op, one a step, as the H100 ran IADD3 and IMAD.IADD together */
+    pd.fmaheavy_busy = 2;
+    prog_of(&p, mix, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA - 1 + 2);
+    pn_sass_prog_destroy(&p);
+    /* the bound of 40 IADD3: the busiest partition takes at least the average
+     * (40 x 2 steps over 4 partitions), less the full bucket (4 steps): 16 */
+    const char *many[41];
+    for (int i = 0; i < 40; i++)
+        many[i] = iadd[i % 8];
+    many[40] = "EXIT";
+    prog_of(&p, many, 41);
+    pn_pipe_bounds_t b;
+    bounds_pd(&p, &pd, &b);
+    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_ALUP], 16);
+    pn_sass_prog_destroy(&p);
+}
+
 /* The DRAM bound of 8 copies of text, each an access of 4 sectors of one
  * line, DRAM one sector a step, on mem and pd. */
 static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
@@ -747,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
+        cmocka_unit_test(test_half_rate_pipes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,6 +156,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             PN_CHECK(number_in(y, v, name, 0, 1, q >= 5 ? PN_PIPE_MAX_LATENCY : MAX_RATE,
                                dst[q], err));
             d->set |= PN_PD_L2 << q;
+        } else if (!strcmp(key, "alu_busy")) {
+            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->alu_busy, err));
+            d->set |= PN_PD_ALU_BUSY;
+        } else if (!strcmp(key, "fmaheavy_busy")) {
+            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->fmaheavy_busy, err));
+            d->set |= PN_PD_FMAHEAVY_BUSY;
         } else if (!strcmp(key, "bank_conflict")) {
             PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->bank_conflict, err));
             d->set |= PN_PD_BANK_CONFLICT;
@@ -223,7 +229,7 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
                                "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
-                               "l2_sm_write)",
+                               "l2_sm_write, alu_busy, fmaheavy_busy)",
                                snip, what,
                                list);
         }
@@ -255,6 +261,8 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
     if (s & PN_PD_BANK_CONFLICT) d->bank_conflict = o->bank_conflict;
+    if (s & PN_PD_ALU_BUSY) d->alu_busy = o->alu_busy;
+    if (s & PN_PD_FMAHEAVY_BUSY) d->fmaheavy_busy = o->fmaheavy_busy;
     if (s & PN_PD_ATOMIC_LINES) {
         memcpy(d->atomic_lines, o->atomic_lines, sizeof d->atomic_lines);
         d->n_atomic_lines = o->n_atomic_lines;

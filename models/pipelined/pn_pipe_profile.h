@@ -44,6 +44,8 @@ enum {
 #define PN_PD_DRAM_WRITE (UINT64_C(1) << 33)    /* dram_write_delay */
 #define PN_PD_L2_SM_READ (UINT64_C(1) << 34)    /* l2_sm_read */
 #define PN_PD_L2_SM_WRITE (UINT64_C(1) << 35)   /* l2_sm_write */
+#define PN_PD_ALU_BUSY (UINT64_C(1) << 36)      /* alu_busy */
+#define PN_PD_FMAHEAVY_BUSY (UINT64_C(1) << 37) /* fmaheavy_busy */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_ATOMIC_LINES 16
@@ -73,6 +75,11 @@ typedef struct pn_pipe_device {
     double atomic_serial;         /* steps one address takes per integer update (0: not
                                    * modelled) */
     double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
+    double alu_busy;              /* steps a partition's integer and logic pipe (16 lanes:
+                                   * IADD3, LOP3, ISETP, FSEL, ...) is busy per op (0: every
+                                   * arithmetic op on the one arithmetic pipe) */
+    double fmaheavy_busy;         /* the same for the FMA-heavy pipe, which alone runs IMAD
+                                   * and VIADD (0: on the arithmetic pipe alone) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

@@ -14,7 +14,7 @@
 #include "pn_sass_sim_i.h"
 
 #define NONE UINT32_MAX
-#define N_BUCKETS (2 * PN_PIPE_MAX_PARTITIONS + (P_N - P_LSU))
+#define N_BUCKETS (P_PER_PART * PN_PIPE_MAX_PARTITIONS + (P_N - P_LSU))
 
 /* An op's registers, each once: written ones are held until it completes. */
 typedef struct opregs {
@@ -124,15 +124,16 @@ static pn_status_t add_global(nb_t *b)
     b->inflight = NONE;
     if (s->inflight)
         PN_CHECK(place(b, s->inflight, &b->inflight, "inflight"));
-    static const char *const pipe[P_N] = { "alu", "sfu", "lsu", "shared", "dram", "l2", "l2w", "atom" };
+    static const char *const pipe[P_N] = { "alu", "sfu", "int", "fmah", "lsu", "shared", "dram",
+                                           "l2", "l2w", "atom" };
     for (int q = 0; q < P_N; q++)
-        for (uint32_t j = 0; j < (q <= P_SFU ? s->partitions : 1); j++) {
+        for (uint32_t j = 0; j < (q < P_PER_PART ? s->partitions : 1); j++) {
             uint32_t i = pn_sass_bucket(s->partitions, q, j), refill;
             b->bucket[i] = b->room[i] = NONE;
             if (!s->rate[q])
                 continue;
             char nm[32];
-            snprintf(nm, sizeof nm, q <= P_SFU ? "%s%u" : "%s", pipe[q], j);
+            snprintf(nm, sizeof nm, q < P_PER_PART ? "%s%u" : "%s", pipe[q], j);
             PN_CHECK(place(b, s->cap[q], &b->bucket[i], "%s.bucket", nm));
             PN_CHECK(place(b, 0, &b->room[i], "%s.room", nm));
             PN_CHECK(trans(b, &refill, "%s.refill", nm));
@@ -141,11 +142,13 @@ static pn_status_t add_global(nb_t *b)
             PN_CHECK(inh(b, refill, b->done));
         }
     b->slot = b->launch_a = b->launch_b = NONE;
-    if (s->blocks > s->resident) {
-        PN_CHECK(place(b, 0, &b->slot, "slot"));
+    /* block 0 runs from step 0 as if started at step -1: the other resident
+     * slots free, its launch gap counting (the sass engine's rule) */
+    if (s->blocks > 1) {
+        PN_CHECK(place(b, s->resident - 1, &b->slot, "slot"));
         if (s->launch > 2) {
             uint32_t tick;
-            PN_CHECK(place(b, 0, &b->launch_a, "launch.a"));
+            PN_CHECK(place(b, s->launch - 2, &b->launch_a, "launch.a"));
             PN_CHECK(place(b, 0, &b->launch_b, "launch.b"));
             PN_CHECK(trans(b, &tick, "launch.tick"));
             PN_CHECK(in(b, tick, b->launch_a, 1));
@@ -183,17 +186,32 @@ static pn_status_t add_block(nb_t *b, uint32_t k, blk_t *bl)
         PN_CHECK(trans(b, &t, "b%u.end", k));
         PN_CHECK(in(b, t, bl->pfin, W));
         PN_CHECK(out(b, t, b->slot, 1));
-        if (k >= s->resident) {
-            PN_CHECK(place(b, k == s->resident, &bl->turn, "b%u.turn", k));
-            if (k + 1 < s->blocks && s->launch >= 2)
-                PN_CHECK(place(b, 0, &bl->lf, "b%u.lf", k));
-        }
+        if (k >= 1)   /* block 1's turn at once after block 0 with launch 1 */
+            PN_CHECK(place(b, k == 1 && s->launch < 2, &bl->turn, "b%u.turn", k));
+        if (k + 1 < s->blocks && s->launch >= 2)
+            PN_CHECK(place(b, k == 0, &bl->lf, "b%u.lf", k));
     }
     return PN_OK;
 }
 
-/* Block k's start (k >= resident): a free slot and its turn mark its warps'
- * first instructions and, G = launch steps later, the next block's turn. */
+/* Block k's launch gap (launch G >= 2, k + 1 < blocks): `launched` takes its
+ * lf mark and, after G - 2 ticks of the counter, marks block k + 1's turn,
+ * G steps after block k's start. */
+static pn_status_t add_launched(nb_t *b, uint32_t k, blk_t *bls)
+{
+    const pn_sass_sim_t *s = b->s;
+    uint32_t l;
+    PN_CHECK(trans(b, &l, "b%u.launched", k));
+    PN_CHECK(in(b, l, bls[k].lf, 1));
+    if (b->launch_a != NONE) {
+        PN_CHECK(in(b, l, b->launch_b, s->launch - 2));
+        PN_CHECK(inh(b, l, b->launch_a));
+    }
+    return out(b, l, bls[k + 1].turn, 1);
+}
+
+/* Block k's start (k >= 1): a free slot and its turn mark its warps' first
+ * instructions and, G = launch steps later, the next block's turn. */
 static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
 {
     const pn_sass_sim_t *s = b->s;
@@ -208,17 +226,10 @@ static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
         return PN_OK;
     if (bl->lf == NONE)
         return out(b, t, bls[k + 1].turn, 1);   /* launch 1: from the next step */
-    /* G = launch >= 2: G - 2 ticks, then `launched` marks the turn at start + G */
-    uint32_t l;
     PN_CHECK(out(b, t, bl->lf, 1));
-    PN_CHECK(trans(b, &l, "b%u.launched", k));
-    PN_CHECK(in(b, l, bl->lf, 1));
-    if (b->launch_a != NONE) {
+    if (b->launch_a != NONE)
         PN_CHECK(out(b, t, b->launch_a, s->launch - 2));
-        PN_CHECK(in(b, l, b->launch_b, s->launch - 2));
-        PN_CHECK(inh(b, l, b->launch_a));
-    }
-    return out(b, l, bls[k + 1].turn, 1);
+    return add_launched(b, k, bls);
 }
 
 /* ---- a warp ------------------------------------------------------------- */
@@ -515,7 +526,7 @@ static pn_status_t add_warp(nb_t *b, uint32_t k, uint32_t i, const blk_t *bl, wn
     w->part = pn_sass_partition(s, k, i);
     w->blk = bl;
     pn_sass_warp_levels(s, w->gw, &w->lev);
-    int started = k < s->resident;
+    int started = k == 0;
     for (uint32_t j = 0; j < n; j++)
         PN_CHECK(place(b, started && j == 0, &w->pc[j], "w%u.pc%u", w->gw, j));
     PN_CHECK(place(b, 0, &w->ex, "w%u.ex", w->gw));
@@ -622,7 +633,9 @@ pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net
     for (uint32_t k = 0; k < B && st == PN_OK; k++)
         for (uint32_t i = 0; i < W && st == PN_OK; i++)
             st = add_warp(&b, k, i, &bls[k], &ws[(size_t)k * W + i]);
-    for (uint32_t k = s->resident; k < B && st == PN_OK; k++)
+    if (B > 1 && bls[0].lf != NONE && st == PN_OK)
+        st = add_launched(&b, 0, bls);
+    for (uint32_t k = 1; k < B && st == PN_OK; k++)
         st = add_start(&b, k, bls, ws + (size_t)k * W);
     if (st == PN_OK && (st = pn_net_freeze(net, err)) == PN_OK && lay) {
         lay->t0 = b.t0;

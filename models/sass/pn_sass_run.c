@@ -148,8 +148,8 @@ static void rewake(const pn_sass_run_t *r, pn_sass_warp_t *w)
     w->wake = t;
 }
 
-/* Block next_block starts in slot sl at t: its warps issue from t (the first
- * resident blocks, at step 0) or from t + 1. */
+/* Block next_block starts in slot sl at t: its warps issue from t (block 0,
+ * at step 0) or from t + 1. */
 static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
 {
     const pn_sass_sim_t *s = r->s;
@@ -164,8 +164,8 @@ static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
         r->launch_ok = t + (s->launch > 1 ? s->launch : 1);
         r->free_at = UINT64_MAX;
         for (uint32_t i = 0; i < s->resident; i++)
-            if (!r->slot[i].busy && r->slot[i].done_at + 2 < r->free_at)
-                r->free_at = r->slot[i].done_at + 2;
+            if (!r->slot[i].busy && r->slot[i].free_from < r->free_at)
+                r->free_at = r->slot[i].free_from;
     }
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     for (uint32_t i = 0; i < s->W; i++) {
@@ -223,9 +223,10 @@ static void warp_done(pn_sass_run_t *r, pn_sass_warp_t *w, uint64_t t)
         b->gone_at = t;
     if (--b->alive == 0) {
         b->busy = 0;
+        b->free_from = b->done_at + 2;
         r->n_free++;
-        if (b->done_at + 2 < r->free_at)
-            r->free_at = b->done_at + 2;
+        if (b->free_from < r->free_at)
+            r->free_at = b->free_from;
         r->blocks_done++;
         return;
     }
@@ -432,8 +433,18 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     r = io;
     if (st != PN_OK)
         goto out;
-    for (uint32_t b = 0; b < s->resident; b++)
-        start_block(&r, b, 0, 1);
+    /* every block takes its turn of the SM's block launches, the first wave's
+     * too (the empty-block probe's time over blocks starts at the launch's
+     * fixed cost): block 0 runs from step 0, as if started at step -1, so the
+     * next may start at launch - 1, in any slot still free */
+    start_block(&r, 0, 0, 1);
+    for (uint32_t b = 1; b < s->resident; b++) {
+        r.slot[b].busy = 0;
+        r.slot[b].free_from = 0;
+        r.n_free++;
+        r.free_at = 0;
+    }
+    r.launch_ok = s->launch > 1 ? s->launch - 1 : 0;
     uint64_t t = 0, busy_steps = 0, end = 0;
     unsigned poll = 0;
     while (r.blocks_done < s->blocks) {
@@ -448,7 +459,7 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
         /* free slots take the next blocks, one every `launch` steps */
         if (r.n_free > 0 && r.next_block < s->blocks && t >= r.free_at && t >= r.launch_ok)
             for (uint32_t b = 0; b < s->resident; b++)
-                if (!r.slot[b].busy && r.slot[b].done_at + 2 <= t) {
+                if (!r.slot[b].busy && r.slot[b].free_from <= t) {
                     start_block(&r, b, t, 0);
                     break;
                 }

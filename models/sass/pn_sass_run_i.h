@@ -33,6 +33,7 @@ typedef struct pn_sass_slot {
     uint32_t block, alive, arrived;
     uint64_t done_at;           /* when its last warp is done */
     uint64_t gone_at;           /* when its last exited warp is done */
+    uint64_t free_from;         /* free: the first step it may take a block */
     int busy;
 } pn_sass_slot_t;
 

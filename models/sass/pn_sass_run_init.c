@@ -15,7 +15,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
     memset(r, 0, sizeof *r);
     r->s = s;
     pn_rng_seed(&r->rng, seed);
-    uint32_t nw = s->resident * s->W, nbk = 2 * s->partitions + (P_N - P_LSU);
+    uint32_t nw = s->resident * s->W, nbk = P_PER_PART * s->partitions + (P_N - P_LSU);
     size_t nbr = s->plan.n_branches ? s->plan.n_branches : 1;
     r->w = calloc(nw, sizeof *r->w);
     r->slot = calloc(s->resident, sizeof *r->slot);
@@ -67,7 +67,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
             int q = c->pipe[i];
             uint32_t b = pn_sass_bucket(s->partitions, q, p);
             L->b[i] = (uint8_t)b;
-            sm &= q > P_SFU;
+            sm &= q >= P_PER_PART;
             L->need[i] = c->cost[q];
             L->mask |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
         }
@@ -119,7 +119,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
         r->w[i].state = 3;
     }
     for (int q = 0; q < P_N; q++)
-        for (uint32_t p = 0; p < (q <= P_SFU ? s->partitions : 1); p++) {
+        for (uint32_t p = 0; p < (q < P_PER_PART ? s->partitions : 1); p++) {
             pn_sass_bk_t *b = &r->bk[pn_sass_bucket(s->partitions, q, p)];
             b->level = s->cap[q];
             b->rate = s->rate[q];

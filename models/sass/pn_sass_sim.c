@@ -37,6 +37,29 @@ static int fma_pipe(const char *op)
     return 0;
 }
 
+/* Which of a partition's arithmetic pipes opcode op takes: P_INT (the 16-lane
+ * integer, logic, compare, select and move pipe), P_FMAH (FMA heavy: the
+ * integer multiply-adds and VIADD) or P_ALU (FP32 and the rest). Measured on
+ * the H100 (examples/probe/alu_pipes.cu): IADD3, LOP3, FSEL, FSETP, ISETP +
+ * SEL, FSET, FMNMX, SHF and IMAD a warp instruction every other cycle, FFMA,
+ * FADD, FMUL every cycle, IMAD.IADD and IADD3 alternating every cycle. */
+static int arith_pipe(const char *op)
+{
+    static const char *const in[] = { "IADD3", "IADD", "IADD32I", "LOP3", "LOP", "LOP32I",
+                                      "ISETP", "FSETP", "PSETP", "FSEL", "SEL", "FSET", "ISET",
+                                      "FMNMX", "IMNMX", "SHF", "SHL", "SHR", "LEA", "PRMT",
+                                      "MOV", "MOV32I", "IABS", "PLOP3", "P2R", "R2P", "BMSK",
+                                      "SGXT", "ISCADD", NULL };
+    static const char *const heavy[] = { "IMAD", "IMUL", "IDP", "VIADD", NULL };
+    for (int i = 0; in[i]; i++)
+        if (!strcmp(op, in[i]))
+            return P_INT;
+    for (int i = 0; heavy[i]; i++)
+        if (!strcmp(op, heavy[i]))
+            return P_FMAH;
+    return P_ALU;
+}
+
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
 void pn_sass_sim_free(pn_sass_sim_t *s)
@@ -139,6 +162,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->lat_dram = pp->latency[PN_PIPE_LD_DRAM];
     s->rate[P_ALU] = pp->rate[PN_PIPE_ALUP];
     s->rate[P_SFU] = pp->rate[PN_PIPE_SFUP];
+    s->rate[P_INT] = p->pdev->alu_busy > 0 ? PN_PIPE_UNIT : 0;
+    s->rate[P_FMAH] = p->pdev->fmaheavy_busy > 0 ? PN_PIPE_UNIT : 0;
     s->rate[P_LSU] = pp->rate[PN_PIPE_LSU];
     s->rate[P_SHARED] = pp->rate[PN_PIPE_SHMEM];
     s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
@@ -248,6 +273,16 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                        PN_PIPE_UNIT);
             if (fma_pipe(op->in.opcode) && o->lat > 2)
                 o->lat--; /* dependent FFMA/IMAD: 4.1 cycles, VIADD/LOP3 5.1 (H100 probes) */
+            if (op->in.kind == PN_SASS_ARITH) {
+                /* the 16-lane pipes: an integer or logic op takes its pipe alone,
+                 * an IMAD the FMA-heavy half and its share of the FP32 pipes */
+                int q = arith_pipe(op->in.opcode);
+                if (q == P_INT && pd->alu_busy > 0) {
+                    o->cost[P_INT] = pn_sass_units(pd->alu_busy);
+                    o->cost[P_ALU] = 0;
+                } else if (q == P_FMAH && pd->fmaheavy_busy > 0)
+                    o->cost[P_FMAH] = pn_sass_units(pd->fmaheavy_busy);
+            }
             break;
         case PN_SASS_UNIFORM: o->kind = K_UNIFORM; break;
         case PN_SASS_SFU: case PN_SASS_CONV: case PN_SASS_TENSOR:
@@ -402,8 +437,9 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
     uint64_t per = s->issue ? s->issue : 1;
     b->steps[PN_BOUND_ISSUE] = issue / per + (issue % per != 0);
     b->steps[PN_BOUND_LATENCY] = longest;
-    if (insts && s->blocks > s->resident + 1)
-        b->steps[PN_BOUND_LAUNCH] = (uint64_t)(s->blocks - s->resident - 1) * s->launch;
+    /* block k starts no earlier than k launch - 1 (block 0 from step 0) */
+    if (insts && s->blocks > 1)
+        b->steps[PN_BOUND_LAUNCH] = (uint64_t)(s->blocks - 1) * s->launch - 1;
     /* units per pipe; loads whose DRAM or L2 budget follows the level drawn count
      * the cheapest such op times the loads drawn at that level */
     double units[P_N] = { 0 }, min_dram = -1, min_l2 = -1;
@@ -429,15 +465,20 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
         units[P_DRAM] += (double)lv[2] * min_dram;
     if (min_l2 > 0)
         units[P_L2] += (double)(lv[1] + lv[2]) * min_l2;
-    units[P_ALU] /= S; /* the busiest partition takes at least the average */
-    units[P_SFU] /= S;
+    for (int q = 0; q < P_PER_PART; q++)
+        units[q] /= S; /* the busiest partition takes at least the average */
+    /* the arithmetic pipes (FP32, integer, FMA heavy) bound as one: the largest */
     static const int slot[P_N] = { PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_SFUP,
+                                   PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_ALUP,
                                    PN_BOUND_PIPE0 + PN_PIPE_LSU, PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
                                    PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_L2_WRITE,
                                    PN_BOUND_ATOMIC };
     for (int q = 0; q < P_N; q++)
-        if (s->rate[q] && units[q] > s->cap[q])
-            b->steps[slot[q]] = (uint64_t)((units[q] - s->cap[q]) / s->rate[q]);
+        if (s->rate[q] && units[q] > s->cap[q]) {
+            uint64_t v = (uint64_t)((units[q] - s->cap[q]) / s->rate[q]);
+            if (v > b->steps[slot[q]])
+                b->steps[slot[q]] = v;
+        }
     for (int i = 1; i < PN_BOUNDS; i++)
         if (b->steps[i] > b->steps[b->binding])
             b->binding = i;

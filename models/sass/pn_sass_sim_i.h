@@ -18,10 +18,14 @@
 /* What issuing an op does. */
 enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR, K_BRA,
        K_EXIT, K_CTRL, K_UNIFORM };
-/* Pipes: per partition alu and sfu; per SM lsu, shared, and its shares of the
- * device's dram, the l2's reads (loads, atomics) and writes (stores), and the
- * atomic unit of one address. */
-enum { P_ALU, P_SFU, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_N };
+/* Pipes: per partition alu (the FP32 pipes, FMA heavy and lite together; every
+ * arithmetic op without the profile's alu_busy), sfu, int (the 16-lane
+ * integer and logic pipe) and fmah (FMA heavy, which alone runs IMAD); per
+ * SM lsu, shared, and its shares of the device's dram, the l2's reads (loads,
+ * atomics) and writes (stores), and the atomic unit of one address. */
+enum { P_ALU, P_SFU, P_INT, P_FMAH, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_N };
+/* The pipes each partition has its own of (P_ALU .. P_FMAH). */
+#define P_PER_PART 4
 
 typedef struct sop {
     uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
@@ -63,12 +67,13 @@ struct pn_sass_sim {
     uint32_t n_cls;
 };
 
-/* The index of pipe q's bucket for partition part among an SM's buckets:
- * alu and sfu per partition (2 part, 2 part + 1), then the SM's lsu, shared,
- * dram, l2, l2w and atom after the partitions' (2 partitions + q - P_LSU). */
+/* The index of pipe q's bucket for partition part among an SM's buckets: the
+ * per-partition pipes first (P_PER_PART part + q), then the SM's lsu, shared,
+ * dram, l2, l2w and atom (P_PER_PART partitions + q - P_LSU). */
 static inline uint32_t pn_sass_bucket(uint32_t partitions, int q, uint32_t part)
 {
-    return q <= P_SFU ? 2 * part + (uint32_t)q : 2 * partitions + (uint32_t)(q - P_LSU);
+    return q < P_PER_PART ? P_PER_PART * part + (uint32_t)q
+                          : P_PER_PART * partitions + (uint32_t)(q - P_LSU);
 }
 
 /* The partition of warp i of block k: warps take an SM's warp slots in
