@@ -550,6 +550,20 @@ static void test_l1_data_path(void **state)
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU], 13);
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_SHMEM], 0);
     pn_sass_prog_destroy(&p);
+    /* 16 loads of one sector that every thread makes of the same address: a
+     * 32-bit one takes the path a cycle (4 sectors' worth: 16 x 4 less the
+     * full bucket, 4 + 2 x 4, at 4 a step: 13), a 128-bit one four (its 512
+     * bytes to the registers: 16 x 16 less 16 + 8, at 4 a step: 58) */
+    for (int wide = 0; wide < 2; wide++) {
+        for (int i = 0; i < 16; i++) {
+            t[i] = wide ? "LDG.E.128.CONSTANT R8, desc[UR4][R2.64]" : "LDG.E.CONSTANT R8, desc[UR4][R2.64]";
+            sec[i] = 1, lines[i] = 1;
+        }
+        rows_prog(&p, t, 16, sec, lines, NULL);
+        bounds_on(&p, &pp, &pd, &mem, &b);
+        assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU], wide ? 58 : 13);
+        pn_sass_prog_destroy(&p);
+    }
 }
 
 /* Steps of one warp: 8 independent loads of 4 sectors from DRAM (latency

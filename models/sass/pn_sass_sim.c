@@ -60,6 +60,21 @@ static int arith_pipe(const char *op)
     return P_ALU;
 }
 
+/* The sectors' worth of data a global access of op moves between the L1 and
+ * its warp's registers per execution: its active threads times its width
+ * (.64 two words, .128 four) over 32 bytes; 0 for 32 bits and less (the line
+ * floor covers them). The L1's data path moves 128 bytes a cycle whatever the
+ * addresses: a 128-bit load that every thread makes of the same address
+ * takes it four cycles. */
+static double reg_sectors(const pn_sass_op_t *op)
+{
+    double bytes = strstr(op->in.modifiers, ".128") ? 16 : strstr(op->in.modifiers, ".64") ? 8 : 0;
+    if (!(bytes > 0) || !(op->executed > 0))
+        return 0;
+    double threads = op->threads > 0 ? op->threads / op->executed : 32;
+    return threads * bytes / 32;
+}
+
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
 void pn_sass_sim_free(pn_sass_sim_t *s)
@@ -303,7 +318,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
              * the same time, so its L1 hits are hits on a line in flight */
             o->alike = op->in.kind == PN_SASS_GLOBAL_LD &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
-            o->cost[P_LSU] = pn_sass_units(fmax(sec, 4 * lines));
+            o->cost[P_LSU] = pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
                                   ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec) : 0)
                                   : pn_sass_units(fmax(sec, D * lines));
@@ -318,7 +333,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
-            o->cost[P_LSU] = pn_sass_units(fmax(sec, 4 * lines));
+            o->cost[P_LSU] = pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             /* written back to DRAM: as measured, else as the reads miss L2 */
             if (f_st >= 0)
