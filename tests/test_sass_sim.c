@@ -137,6 +137,26 @@ static void test_program_file(void **state)
     assert_int_equal(pl.insts[1], 1 + 4 * 128 + 1);
     pn_sass_plan_destroy(&pl);
     pn_sass_prog_destroy(&q);
+    /* a loop behind a guard (if (n > 0) for (...)): the counts give its entry
+     * and its back edge one equation; the guard is taken as never taken, so
+     * each of 4 warps runs 10 of the 40 trips (not half the warps skipping it
+     * and the other half running the trips left) */
+    pn_sass_prog_t g;
+    assert_int_equal(pn_sass_prog_init(&g, "g.sass", "guard", 4, &err), PN_OK);
+    add(&g, 0x00, 4, "ISETP.NE.AND P1, PT, R4, RZ, PT");
+    add(&g, 0x10, 4, "@!P1 BRA 0x50");
+    add(&g, 0x20, 40, "IADD3 R3, R3, 0x1, RZ");
+    add(&g, 0x30, 40, "ISETP.NE.AND P0, PT, R3, R4, PT");
+    add(&g, 0x40, 40, "@P0 BRA 0x20");
+    add(&g, 0x50, 4, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&g, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &g, 4, 1, &err), PN_OK);
+    assert_int_equal(pl.unsolved, 0);
+    assert_true(pl.branches[0].taken == 0 && pl.branches[1].taken == 36);
+    for (int w = 0; w < 4; w++)
+        assert_int_equal(pl.insts[w], 2 + 3 * 10 + 1);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&g);
     /* a count that disagrees inside a basic block, a target outside */
     p.ops[2].executed = 255;
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_EINVAL);
