@@ -117,6 +117,10 @@ static void report_text(FILE *out, const void *data)
                 r->schedulers, r->l1, r->l2, r->selection);
     if (!r->places)
         fputs("net      none: the warps run their SASS program on the sass engine\n", out);
+    if (r->unsolved)
+        fprintf(out, "plan     %u backward branch%s whose split the counts do not give, taken "
+                "on half their visits (doc/dependencies.md, \"Per-warp shape\")\n", r->unsolved,
+                r->unsolved == 1 ? "" : "es");
     else
         fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places,
                 r->transitions, r->arcs);
@@ -191,6 +195,7 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
         pn_error_t e2;
         if (pn_sass_sim_new(&sp, &sim, &e2) == PN_OK) {
             pn_sass_sim_bounds(sim, &r->bounds);
+            r->unsolved = pn_sass_sim_unsolved(sim);
             pn_sass_sim_free(sim);
         } else
             r->has_bounds = 0;

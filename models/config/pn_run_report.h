@@ -40,6 +40,7 @@ typedef struct pn_run_report {
     /* the pipelined net's lower bounds (roofline): has_bounds 0 for the paper net */
     int has_bounds;
     pn_pipe_bounds_t bounds;
+    uint32_t unsolved;            /* sass: branches the counts do not split (halved) */
 } pn_run_report_t;
 
 /* Fill r from the model m that ran (its config, device, resolved kernel and
