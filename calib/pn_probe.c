@@ -183,7 +183,7 @@ static unsigned steps(double cycles, unsigned lo)
 static void line(FILE *out, const char *indent, const char *key, const char *value,
                  const char *note)
 {
-    char buf[320];
+    char buf[640];
     snprintf(buf, sizeof buf, "%s%s: %s", indent, key, value);
     fprintf(out, "%-27s # %s\n", buf, note);
 }

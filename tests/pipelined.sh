@@ -90,6 +90,15 @@ grep -v '^lat_l2,' examples/data/h100/probe.csv >"$TMP/probe-missing.csv"
 expect_fail probe-missing "missing probe 'lat_l2'" \
     $RUN probe "$TMP/probe-missing.csv" -d h100 -o "$TMP/none.yaml"
 if [ -e "$TMP/none.yaml" ]; then bad probe-nothing-written "$TMP/none.yaml exists"; else ok probe-nothing-written; fi
+# the per-SM L2 rows: a bad busy-SM count, a row twice (file:line:col, nothing written)
+sed 's/^sm_l2_read_4,/sm_l2_read_0,/' examples/data/h100/probe.csv >"$TMP/probe-sm0.csv"
+line=$(grep -n '^sm_l2_read_0,' "$TMP/probe-sm0.csv" | cut -d: -f1)
+expect_fail probe-sm-l2-busy "probe-sm0.csv:$line:1: probe 'sm_l2_read_0': expected sm_l2_read_B with B busy SMs from 1 to 100000" \
+    $RUN probe "$TMP/probe-sm0.csv" -d h100 -o "$TMP/none.yaml"
+{ cat examples/data/h100/probe.csv; grep '^sm_l2_write_32,' examples/data/h100/probe.csv; } >"$TMP/probe-sm2.csv"
+expect_fail probe-sm-l2-twice "probe 'sm_l2_write_32' given twice" \
+    $RUN probe "$TMP/probe-sm2.csv" -d h100 -o "$TMP/none.yaml"
+if [ -e "$TMP/none.yaml" ]; then bad probe-sm-l2-nothing-written "$TMP/none.yaml exists"; else ok probe-sm-l2-nothing-written; fi
 $RUN probe examples/data/h100/probe.csv >"$TMP/stdout" 2>"$TMP/stderr"
 if [ $? -eq 2 ] && grep -q -- "--device DEVICE is required" "$TMP/stderr"; then ok probe-needs-device
 else bad probe-needs-device "$(cat "$TMP/stderr")"; fi
