@@ -116,9 +116,10 @@ static pn_status_t sm_l2_row(pn_probe_t *pr, const pn_csv_t *csv, const pn_csv_r
     if (at < n && t[at][0] == (double)b)
         return pn_error_at(err, PN_EINVAL, path, row->line, row->f[cp].col,
                            "probe '%s' given twice", name);
-    if (n == 16)
+    if (n == PN_PD_MAX_TABLE_ROWS)
         return pn_error_at(err, PN_EINVAL, path, row->line, row->f[cp].col,
-                           "probe '%s': at most 16 sm_l2_%s_B rows", name, w ? "write" : "read");
+                           "probe '%s': at most %d sm_l2_%s_B rows", name, PN_PD_MAX_TABLE_ROWS,
+                           w ? "write" : "read");
     memmove(t[at + 1], t[at], (size_t)(n - at) * sizeof t[0]);
     t[at][0] = (double)b, t[at][1] = v;
     pr->n_sm_l2[w] = n + 1;
@@ -186,6 +187,13 @@ static void line(FILE *out, const char *indent, const char *key, const char *val
     char buf[640];
     snprintf(buf, sizeof buf, "%s%s: %s", indent, key, value);
     fprintf(out, "%-27s # %s\n", buf, note);
+}
+
+/* Append the row [x, y] to the table text s (of size bytes, "[" when empty). */
+static void add_row(char *s, size_t size, double x, double y)
+{
+    size_t at = strlen(s);
+    snprintf(s + at, size - at, "%s[%g, %.4g]", at > 1 ? ", " : "", x, y);
 }
 
 /* PN_EINVAL when a probe that becomes a number of steps gives more than the
@@ -292,11 +300,8 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         }
     char rows[256] = "[";
     for (int k = PN_PROBE_ATOMIC_LINE_1; k <= PN_PROBE_ATOMIC_LINE_LAST; k++)
-        if (pr->line[k]) {
-            size_t at = strlen(rows);
-            snprintf(rows + at, sizeof rows - at, "%s[%g, %.4g]", at > 1 ? ", " : "",
-                     atomic_lines[k - PN_PROBE_ATOMIC_LINE_1], v[k]);
-        }
+        if (pr->line[k])
+            add_row(rows, sizeof rows, atomic_lines[k - PN_PROBE_ATOMIC_LINE_1], v[k]);
     if (strlen(rows) > 1) {
         strcat(rows, "]");
         line(out, "  ", "atomic_lines", rows,
@@ -306,11 +311,8 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         if (pr->n_sm_l2[w] < 1)
             continue;
         char sm[512] = "[";
-        for (int k = 0; k < pr->n_sm_l2[w]; k++) {
-            size_t at = strlen(sm);
-            snprintf(sm + at, sizeof sm - at, "%s[%g, %.4g]", k ? ", " : "", pr->sm_l2[w][k][0],
-                     pr->sm_l2[w][k][1]);
-        }
+        for (int k = 0; k < pr->n_sm_l2[w]; k++)
+            add_row(sm, sizeof sm, pr->sm_l2[w][k][0], pr->sm_l2[w][k][1]);
         strcat(sm, "]");
         line(out, "  ", w ? "l2_sm_write" : "l2_sm_read", sm,
              w ? "probes sm_l2_write_B: the same for writes (examples/probe/sm_l2.cu)"

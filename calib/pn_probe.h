@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "pn_error.h"
+#include "pn_pipe_profile.h"
 
 /* The probes pnsim reads, in the order of pn_probe_names. */
 typedef enum pn_probe_id {
@@ -58,7 +59,7 @@ typedef struct pn_probe {
     long line[PN_PROBE_COUNT];     /* where each value stood in the CSV */
     /* rows sm_l2_read_B [0] and sm_l2_write_B [1] (examples/probe/sm_l2.cu):
      * [B busy SMs, sectors a cycle an SM], by increasing B, n_sm_l2[k] of them */
-    double sm_l2[2][16][2];
+    double sm_l2[2][PN_PD_MAX_TABLE_ROWS][2];
     int n_sm_l2[2];
     char gpu[128];                 /* from a "# gpu: ..." comment line; "" if none */
     char date[64];                 /* from a "# date...: ..." comment line; "" if none */
@@ -67,7 +68,7 @@ typedef struct pn_probe {
 /* Read a probe CSV (header `probe,value,unit,...`; '#' comment lines). Every
  * probe of pn_probe_names before PN_PROBE_REQUIRED must appear once with a
  * finite value > 0, the later ones at most once; rows sm_l2_read_B and
- * sm_l2_write_B (B busy SMs, 1 to 16 of each) at most once a B; other probes
+ * sm_l2_write_B (B busy SMs, 1 to PN_PD_MAX_TABLE_ROWS of each) at most once a B; other probes
  * are ignored. Errors name the file, line and column: a missing
  * column or probe ("path:H:1: missing probe 'lat_l2'"), a duplicate, a bad
  * number; PN_EIO for an unreadable file. O(file size). */

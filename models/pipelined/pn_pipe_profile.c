@@ -167,12 +167,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             d->set |= PN_PD_BANK_CONFLICT;
         } else if (!strcmp(key, "atomic_lines")) {
             PN_CHECK(table_of(y, v, name, "lines", "steps", PN_PIPE_MAX_LATENCY, d->atomic_lines,
-                              PN_PD_MAX_ATOMIC_LINES, &d->n_atomic_lines, err));
+                              PN_PD_MAX_TABLE_ROWS, &d->n_atomic_lines, err));
             d->set |= PN_PD_ATOMIC_LINES;
         } else if (!strcmp(key, "l2_sm_read") || !strcmp(key, "l2_sm_write")) {
             int wr = key[6] == 'w';
             PN_CHECK(table_of(y, v, name, "busy SMs", "sectors", MAX_RATE, d->l2_sm[wr],
-                              PN_PD_MAX_ATOMIC_LINES, &d->n_l2_sm[wr], err));
+                              PN_PD_MAX_TABLE_ROWS, &d->n_l2_sm[wr], err));
             d->set |= wr ? PN_PD_L2_SM_WRITE : PN_PD_L2_SM_READ;
         } else if (!strcmp(key, "l2_resident_mib")) {
             PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));

@@ -48,7 +48,7 @@ enum {
 #define PN_PD_FMAHEAVY_BUSY (UINT64_C(1) << 37) /* fmaheavy_busy */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
-#define PN_PD_MAX_ATOMIC_LINES 16
+#define PN_PD_MAX_TABLE_ROWS 16
 
 /* Latency keys: "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram",
  * "global_st" (the kinds of pn_pipe_kind_t, in order) and "barrier". */
@@ -85,12 +85,12 @@ typedef struct pn_pipe_device {
     /* every block's warp-level atomics on distinct words of the same L lines:
      * the steps a line takes per access, rows [L, steps] by increasing L
      * (n_atomic_lines 0: not modelled) */
-    double atomic_lines[PN_PD_MAX_ATOMIC_LINES][2];
+    double atomic_lines[PN_PD_MAX_TABLE_ROWS][2];
     int n_atomic_lines;
     /* what one SM moves to [0] and from [1] the L2 in whole lines while B SMs
      * are busy: rows [B, sectors per step per SM] by increasing B
      * (n_l2_sm[k] 0: only the device's budget) */
-    double l2_sm[2][PN_PD_MAX_ATOMIC_LINES][2];
+    double l2_sm[2][PN_PD_MAX_TABLE_ROWS][2];
     int n_l2_sm[2];
     double l2_resident_mib;       /* a launch's footprint (MiB) half of whose measured DRAM
                                    * traffic launches again and again pay (0: all of it) */

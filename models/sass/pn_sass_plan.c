@@ -125,21 +125,18 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
      * entry and its back edge one equation. The first conditional forward
      * branch left unknown (in address order) is taken as never taken: every
      * warp that reaches it goes on, the work it leads to spread over all of
-     * them; then the flows are solved again, until none is left or only
-     * backward branches are (those take half their visits, below). */
-    for (int more = 1; more;) {
-        more = 0;
-        for (uint32_t b = 0; b < nb && !more; b++) {
-            const pn_sass_op_t *op = &p->ops[last[b]];
-            if (!is_cond(op) || taken_edge[b] < 0 || fall_edge[b] < 0 ||
-                !isnan(e[taken_edge[b]].value) || !isnan(e[fall_edge[b]].value))
-                continue;
-            if (pn_sass_op_is_branch(op) && op->in.target <= op->offset)
-                continue;
-            e[taken_edge[b]].value = 0;
-            solve(p, count, e, ne);
-            more = 1;
-        }
+     * them; then the flows are solved again and the next one taken. One pass
+     * does: a branch passed over was solved or is backward, and solving more
+     * edges cannot make it unknown again. Backward branches still unknown
+     * take half their visits (below). */
+    for (uint32_t b = 0; b < nb; b++) {
+        const pn_sass_op_t *op = &p->ops[last[b]];
+        if (!is_cond(op) || taken_edge[b] < 0 || fall_edge[b] < 0 ||
+            !isnan(e[taken_edge[b]].value) || !isnan(e[fall_edge[b]].value) ||
+            (pn_sass_op_is_branch(op) && op->in.target <= op->offset))
+            continue;
+        e[taken_edge[b]].value = 0;
+        solve(p, count, e, ne);
     }
     for (uint32_t b = 0; b < nb; b++) {
         const pn_sass_op_t *op = &p->ops[last[b]];
