@@ -509,13 +509,13 @@ static void test_half_rate_pipes(void **state)
 
 /* The DRAM bound of 8 copies of text, each an access of 4 sectors of one
  * line, DRAM one sector a step, on mem and pd. */
-static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
-                              const pn_pipe_device_t *pd)
+static uint64_t dram_bound_lines(const char *text, double n_lines, const pn_memory_t *mem,
+                                 const pn_pipe_device_t *pd)
 {
     const char *t[8];
     double sec[8], lines[8];
     for (int i = 0; i < 8; i++)
-        t[i] = text, sec[i] = 4, lines[i] = 1;
+        t[i] = text, sec[i] = 4, lines[i] = n_lines;
     pn_sass_prog_t p;
     rows_prog(&p, t, 8, sec, lines, NULL);
     pn_pipe_params_t pp;
@@ -525,6 +525,38 @@ static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
     bounds_on(&p, &pp, pd, mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+}
+
+static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
+                              const pn_pipe_device_t *pd)
+{
+    return dram_bound_lines(text, 1, mem, pd);
+}
+
+/* A load's measured DRAM sectors cost more when it reads few sectors a line:
+ * the DRAM counts a 64-byte pair for a sector read alone but spends
+ * dram_line_sectors (here 3) on its line. 8 loads of 4 sectors, each in 4
+ * lines, 8 DRAM sectors measured a load: 2 a sector, x 3 / 2, 12 a load: 96
+ * steps less the full bucket (12 + 2): 82. The same sectors in 2 lines: x 3
+ * / 2 again (a pair a line); in 1 line (whole lines): x 1, 64 - 10 = 54; 3
+ * sectors a line: x 1 (4 measured a load: 26);
+ * without the key: x 1. */
+static void test_dram_scattered(void **state)
+{
+    (void)state;
+    const char *ldg = "LDG.E R5, desc[UR4][R2.64]";
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    mem.dram_ld = 8;
+    pn_pipe_device_t pd = { 0 };
+    assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 54);
+    pd.dram_line_sectors = 3;
+    assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 82);
+    assert_int_equal(dram_bound_lines(ldg, 2, &mem, &pd), 82);
+    assert_int_equal(dram_bound_lines(ldg, 1, &mem, &pd), 54);
+    mem.dram_ld = 4; /* 3 sectors a line: counted as 3, x 1 */
+    assert_int_equal(dram_bound_lines(ldg, 4.0 / 3, &mem, &pd), 26);
 }
 
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
@@ -833,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_l1_data_path),
         cmocka_unit_test(test_dram_queue),
         cmocka_unit_test(test_dram_writes_capped),
+        cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_half_rate_pipes),

@@ -33,6 +33,23 @@ double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double 
     return pd->l2_sectors > 0 ? sec * pd->l2_sectors / rate : 0;
 }
 
+/* What each DRAM sector Nsight Compute counts for a load of sec sectors over
+ * `lines` lines costs the DRAM, in sectors of streaming reads. The DRAM serves
+ * a line's sectors in 64-byte pairs and counts a pair for a sector read alone
+ * (1.95 sectors a load: examples/data/h100/dram_random_ncu.csv), but a line
+ * read for one pair costs what pd->dram_line_sectors streaming sectors do
+ * (examples/probe/dram_random.cu). So k = sec / lines sectors a line are
+ * counted as max(2, k) and cost max(D, that): the factor max(1, D / max(2, k)),
+ * 1.52 for scattered words on the H100, 1 for whole lines; 1 without the key. */
+double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines)
+{
+    double D = pd->dram_line_sectors, k = lines > 0 ? sec / lines : 4;
+    if (!(D > 0))
+        return 1;
+    double f = D / (k > 2 ? k : 2);
+    return f > 1 ? f : 1;
+}
+
 /* A shared access of wf wavefronts takes the L1's data path, which global
  * loads take too (one 128-byte wavefront a cycle; measured on the H100:
  * examples/probe/l1_mix.cu): wf cycles of the LSU pipe, in its units, and

@@ -319,8 +319,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->alike = op->in.kind == PN_SASS_GLOBAL_LD &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
             o->cost[P_LSU] = pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
+            /* measured DRAM sectors, dearer for a few sectors a line; else
+             * the line's floor */
+            double scat = pn_sass_dram_scatter(pd, sec, lines);
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
-                                  ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec) : 0)
+                                  ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec * scat) : 0)
                                   : pn_sass_units(fmax(sec, D * lines));
             o->cost[P_L2] = pn_sass_units(pn_sass_l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
                                           lines));
