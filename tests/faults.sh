@@ -294,7 +294,7 @@ YAML
     if echo "$err" | grep -q '^\[2/2\] slow2* threads 64 (line [23])'; then ok progress-calibrate-verbose
     else bad progress-calibrate-verbose "$err"; fi
     # export: the net built, then written
-    printf 'device: h100\nmodel: {net: pipelined}\nkernel:\n  name: big\n  threads: 256\n  blocks: 400000\n  counts: {arith: 4, global_ld: 1}\n' >"$G/bigx.yaml"
+    printf 'device: h100\nmodel: {net: pipelined}\nkernel:\n  name: big\n  threads: 256\n  blocks: 40000\n  counts: {arith: 4, global_ld: 1}\n' >"$G/bigx.yaml"
     tty=$(script -qc "$RUN export -o $G/bigx.dot $G/bigx.yaml" /dev/null | tr '\r' '\n')
     if echo "$tty" | grep -aq "pnsim export: [0-2]/2 stages (build, write) done"; then ok progress-export
     elif [ -z "$tty" ]; then echo "SKIP progress-export (it ended before its first line)"
