@@ -349,8 +349,9 @@ static const struct {
 /* Table t against launch l, kind by kind: the executions of t's instructions
  * of each memory kind equal ncu's count, up to the executions of guarded ones
  * (ncu counts a guarded instruction only in warps where a thread is
- * predicated on; the source page counts every warp that reaches it). Rows
- * that do not parse are left to pn_sass_prog_add. */
+ * predicated on; the source page counts every warp that reaches it); LDGSTS
+ * (cp.async), which ncu counts as an op of its own, in none. Rows that do
+ * not parse are left to pn_sass_prog_add. */
 static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch_t *l,
                                const char *path, const char *raw, pn_error_t *err)
 {
@@ -359,6 +360,9 @@ static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch
         pn_sass_insn_t in;
         pn_error_t e;
         if (pn_sass_insn_parse(&in, t->rows[r].source, path, t->rows[r].line, 1, &e) != PN_OK)
+            continue;
+        /* ncu counts cp.async's LDGSTS apart from the global loads */
+        if (!strcmp(in.opcode, "LDGSTS"))
             continue;
         for (size_t k = 0; k < N_KIND_CHECKS; k++)
             if (in.kind == kind_checks[k].kind) {

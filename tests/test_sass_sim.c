@@ -327,6 +327,41 @@ static void test_dependencies(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* cp.async: LDGSTS copies into the open group (no register: nothing reads
+ * it), LDGDEPBAR commits the group, DEPBAR.LE SB0, N waits until all
+ * committed groups but the newest N are in. Two groups, copies at steps 0 and
+ * 2 (commits at 1 and 3), in at LD and 2 + LD; the wait at step 4 at the
+ * earliest, then an add and EXIT. Waiting for both (N = 0): the wait at 2 +
+ * LD, the add at 3 + LD, its result at 3 + LD + LA, +2: LD + LA + 5; for the
+ * older (N = 1): the wait at LD, the add at LD + 1, done at LD + 1 + LA, and
+ * the warp (held by the second copy until 2 + LD) ends LD + LA + 3; for none
+ * (N = 2): the add at 5, the warp held by its copies, 2 + LD + 2. Without
+ * the wait the add does not wait for the copies (5 + LA + 2 < LD). */
+static uint64_t async_run(const char *wait)
+{
+    const char *lines[] = { "LDGSTS.E [R5], desc[UR4][R2.64]", "LDGDEPBAR",
+                            "LDGSTS.E [R5+0x80], desc[UR4][R2.64+0x80]", "LDGDEPBAR", wait,
+                            "IADD3 R1, R1, 1, RZ", "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, lines, 7);
+    uint64_t steps = one_warp(&p);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+static void test_async_copies(void **state)
+{
+    (void)state;
+    assert_int_equal(async_run("DEPBAR.LE SB0, 0x0"), LD + LA + 5);
+    assert_int_equal(async_run("DEPBAR.LE SB0, 0x1"), LD + LA + 3);
+    assert_int_equal(async_run("DEPBAR.LE SB0, 0x2"), LD + 4);
+    /* another scoreboard, and hex operands of control ops that are not code
+     * addresses (no branch target outside the kernel) */
+    assert_int_equal(async_run("DEPBAR.LE SB1, 0x0"), LD + 4);
+    assert_int_equal(async_run("WARPSYNC 0xffffffff"), LD + 4);
+    assert_int_equal(async_run("NANOSLEEP 0x20"), LD + 4);
+}
+
 /* The L2 pipe and the atomic unit of one address (busy_sms 1: the SM has the
  * device to itself). Buckets start full (cost + 2 refills) and refill 1000
  * units a step. */
@@ -866,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_dram_queue),
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_dram_scattered),
+        cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_half_rate_pipes),

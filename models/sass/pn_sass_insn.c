@@ -52,6 +52,19 @@ static const struct {
     { "LDGDEPBAR", PN_SASS_CONTROL }, { "ARRIVES", PN_SASS_CONTROL }, { "SYNCS", PN_SASS_BARRIER },
 };
 
+/* Is a hex literal of opcode a code address (a branch's target, a
+ * reconvergence point)? Not DEPBAR's count, WARPSYNC's mask, NANOSLEEP's
+ * time, nor the relative or absolute addresses of CALL and RET, which leave
+ * the kernel's code. */
+static bool code_address(const char *opcode)
+{
+    static const char *const ops[] = { "BRA", "JMP", "BSSY", "SSY", "PBK", "PCNT" };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(opcode, ops[i]))
+            return true;
+    return false;
+}
+
 static const char *const kind_names[PN_SASS_N_KINDS] = {
     "arith", "fp64", "sfu", "conv", "shuffle", "global_ld", "global_st", "shared_ld",
     "shared_st", "atom_global", "atom_shared", "const_ld", "s2r", "uniform", "tensor",
@@ -214,7 +227,8 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                 s++;
                 continue;
             }
-            if (s[0] == '0' && s[1] == 'x' && in->kind == PN_SASS_CONTROL) {
+            if (s[0] == '0' && s[1] == 'x' && in->kind == PN_SASS_CONTROL &&
+                code_address(in->opcode)) {
                 in->has_target = true;
                 in->target = strtoull(s, NULL, 16);
                 s += 2;

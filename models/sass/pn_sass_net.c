@@ -609,6 +609,11 @@ pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net
         return pn_error_set(err, PN_EINVAL, "the sass net needs load latencies of at least 3");
     if (s->lat_bar < 3)
         return pn_error_set(err, PN_EINVAL, "the sass net needs a barrier latency of at least 3");
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (s->ops[i].async)
+            return pn_error_set(err, PN_EINVAL, "the sass net does not realise cp.async's groups "
+                                "(LDGSTS, LDGDEPBAR, DEPBAR SB0): run the program on the sass "
+                                "engine (-e sm)");
     uint32_t W = s->W, B = s->blocks, n = s->n_ops;
     b.regs = calloc(n ? n : 1, sizeof *b.regs);
     blk_t *bls = calloc(B, sizeof *bls);

@@ -132,11 +132,26 @@ static uint32_t list_take(pn_sass_run_t *r, uint32_t k, uint32_t u)
     return wi;
 }
 
-/* The earliest step warp w's next op may issue, registers alone. */
+/* When warp w's committed cp.async groups but the newest n are in. */
+static uint64_t groups_in(const pn_sass_warp_t *w, uint32_t n)
+{
+    uint64_t t = w->grp_old;
+    uint32_t lo = w->n_grp > PN_SASS_ASYNC_GROUPS ? w->n_grp - PN_SASS_ASYNC_GROUPS : 0;
+    for (uint32_t g = lo; g + n < w->n_grp; g++)
+        t = w->grp[g % PN_SASS_ASYNC_GROUPS] > t ? w->grp[g % PN_SASS_ASYNC_GROUPS] : t;
+    return t;
+}
+
+/* The earliest step warp w's next op may issue, registers alone (and, for a
+ * DEPBAR on cp.async, the groups it waits for). */
 static void rewake(const pn_sass_run_t *r, pn_sass_warp_t *w)
 {
     const pn_sass_rop_t *ro = &r->rop[w->pc];
     uint64_t t = w->next_ok;
+    if (ro->async == A_WAIT) {
+        uint64_t g = groups_in(w, ro->async_n);
+        t = g > t ? g : t;
+    }
     for (uint32_t i = 0; i < ro->n_rreg; i += 4) {
         uint64_t a = w->ready[ro->rreg[i]], b = w->ready[ro->rreg[i + 1]];
         uint64_t c = w->ready[ro->rreg[i + 2]], d = w->ready[ro->rreg[i + 3]];
@@ -273,6 +288,16 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     for (uint32_t i = 0; i < ro->n_wreg; i += 2) {
         w->ready[ro->wreg[i]] = t + lat;
         w->ready[ro->wreg[i + 1]] = t + lat;
+    }
+    if (ro->async == A_COPY && t + lat > w->grp_open)
+        w->grp_open = t + lat;
+    else if (ro->async == A_COMMIT) {
+        uint64_t *g = &w->grp[w->n_grp % PN_SASS_ASYNC_GROUPS];
+        if (w->n_grp >= PN_SASS_ASYNC_GROUPS && *g > w->grp_old)
+            w->grp_old = *g;   /* its slot's group leaves the ring */
+        *g = w->grp_open;
+        w->n_grp++;
+        w->grp_open = 0;
     }
     /* the warp is done once its results and stores are */
     if (pn_sass_op_drains(o) && t + lat > w->drain)

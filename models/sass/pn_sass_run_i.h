@@ -27,6 +27,11 @@ typedef struct pn_sass_warp {
     uint64_t *k;                /* per branch: decisions taken */
     uint64_t *ldone;            /* per line record: when its leader's line arrives */
     uint64_t *ready;            /* per register the program uses: when it is ready */
+    /* cp.async: when the open group's copies are in, the committed groups' (the
+     * newest PN_SASS_ASYNC_GROUPS, n_grp of them committed so far), and the
+     * latest of those older */
+    uint64_t grp_open, grp_old, grp[PN_SASS_ASYNC_GROUPS];
+    uint32_t n_grp;
 } pn_sass_warp_t;
 
 typedef struct pn_sass_slot {
@@ -45,6 +50,7 @@ typedef struct pn_sass_slot {
 typedef struct pn_sass_rop {
     uint16_t rreg[PN_SASS_RUN_REGS], wreg[PN_SASS_RUN_REGS];
     uint8_t n_rreg, n_wreg, lvmask, lvfix;
+    uint8_t async, async_n;     /* sop_t's */
 } pn_sass_rop_t;
 
 /* A ready list's class as the engine reads it: its partition, the buckets it

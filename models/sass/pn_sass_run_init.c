@@ -111,6 +111,8 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
         int lv = pn_sass_op_levels(op);
         ro->lvmask = lv && op->kind != K_ATOMG ? 3 : 0;
         ro->lvfix = lv && op->kind == K_ATOMG ? 1 : 0;
+        ro->async = op->async;
+        ro->async_n = op->async_n;
     }
     for (uint32_t i = 0; i < nw; i++) {
         r->w[i].k = r->kbuf + (size_t)i * per;

@@ -77,6 +77,24 @@ static double reg_sectors(const pn_sass_op_t *op)
 
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
+/* Op's part in cp.async (sop_t's async, async_n): LDGSTS copies, LDGDEPBAR
+ * commits, DEPBAR.LE SB0, N waits (N at most PN_SASS_ASYNC_GROUPS - 1; other
+ * scoreboards and forms are plain control). */
+static void async_role(const pn_sass_op_t *op, sop_t *o)
+{
+    const char *c = op->in.opcode, *sb;
+    if (!strcmp(c, "LDGSTS"))
+        o->async = A_COPY;
+    else if (!strcmp(c, "LDGDEPBAR"))
+        o->async = A_COMMIT;
+    else if (!strcmp(c, "DEPBAR") && !strcmp(op->in.modifiers, ".LE") &&
+             (sb = strstr(op->text, "SB0")) && (sb = strchr(sb, ','))) {
+        unsigned long n = strtoul(sb + 1, NULL, 0);
+        o->async = A_WAIT;
+        o->async_n = (uint8_t)(n < PN_SASS_ASYNC_GROUPS ? n : PN_SASS_ASYNC_GROUPS - 1);
+    }
+}
+
 void pn_sass_sim_free(pn_sass_sim_t *s)
 {
     if (!s)
@@ -365,6 +383,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->kind = pn_sass_op_is_exit(op) ? K_EXIT : pn_sass_op_is_branch(op) ? K_BRA : K_CTRL;
             break;
         }
+        async_role(op, o);
     }
     free(from);
     /* loads issued together (a basic block's) share a level: the largest such run */

@@ -39,7 +39,15 @@ typedef struct sop {
     int32_t target, branch;
     int32_t lead, follow;       /* line records: the slot a leader writes, a follower reads */
     uint32_t cls[3];            /* its class at each level (one level: cls[0]) */
+    uint8_t async, async_n;     /* cp.async: A_COPY, A_COMMIT, A_WAIT (for all but the
+                                 * newest async_n committed groups), or 0 */
 } sop_t;
+
+/* cp.async (doc/dependencies.md): LDGSTS copies into the warp's open group,
+ * LDGDEPBAR commits it, DEPBAR.LE SB0, N waits for all committed groups but
+ * the newest N (at most PN_SASS_ASYNC_GROUPS - 1). */
+enum { A_COPY = 1, A_COMMIT, A_WAIT };
+#define PN_SASS_ASYNC_GROUPS 8
 
 /* What an issue takes: a cost per pipe (its partition's alu and sfu, the
  * SM's others) and an in-flight slot or not. Warps whose next ops share a
@@ -117,10 +125,11 @@ static inline int pn_sass_op_levels(const sop_t *o)
 }
 
 /* Does op o hold its warp until it completes (it writes a register, or it is
- * a store or an atomic)? */
+ * a store, an atomic or a cp.async copy)? */
 static inline int pn_sass_op_drains(const sop_t *o)
 {
-    return o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG;
+    return o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG ||
+           o->async == A_COPY;
 }
 
 /* A warp's level pattern: its g loads that take a level (g >= 1) go in runs
