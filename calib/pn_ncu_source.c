@@ -435,7 +435,7 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                "the source table of kernel '%.*s' is not launch %ld (%s) of %s: "
                                "not the same report, or launches in another order", (int)kl,
                                tk, l->id, l->kernel, ncu->path);
-        if (fabs(t->executed - inst) > 0.5)
+        if (fabs(t->executed - inst) > 0.5 + PN_NCU_SOURCE_INST_SLACK * inst)
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of %.*s executed %.0f warp instructions, "
                                "launch %ld of %s %.0f (smsp__inst_executed.sum): not the same "

@@ -1,6 +1,7 @@
 /* cmd_import.c - `pnsim import PROF.csv`: a config of the pipelined net per
  * kernel launch that Nsight Compute profiled. */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -245,6 +246,15 @@ int pn_cmd_import(int argc, char **argv)
         if (pn_ncu_source_read(&src, source, &err) != PN_OK ||
             pn_ncu_source_pair(&src, &ncu, table_of, &err) != PN_OK)
             goto fail;
+        for (size_t i = 0; i < ncu.n_launches; i++) {
+            double got = src.tables[table_of[i]].executed;
+            double inst = pn_ncu_inst_executed(&ncu.launches[i]);
+            if (fabs(got - inst) > 0.5)
+                fprintf(stderr, "pnsim import: warning: the source table of launch %ld (%s) "
+                        "executed %.0f warp instructions, ncu counted %.0f (%+.1f %%): "
+                        "simulated as the table has them\n", ncu.launches[i].id,
+                        ncu.launches[i].kernel, got, inst, 100 * (inst - got) / got);
+        }
     }
     if (outdir && mkdir(outdir, 0777) != 0 && errno != EEXIST) {
         pn_error_set(&err, PN_EIO, "%s: cannot create the directory", outdir);

@@ -50,19 +50,21 @@ static const struct {
     { "MATCH", PN_SASS_SHUFFLE }, { "NANOSLEEP", PN_SASS_CONTROL }, { "ERRBAR", PN_SASS_CONTROL },
     { "CCTL", PN_SASS_CONTROL }, { "JMP", PN_SASS_CONTROL }, { "LDGSTS", PN_SASS_GLOBAL_LD },
     { "LDGDEPBAR", PN_SASS_CONTROL }, { "ARRIVES", PN_SASS_CONTROL }, { "SYNCS", PN_SASS_BARRIER },
+    { "ENDCOLLECTIVE", PN_SASS_CONTROL }, { "MOVM", PN_SASS_SHUFFLE },
 };
 
-/* Is a hex literal of opcode a code address (a branch's target, a
- * reconvergence point)? Not DEPBAR's count, WARPSYNC's mask, NANOSLEEP's
- * time, nor the relative or absolute addresses of CALL and RET, which leave
- * the kernel's code. */
-static bool code_address(const char *opcode)
+/* Is a hex literal of opcode (with its modifiers) a code address (a
+ * branch's target, a reconvergence point, where a collective's emulation
+ * goes on)? Not DEPBAR's count, a plain WARPSYNC's mask, NANOSLEEP's time,
+ * nor the relative or absolute addresses of CALL and RET, which leave the
+ * kernel's code. */
+static bool code_address(const char *opcode, const char *modifiers)
 {
     static const char *const ops[] = { "BRA", "JMP", "BSSY", "SSY", "PBK", "PCNT" };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(opcode, ops[i]))
             return true;
-    return false;
+    return !strcmp(opcode, "WARPSYNC") && strstr(modifiers, ".COLLECTIVE");
 }
 
 static const char *const kind_names[PN_SASS_N_KINDS] = {
@@ -228,7 +230,7 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                 continue;
             }
             if (s[0] == '0' && s[1] == 'x' && in->kind == PN_SASS_CONTROL &&
-                code_address(in->opcode)) {
+                code_address(in->opcode, in->modifiers)) {
                 in->has_target = true;
                 in->target = strtoull(s, NULL, 16);
                 s += 2;

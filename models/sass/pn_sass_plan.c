@@ -28,9 +28,14 @@ typedef struct edge {
     double value;                 /* NAN: unknown */
 } edge_t;
 
+/* A branch some of whose executions fall through: a guarded one, a BRA.DIV
+ * (taken where the warp has diverged) and a WARPSYNC.COLLECTIVE (where the
+ * collective's emulation goes on). */
 static int is_cond(const pn_sass_op_t *op)
 {
-    return op->in.guarded && (pn_sass_op_is_branch(op) || pn_sass_op_is_exit(op));
+    return (op->in.guarded && (pn_sass_op_is_branch(op) || pn_sass_op_is_exit(op))) ||
+           (pn_sass_op_is_branch(op) && (strstr(op->in.modifiers, ".DIV") ||
+                                        strstr(op->in.modifiers, ".COLLECTIVE")));
 }
 
 /* Solve unknown edges by flow conservation: a block's executions equal its

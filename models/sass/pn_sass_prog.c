@@ -133,7 +133,8 @@ int pn_sass_op_is_exit(const pn_sass_op_t *op)
 
 int pn_sass_op_is_branch(const pn_sass_op_t *op)
 {
-    return !strcmp(op->in.opcode, "BRA") || !strcmp(op->in.opcode, "JMP");
+    return !strcmp(op->in.opcode, "BRA") || !strcmp(op->in.opcode, "JMP") ||
+           (!strcmp(op->in.opcode, "WARPSYNC") && op->in.has_target);
 }
 
 /* Does control leave op's straight line after it (a block ends there)? */
