@@ -424,6 +424,9 @@ if [ $rc -eq 0 ] && grep -q '^pnsim import: 33 configs with their SASS programs'
    grep -q 'WARPSYNC.COLLECTIVE R3, 0x' "$TMP/robust/rb_warp-128x8192-19.sass"
 then ok import-robust
 else bad import-robust "rc $rc: $(cat "$TMP/err")"; fi
+r1="$TMP/robust/rb_call-128x8192-7.yaml"
+expect run-call-net 1 "$r1: the sass net does not realise calls (CALL, RET): run the program on the sass engine (-e sm)" \
+    $RUN run -r 1 -e literal "$r1"
 # a source page of another launch: one line naming both, nothing written
 sed 's/"dp_serial(/"dp_other(/' tests/ncu/sass-source.csv >"$TMP/other.csv"
 rm -rf "$TMP/sass2"

@@ -362,6 +362,34 @@ static void test_async_copies(void **state)
     assert_int_equal(async_run("NANOSLEEP 0x20"), LD + 4);
 }
 
+/* A relative CALL jumps into the function and its RET comes back after it;
+ * the same RET with no call open ends the warp, and a CALL.ABS (an external
+ * function) is a plain control op. */
+static uint64_t call_run(const char *call)
+{
+    const char *lines[] = { "IADD3 R1, R1, 1, RZ", call, "IADD3 R1, R1, 1, RZ", "EXIT",
+                            "IADD3 R2, R2, 1, RZ", "IADD3 R2, R2, 1, RZ",
+                            "RET.REL.NODEC R20 0x0" };
+    pn_sass_prog_t p;
+    prog_of(&p, lines, 7);
+    uint64_t steps = one_warp(&p);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+static void test_calls(void **state)
+{
+    (void)state;
+    /* the add at 0, the call at 1 (the function from 1 + LA), its dependent adds
+     * at 1 + LA and 1 + 2 LA, RET at 2 + 2 LA (back from 2 + 3 LA), the add
+     * after the call there, EXIT next: its result at 2 + 4 LA, +2 */
+    assert_int_equal(call_run("CALL.REL.NOINC 0x40"), 4 + 4 * LA);
+    /* no call: the second add waits for the first's R1 (LA), EXIT next: its
+     * result at 2 LA, +2 */
+    assert_int_equal(call_run("CALL.ABS.NOINC 0x0"), 2 + 2 * LA);
+    assert_int_equal(call_run("NOP"), 2 + 2 * LA);
+}
+
 /* The L2 pipe and the atomic unit of one address (busy_sms 1: the SM has the
  * device to itself). Buckets start full (cost + 2 refills) and refill 1000
  * units a step. */
@@ -902,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_async_copies),
+        cmocka_unit_test(test_calls),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_half_rate_pipes),

@@ -55,16 +55,18 @@ static const struct {
 
 /* Is a hex literal of opcode (with its modifiers) a code address (a
  * branch's target, a reconvergence point, where a collective's emulation
- * goes on)? Not DEPBAR's count, a plain WARPSYNC's mask, NANOSLEEP's time,
- * nor the relative or absolute addresses of CALL and RET, which leave the
- * kernel's code. */
+ * goes on, a function called relative to the code)? Not DEPBAR's count, a
+ * plain WARPSYNC's mask, NANOSLEEP's time, RET's operand, nor CALL.ABS's
+ * absolute address (an external function). (A relative CALL past the code
+ * the page lists is left without a target by pn_sass_prog.) */
 static bool code_address(const char *opcode, const char *modifiers)
 {
     static const char *const ops[] = { "BRA", "JMP", "BSSY", "SSY", "PBK", "PCNT" };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(opcode, ops[i]))
             return true;
-    return !strcmp(opcode, "WARPSYNC") && strstr(modifiers, ".COLLECTIVE");
+    return (!strcmp(opcode, "WARPSYNC") && strstr(modifiers, ".COLLECTIVE")) ||
+           (!strcmp(opcode, "CALL") && strstr(modifiers, ".REL"));
 }
 
 static const char *const kind_names[PN_SASS_N_KINDS] = {

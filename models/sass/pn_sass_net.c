@@ -610,6 +610,10 @@ pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net
     if (s->lat_bar < 3)
         return pn_error_set(err, PN_EINVAL, "the sass net needs a barrier latency of at least 3");
     for (uint32_t i = 0; i < s->n_ops; i++)
+        if (s->ops[i].call)
+            return pn_error_set(err, PN_EINVAL, "the sass net does not realise calls (CALL, "
+                                "RET): run the program on the sass engine (-e sm)");
+    for (uint32_t i = 0; i < s->n_ops; i++)
         if (s->ops[i].async)
             return pn_error_set(err, PN_EINVAL, "the sass net does not realise cp.async's groups "
                                 "(LDGSTS, LDGDEPBAR, DEPBAR SB0): run the program on the sass "

@@ -76,7 +76,15 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     size_t n = p->n;
     double *count = calloc(nb, sizeof *count);
     uint32_t *first = calloc(nb, sizeof *first), *last = calloc(nb, sizeof *last);
-    edge_t *e = calloc(2 * nb + 1, sizeof *e);
+    /* calls: a RET's block may return to the block after every CALL */
+    size_t n_calls = 0, n_rets = 0;
+    for (size_t i = 0; i < n; i++) {
+        n_calls += pn_sass_op_is_call(&p->ops[i]) && i + 1 < n;
+        n_rets += !strcmp(p->ops[i].in.opcode, "RET");
+    }
+    if (!n_calls)
+        n_rets = 0;
+    edge_t *e = calloc(2 * nb + 1 + n_calls * n_rets, sizeof *e);
     pl->branch_of = malloc(n * sizeof *pl->branch_of);
     pl->branches = calloc(nb, sizeof *pl->branches);
     if (!count || !first || !last || !e || !pl->branch_of || !pl->branches) {
@@ -105,7 +113,13 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         int32_t next = last[b] + 1 < n ? p->ops[last[b] + 1].block : -1;
         taken_edge[b] = fall_edge[b] = -1;
         int cond = is_cond(op);
-        if (pn_sass_op_is_exit(op)) {
+        if (n_rets && !strcmp(op->in.opcode, "RET")) {
+            /* back to after a CALL: known when there is one of each */
+            for (size_t i = 0; i + 1 < n; i++)
+                if (pn_sass_op_is_call(&p->ops[i]))
+                    e[ne++] = (edge_t){ (int32_t)b, p->ops[i + 1].block,
+                                        n_calls == 1 && n_rets == 1 ? count[b] : NAN };
+        } else if (pn_sass_op_is_exit(op)) {
             if (cond) {
                 taken_edge[b] = (int32_t)ne;
                 e[ne++] = (edge_t){ (int32_t)b, -1, NAN };
@@ -119,6 +133,8 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                 fall_edge[b] = (int32_t)ne;
                 e[ne++] = (edge_t){ (int32_t)b, next, NAN };
             }
+        } else if (pn_sass_op_is_call(op)) {
+            e[ne++] = (edge_t){ (int32_t)b, p->ops[op->target].block, count[b] };
         } else if (next >= 0) {
             fall_edge[b] = (int32_t)ne;
             e[ne++] = (edge_t){ (int32_t)b, next, count[b] };
@@ -187,7 +203,8 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     for (size_t i = 0; i < n; i++)
         total += p->ops[i].executed;
     uint64_t cap = (uint64_t)fmin(4e12, 2 * total + 16 * (double)n + 1000);
-    /* per op: 1 an exit, 2 a branch (the walk below visits ops millions of times) */
+    /* per op: 1 an exit, 2 a branch, 3 a call, 4 a RET (the walk below visits ops
+     * millions of times) */
     uint8_t *flow = malloc(n ? n : 1);
     if (!flow) {
         free(k);
@@ -195,10 +212,15 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
-        flow[i] = pn_sass_op_is_exit(&p->ops[i]) ? 1 : pn_sass_op_is_branch(&p->ops[i]) ? 2 : 0;
+        flow[i] = !strcmp(p->ops[i].in.opcode, "RET") ? 4
+                  : pn_sass_op_is_exit(&p->ops[i])    ? 1
+                  : pn_sass_op_is_branch(&p->ops[i])  ? 2
+                  : pn_sass_op_is_call(&p->ops[i])    ? 3
+                                                       : 0;
     for (uint64_t w = 0; w < nw; w++) {
         size_t pc = 0;
         uint64_t steps = 0;
+        uint32_t calls[PN_SASS_CALL_DEPTH], depth = 0;
         while (pc < n) {
             const pn_sass_op_t *op = &p->ops[pc];
             if (++steps > cap) {
@@ -224,13 +246,25 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                 pl->visits[w * nbr + bi]++;
                 pl->heavy[w * nbr + bi] += (uint64_t)heavy;
                 int taken = heavy == br->heavy_taken;
-                if (taken)
-                    pc = flow[pc] == 1 ? n : (size_t)op->target;
+                if (taken && flow[pc] == 4 && depth)
+                    pc = calls[--depth];
+                else if (taken)
+                    pc = flow[pc] == 1 || flow[pc] == 4 ? n : (size_t)op->target;
                 else
                     pc++;
                 continue;
             }
-            if (flow[pc] == 1 && !op->in.guarded)
+            if (flow[pc] == 3) {
+                if (depth < PN_SASS_CALL_DEPTH)
+                    calls[depth++] = (uint32_t)pc + 1;
+                pc = (size_t)op->target;
+                continue;
+            }
+            if (flow[pc] == 4 && !op->in.guarded && depth) {
+                pc = calls[--depth];
+                continue;
+            }
+            if ((flow[pc] == 1 || flow[pc] == 4) && !op->in.guarded)
                 break;
             if (flow[pc] == 2 && op->target >= 0 && !op->in.guarded) {
                 pc = (size_t)op->target;

@@ -11,6 +11,10 @@
 #include "pn_error.h"
 #include "pn_sass_prog.h"
 
+/* The calls a warp keeps open (a CALL past them jumps but is not returned
+ * from: its RET ends the warp). */
+#define PN_SASS_CALL_DEPTH 8
+
 typedef struct pn_sass_branch {
     uint32_t op;                  /* the guarded BRA or EXIT */
     double visits, taken;         /* over the launch */

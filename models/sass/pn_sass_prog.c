@@ -88,6 +88,10 @@ pn_status_t pn_sass_prog_add(pn_sass_prog_t *p, const char *text, uint64_t addre
     memset(op, 0, sizeof *op);
     PN_CHECK(pn_sass_insn_parse(&op->in, text, p->path, line, col, err));
     uint64_t abs_target = op->in.target;
+    /* a call out of the kernel's code (an external function): a plain control op */
+    if (op->in.has_target && !strcmp(op->in.opcode, "CALL") &&
+        (abs_target < base || abs_target - base > UINT32_MAX))
+        op->in.has_target = false;
     if (op->in.has_target) {
         if (abs_target < base || abs_target - base > UINT32_MAX)
             return pn_error_at(err, PN_EINVAL, p->path, line, col,
@@ -129,6 +133,11 @@ void pn_sass_word_add(char *list, size_t size, const char *word)
 int pn_sass_op_is_exit(const pn_sass_op_t *op)
 {
     return !strcmp(op->in.opcode, "EXIT") || !strcmp(op->in.opcode, "RET");
+}
+
+int pn_sass_op_is_call(const pn_sass_op_t *op)
+{
+    return !strcmp(op->in.opcode, "CALL") && op->in.has_target && op->target >= 0;
 }
 
 int pn_sass_op_is_branch(const pn_sass_op_t *op)
@@ -180,14 +189,16 @@ pn_status_t pn_sass_prog_finish(pn_sass_prog_t *p, pn_error_t *err)
         }
         if (op->in.has_target && strcmp(op->in.opcode, "BMOV")) {
             op->target = find_offset(p, op->in.target);
-            if (op->target < 0) {
+            if (op->target < 0 && !strcmp(op->in.opcode, "CALL"))
+                op->in.has_target = false;   /* past the code the page lists */
+            else if (op->target < 0) {
                 free(leader);
                 return pn_error_at(err, PN_EINVAL, p->path, op->line, 1,
                                    "branch target 0x%llx is outside the kernel (offsets 0x0 "
                                    "to 0x%x) or not an instruction's",
                                    (unsigned long long)op->in.target, p->ops[p->n - 1].offset);
-            }
-            leader[op->target] = 1;
+            } else
+                leader[op->target] = 1;
         }
         if (ends_block(op) || (op->in.guarded && pn_sass_op_is_exit(op)))
             leader[i + 1] = 1;

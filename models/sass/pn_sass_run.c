@@ -306,16 +306,21 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     uint32_t pc = w->pc;
     if (o->branch >= 0) {
         int taken = pn_sass_decide(s, w->gw, o, w->k[o->branch]++);
-        if (taken && o->kind == K_EXIT) {
+        if (taken && o->kind == K_EXIT && !(o->ret && w->depth)) {
             warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
             return;
         }
-        pc = taken ? (uint32_t)o->target : pc + 1;
+        pc = !taken ? pc + 1 : o->kind == K_EXIT ? w->calls[--w->depth] : (uint32_t)o->target;
         w->next_ok = t + (taken ? o->lat : 1);
+    } else if (o->kind == K_EXIT && o->ret && w->depth) {
+        pc = w->calls[--w->depth];   /* back after the call */
+        w->next_ok = t + o->lat;
     } else if (o->kind == K_EXIT) {
         warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
         return;
     } else if (o->kind == K_BRA && o->target >= 0) {
+        if (o->call && w->depth < PN_SASS_CALL_DEPTH)
+            w->calls[w->depth++] = pc + 1;
         pc = (uint32_t)o->target;
         w->next_ok = t + o->lat;
     } else

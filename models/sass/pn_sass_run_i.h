@@ -32,6 +32,7 @@ typedef struct pn_sass_warp {
      * latest of those older */
     uint64_t grp_open, grp_old, grp[PN_SASS_ASYNC_GROUPS];
     uint32_t n_grp;
+    uint32_t calls[PN_SASS_CALL_DEPTH], depth;  /* open calls: where their RETs go */
 } pn_sass_warp_t;
 
 typedef struct pn_sass_slot {

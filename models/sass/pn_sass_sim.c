@@ -380,7 +380,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->kind = !strncmp(op->in.modifiers, ".ARV", 4) ? K_CTRL : K_BAR;
             break;
         default:
-            o->kind = pn_sass_op_is_exit(op) ? K_EXIT : pn_sass_op_is_branch(op) ? K_BRA : K_CTRL;
+            o->kind = pn_sass_op_is_exit(op)                              ? K_EXIT
+                      : pn_sass_op_is_branch(op) || pn_sass_op_is_call(op) ? K_BRA
+                                                                            : K_CTRL;
+            o->call = (uint8_t)pn_sass_op_is_call(op);
+            o->ret = !strcmp(op->in.opcode, "RET");
             break;
         }
         async_role(op, o);

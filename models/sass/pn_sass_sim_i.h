@@ -41,6 +41,8 @@ typedef struct sop {
     uint32_t cls[3];            /* its class at each level (one level: cls[0]) */
     uint8_t async, async_n;     /* cp.async: A_COPY, A_COMMIT, A_WAIT (for all but the
                                  * newest async_n committed groups), or 0 */
+    uint8_t call, ret;          /* a CALL in the code (K_BRA to the function), a RET
+                                 * (K_EXIT: back after the last open call, if any) */
 } sop_t;
 
 /* cp.async (doc/dependencies.md): LDGSTS copies into the warp's open group,
