@@ -427,6 +427,9 @@ else bad import-robust "rc $rc: $(cat "$TMP/err")"; fi
 r1="$TMP/robust/rb_call-128x8192-7.yaml"
 expect run-call-net 1 "$r1: the sass net does not realise calls (CALL, RET): run the program on the sass engine (-e sm)" \
     $RUN run -r 1 -e literal "$r1"
+r2="$TMP/robust/rb_switch-128x8192-13.yaml"
+expect run-divergent-net 1 "$r2: the sass net does not realise divergent branches (both sides of a branch in one warp): run the program on the sass engine (-e sm)" \
+    $RUN run -r 1 -e fast "$r2"
 # a source page of another launch: one line naming both, nothing written
 sed 's/"dp_serial(/"dp_other(/' tests/ncu/sass-source.csv >"$TMP/other.csv"
 rm -rf "$TMP/sass2"

@@ -362,6 +362,37 @@ static void test_async_copies(void **state)
     assert_int_equal(async_run("NANOSLEEP 0x20"), LD + 4);
 }
 
+/* A branch whose sides ran more often than it did diverged: one warp runs
+ * both, the fall side first (BSSY at 0, the branch at 1, an add at 2, BRA to
+ * the BSYNC at 3, the BSYNC at 3 + LA), then the taken side when the first
+ * reconverges at the BSSY's target (its add at 4 + LA, the BSYNC again, EXIT
+ * at 6 + LA), done when the add's result is back (4 + 2 LA), +2; the plan
+ * walks the 8 instructions the counts give. */
+static void test_divergence(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    add(&p, 0x00, 1, "BSSY B0, 0x60");
+    add(&p, 0x10, 1, "@P0 BRA 0x40");
+    add(&p, 0x20, 1, "IADD3 R1, R1, 1, RZ");
+    add(&p, 0x30, 1, "BRA 0x50");
+    add(&p, 0x40, 1, "IADD3 R2, R2, 1, RZ");
+    add(&p, 0x50, 2, "BSYNC B0");
+    add(&p, 0x60, 1, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 1);
+    assert_true(pl.branches[0].both == 1 && pl.branches[0].taken == 0);
+    assert_int_equal(pl.branches[0].reconv, 6);
+    assert_int_equal(pl.insts[0], 8);
+    pn_sass_plan_destroy(&pl);
+    assert_int_equal(one_warp(&p), 6 + 2 * LA);
+    pn_sass_prog_destroy(&p);
+}
+
 /* A relative CALL jumps into the function and its RET comes back after it;
  * the same RET with no call open ends the warp, and a CALL.ABS (an external
  * function) is a plain control op. */
@@ -931,6 +962,7 @@ int main(void)
         cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_half_rate_pipes),

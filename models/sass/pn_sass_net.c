@@ -609,6 +609,11 @@ pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net
         return pn_error_set(err, PN_EINVAL, "the sass net needs load latencies of at least 3");
     if (s->lat_bar < 3)
         return pn_error_set(err, PN_EINVAL, "the sass net needs a barrier latency of at least 3");
+    for (uint32_t i = 0; i < s->plan.n_branches; i++)
+        if (s->plan.branches[i].both > 0)
+            return pn_error_set(err, PN_EINVAL, "the sass net does not realise divergent "
+                                "branches (both sides of a branch in one warp): run the "
+                                "program on the sass engine (-e sm)");
     for (uint32_t i = 0; i < s->n_ops; i++)
         if (s->ops[i].call)
             return pn_error_set(err, PN_EINVAL, "the sass net does not realise calls (CALL, "

@@ -15,6 +15,7 @@ void pn_sass_plan_destroy(pn_sass_plan_t *pl)
     free(pl->branch_of);
     free(pl->visits);
     free(pl->heavy);
+    free(pl->both);
     free(pl->loads);
     free(pl->leader);
     free(pl->insts);
@@ -68,6 +69,61 @@ static void solve(const pn_sass_prog_t *p, const double *count, edge_t *e, size_
     }
 }
 
+/* Per op, the op where the innermost BSSY region around it reconverges (the
+ * BSSY's target: after its BSYNC), -1 outside every region. Regions nest in
+ * address order. NULL when out of memory. */
+static int32_t *reconvergence(const pn_sass_prog_t *p)
+{
+    size_t n = p->n;
+    int32_t *rc = malloc((n ? n : 1) * sizeof *rc), *open = malloc((n ? n : 1) * sizeof *open);
+    if (!rc || !open) {
+        free(rc), free(open);
+        return NULL;
+    }
+    size_t depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (depth && (int32_t)i >= open[depth - 1])
+            depth--;
+        rc[i] = depth ? open[depth - 1] : -1;
+        const pn_sass_op_t *op = &p->ops[i];
+        if (!strcmp(op->in.opcode, "BSSY") && op->target > (int32_t)i)
+            open[depth++] = op->target;
+    }
+    free(open);
+    return rc;
+}
+
+/* Branch br (its op a guarded forward BRA inside a BSSY region reconverging
+ * at op rc) diverges when its sides ran more often than it did: a warp whose
+ * threads disagree runs both, one after the other (doc/dependencies.md). When
+ * each side's block is entered from this branch alone, its executions are
+ * that side's: both = taken + fall - visits of them take both sides, and
+ * br->taken keeps the visits that take the taken side alone. */
+static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double *count,
+                    const edge_t *e, size_t ne, int32_t rc)
+{
+    const pn_sass_op_t *op = &p->ops[br->op];
+    if (rc < 0 || !op->in.guarded || !pn_sass_op_is_branch(op) || op->target <= (int32_t)br->op ||
+        op->target >= rc || br->op + 1 >= p->n)
+        return;
+    int32_t tb = p->ops[op->target].block, fb = p->ops[br->op + 1].block;
+    int n_in_t = 0, n_in_f = 0;
+    for (size_t i = 0; i < ne; i++) {
+        n_in_t += e[i].to == tb;
+        n_in_f += e[i].to == fb;
+    }
+    if (n_in_t != 1 || n_in_f != 1 || tb == fb)
+        return;
+    double both = round(count[tb] + count[fb] - br->visits);
+    if (!(both >= 1))
+        return;
+    if (both > br->visits)
+        both = br->visits;
+    br->both = both;
+    br->taken = fmax(0, fmin(br->visits - both, round(count[tb] - both)));
+    br->reconv = rc;
+}
+
 pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                                uint32_t warps_per_block, uint32_t blocks, pn_error_t *err)
 {
@@ -100,11 +156,18 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         last[p->ops[i].block] = (uint32_t)i;
         count[p->ops[i].block] = p->ops[i].executed;
     }
+    int32_t *reconv_of = reconvergence(p);
+    if (!reconv_of) {
+        free(count), free(first), free(last), free(e);
+        pn_sass_plan_destroy(pl);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
     /* edges: per block, its successors; a conditional block two (taken first) */
     size_t ne = 0;
     int32_t *taken_edge = malloc(nb * sizeof *taken_edge), *fall_edge = malloc(nb * sizeof *fall_edge);
     if (!taken_edge || !fall_edge) {
         free(count), free(first), free(last), free(e), free(taken_edge), free(fall_edge);
+        free(reconv_of);
         pn_sass_plan_destroy(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
@@ -177,9 +240,12 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         /* the busier side: staying in a loop (a backward branch taken), else
          * going on (a forward branch or an exit not taken) */
         br->heavy_taken = pn_sass_op_is_branch(op) && op->in.target <= op->offset;
+        br->reconv = -1;
+        diverge(p, br, count, e, ne, reconv_of[last[b]]);
         pl->branch_of[last[b]] = (int32_t)pl->n_branches++;
     }
     free(count), free(first), free(last), free(e), free(taken_edge), free(fall_edge);
+    free(reconv_of);
 
     /* walk every warp */
     uint64_t nw = (uint64_t)warps_per_block * blocks;
@@ -187,13 +253,14 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     size_t nbr = pl->n_branches ? pl->n_branches : 1;
     pl->visits = calloc(nw * nbr, sizeof *pl->visits);
     pl->heavy = calloc(nw * nbr, sizeof *pl->heavy);
+    pl->both = calloc(nw * nbr, sizeof *pl->both);
     pl->loads = calloc(nw, sizeof *pl->loads);
     pl->insts = calloc(nw, sizeof *pl->insts);
     pl->leader = malloc((n ? n : 1) * sizeof *pl->leader);
     pl->op_execs = calloc(n ? n : 1, sizeof *pl->op_execs);
     uint64_t *k = calloc(nbr, sizeof *k);
-    if (!pl->visits || !pl->heavy || !pl->loads || !pl->insts || !pl->leader || !pl->op_execs ||
-        !k) {
+    if (!pl->visits || !pl->heavy || !pl->both || !pl->loads || !pl->insts || !pl->leader ||
+        !pl->op_execs || !k) {
         free(k);
         pn_sass_plan_destroy(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
@@ -221,7 +288,11 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         size_t pc = 0;
         uint64_t steps = 0;
         uint32_t calls[PN_SASS_CALL_DEPTH], depth = 0;
+        uint32_t pend_to[PN_SASS_DIV_DEPTH], pend_at[PN_SASS_DIV_DEPTH], n_pend = 0;
         while (pc < n) {
+            /* a diverged warp's waiting side runs when the first one reconverges */
+            while (n_pend && pend_at[n_pend - 1] == pc)
+                pc = pend_to[--n_pend];
             const pn_sass_op_t *op = &p->ops[pc];
             if (++steps > cap) {
                 free(k);
@@ -240,10 +311,21 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
             int32_t bi = pl->branch_of[pc];
             if (bi >= 0) {
                 pn_sass_branch_t *br = &pl->branches[bi];
-                uint64_t v = (uint64_t)br->visits;
-                uint64_t h = (uint64_t)(br->heavy_taken ? br->taken : br->visits - br->taken);
-                int heavy = pn_sass_heavy(k[bi]++, h, v);
+                uint64_t v = (uint64_t)br->visits, b2 = (uint64_t)br->both;
+                uint64_t h = (uint64_t)(br->heavy_taken ? br->taken
+                                                        : br->visits - br->both - br->taken);
+                int d = pn_sass_heavy3(k[bi]++, b2, h, v);
                 pl->visits[w * nbr + bi]++;
+                if (d == 2) {
+                    pl->both[w * nbr + bi]++;
+                    if (n_pend < PN_SASS_DIV_DEPTH) {
+                        pend_to[n_pend] = (uint32_t)op->target;
+                        pend_at[n_pend++] = (uint32_t)br->reconv;
+                    }
+                    pc++;
+                    continue;
+                }
+                int heavy = d;
                 pl->heavy[w * nbr + bi] += (uint64_t)heavy;
                 int taken = heavy == br->heavy_taken;
                 if (taken && flow[pc] == 4 && depth)

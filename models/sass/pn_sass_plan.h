@@ -17,9 +17,16 @@
 
 typedef struct pn_sass_branch {
     uint32_t op;                  /* the guarded BRA or EXIT */
-    double visits, taken;         /* over the launch */
+    double visits, taken;         /* over the launch; taken: one side alone */
     int heavy_taken;              /* the busier side is the taken one (a loop's back edge) */
+    double both;                  /* visits that take both sides (a warp diverges) */
+    int32_t reconv;               /* with both: the op where the taken side waits its turn
+                                   * (the enclosing BSSY's target), else -1 */
 } pn_sass_branch_t;
+
+/* The paths a warp keeps waiting at once (a divergence past them takes its
+ * fall side alone). */
+#define PN_SASS_DIV_DEPTH 16
 
 typedef struct pn_sass_plan {
     uint32_t n_branches;
@@ -27,7 +34,7 @@ typedef struct pn_sass_plan {
     int32_t *branch_of;           /* per op: its branch index, -1 */
     uint32_t n_warps;             /* blocks x warps per block of the SM */
     /* per warp w and branch b, at [w * n_branches + b]: decisions and busier ones */
-    uint64_t *visits, *heavy;
+    uint64_t *visits, *heavy, *both;
     uint64_t *loads;              /* per warp: global loads on its path that go to a
                                    * level (those without a line leader) */
     int32_t *leader;              /* per op: pn_sass_line_leaders */
@@ -55,6 +62,19 @@ static inline int pn_sass_heavy(uint64_t k, uint64_t h, uint64_t v)
         return h > 0;
     k %= v;
     return ((k + 1) * h + v - 1) / v > (k * h + v - 1) / v;
+}
+
+/* The k-th of v decisions of a branch, b of them both sides (spread as
+ * pn_sass_heavy spreads them) and h of the other v - b its busier side: 2
+ * both, 1 the busier side, 0 the other. */
+static inline int pn_sass_heavy3(uint64_t k, uint64_t b, uint64_t h, uint64_t v)
+{
+    if (b == 0)
+        return pn_sass_heavy(k, h, v);
+    if (pn_sass_heavy(k, b, v))
+        return 2;
+    uint64_t before = v ? (k / v) * b + ((k % v) * b + v - 1) / v : 0;
+    return pn_sass_heavy(k - before, h, v > b ? v - b : 0);
 }
 
 #endif

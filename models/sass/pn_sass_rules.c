@@ -51,18 +51,20 @@ int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k)
     return run_level(l, ((k % l->g) / l->burst + l->phase) % l->gb);
 }
 
-/* The branch's decisions for warp gw: v decisions of which h take its busier
- * side (the warp's own totals, else the launch's). */
+/* The branch's decisions for warp gw: v decisions, b of them both sides, h of
+ * the others its busier side (the warp's own totals, else the launch's). */
 static void decisions(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t *h,
-                      uint64_t *v)
+                      uint64_t *v, uint64_t *b)
 {
     const pn_sass_branch_t *br = &s->br[o->branch];
-    size_t nbr = s->plan.n_branches;
-    *v = gw < s->plan.n_warps ? s->plan.visits[(size_t)gw * nbr + o->branch] : 0;
-    *h = gw < s->plan.n_warps ? s->plan.heavy[(size_t)gw * nbr + o->branch] : 0;
+    size_t nbr = s->plan.n_branches, x = (size_t)gw * nbr + o->branch;
+    *v = gw < s->plan.n_warps ? s->plan.visits[x] : 0;
+    *h = gw < s->plan.n_warps ? s->plan.heavy[x] : 0;
+    *b = gw < s->plan.n_warps ? s->plan.both[x] : 0;
     if (*v == 0) {
         *v = (uint64_t)br->visits;
-        *h = (uint64_t)(br->heavy_taken ? br->taken : br->visits - br->taken);
+        *b = (uint64_t)br->both;
+        *h = (uint64_t)(br->heavy_taken ? br->taken : br->visits - br->both - br->taken);
         if (*v == 0)
             *v = 1;
     }
@@ -70,15 +72,16 @@ static void decisions(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint6
 
 int pn_sass_decide(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t k)
 {
-    uint64_t h, v;
-    decisions(s, gw, o, &h, &v);
-    return pn_sass_heavy(k, h, v) == s->br[o->branch].heavy_taken;
+    uint64_t h, v, b;
+    decisions(s, gw, o, &h, &v, &b);
+    int d = pn_sass_heavy3(k, b, h, v);
+    return d == 2 ? 2 : d == s->br[o->branch].heavy_taken;
 }
 
 uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o)
 {
-    uint64_t h, v;
-    decisions(s, gw, o, &h, &v);
+    uint64_t h, v, b;
+    decisions(s, gw, o, &h, &v, &b);
     return h == 0 || h >= v ? 1 : v / gcd64(h, v);
 }
 

@@ -306,6 +306,14 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     uint32_t pc = w->pc;
     if (o->branch >= 0) {
         int taken = pn_sass_decide(s, w->gw, o, w->k[o->branch]++);
+        if (taken == 2) {
+            /* diverged: the fall side now, the taken one at reconvergence */
+            if (w->n_pend < PN_SASS_DIV_DEPTH) {
+                w->pend_to[w->n_pend] = (uint32_t)o->target;
+                w->pend_at[w->n_pend++] = (uint32_t)s->br[o->branch].reconv;
+            }
+            taken = 0;
+        }
         if (taken && o->kind == K_EXIT && !(o->ret && w->depth)) {
             warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
             return;
@@ -325,6 +333,8 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
         w->next_ok = t + o->lat;
     } else
         pc++;
+    while (w->n_pend && w->pend_at[w->n_pend - 1] == pc)
+        pc = w->pend_to[--w->n_pend];   /* a diverged warp's waiting side */
     if (pc >= s->n_ops) {
         warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
         return;

@@ -33,6 +33,9 @@ typedef struct pn_sass_warp {
     uint64_t grp_open, grp_old, grp[PN_SASS_ASYNC_GROUPS];
     uint32_t n_grp;
     uint32_t calls[PN_SASS_CALL_DEPTH], depth;  /* open calls: where their RETs go */
+    /* diverged: the sides waiting (their first op) and where each takes its
+     * turn (the op its region reconverges at), innermost last */
+    uint32_t pend_to[PN_SASS_DIV_DEPTH], pend_at[PN_SASS_DIV_DEPTH], n_pend;
 } pn_sass_warp_t;
 
 typedef struct pn_sass_slot {

@@ -154,8 +154,10 @@ void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *
  * lvb[1] L2 runs evenly over the rest. Periodic in k with period l->g. */
 int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k);
 
-/* Does planned warp gw take branch op o's branch at its k-th visit?
- * Periodic in k with the period pn_sass_decide_period gives. */
+/* Does planned warp gw take branch op o's branch at its k-th visit: 1 yes, 0
+ * no, 2 both sides (a divergent visit: the fall side first, the taken one
+ * when the first reconverges; pn_sass_plan)? Without divergent visits
+ * periodic in k with the period pn_sass_decide_period gives. */
 int pn_sass_decide(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t k);
 uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o);
 
