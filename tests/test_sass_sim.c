@@ -391,6 +391,23 @@ static void test_divergence(void **state)
     pn_sass_plan_destroy(&pl);
     assert_int_equal(one_warp(&p), 6 + 2 * LA);
     pn_sass_prog_destroy(&p);
+    /* an if without an else: the branch jumps to the BSYNC its body falls into
+     * (that block's other in-flow, 1, is known): the body at 2, the BSYNC at 3
+     * and again at 4 for the waiting side, EXIT at 5; the add's result at 2 +
+     * LA, +2 */
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    add(&p, 0x00, 1, "BSSY B0, 0x40");
+    add(&p, 0x10, 1, "@P0 BRA 0x30");
+    add(&p, 0x20, 1, "IADD3 R1, R1, 1, RZ");
+    add(&p, 0x30, 2, "BSYNC B0");
+    add(&p, 0x40, 1, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_true(pl.branches[0].both == 1);
+    assert_int_equal(pl.insts[0], 6);
+    pn_sass_plan_destroy(&pl);
+    assert_int_equal(one_warp(&p), 4 + LA);
+    pn_sass_prog_destroy(&p);
 }
 
 /* A relative CALL jumps into the function and its RET comes back after it;

@@ -93,12 +93,25 @@ static int32_t *reconvergence(const pn_sass_prog_t *p)
     return rc;
 }
 
+/* The executions of block `to` that came from block `from`: its count less
+ * the flows of its other in-edges, NAN when one of those is unknown. */
+static double inflow_from(const double *count, const edge_t *e, size_t ne, int32_t from,
+                          int32_t to)
+{
+    double v = count[to];
+    for (size_t i = 0; i < ne; i++)
+        if (e[i].to == to && e[i].from != from)
+            v -= e[i].value;   /* NAN stays NAN */
+    return v;
+}
+
 /* Branch br (its op a guarded forward BRA inside a BSSY region reconverging
  * at op rc) diverges when its sides ran more often than it did: a warp whose
- * threads disagree runs both, one after the other (doc/dependencies.md). When
- * each side's block is entered from this branch alone, its executions are
- * that side's: both = taken + fall - visits of them take both sides, and
- * br->taken keeps the visits that take the taken side alone. */
+ * threads disagree runs both, one after the other (doc/dependencies.md). Each
+ * side's executions are its block's less its other in-flows (all known: an
+ * if without an else jumps to the BSYNC that its body falls into); both =
+ * taken + fall - visits of them take both sides, and br->taken keeps the
+ * visits that take the taken side alone. */
 static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double *count,
                     const edge_t *e, size_t ne, int32_t rc)
 {
@@ -106,21 +119,19 @@ static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double 
     if (rc < 0 || !op->in.guarded || !pn_sass_op_is_branch(op) || op->target <= (int32_t)br->op ||
         op->target >= rc || br->op + 1 >= p->n)
         return;
-    int32_t tb = p->ops[op->target].block, fb = p->ops[br->op + 1].block;
-    int n_in_t = 0, n_in_f = 0;
-    for (size_t i = 0; i < ne; i++) {
-        n_in_t += e[i].to == tb;
-        n_in_f += e[i].to == fb;
-    }
-    if (n_in_t != 1 || n_in_f != 1 || tb == fb)
+    int32_t b = op->block, tb = p->ops[op->target].block, fb = p->ops[br->op + 1].block;
+    if (tb == fb)
         return;
-    double both = round(count[tb] + count[fb] - br->visits);
+    double t = inflow_from(count, e, ne, b, tb), f = inflow_from(count, e, ne, b, fb);
+    if (isnan(t) || isnan(f))
+        return;
+    double both = round(t + f - br->visits);
     if (!(both >= 1))
         return;
     if (both > br->visits)
         both = br->visits;
     br->both = both;
-    br->taken = fmax(0, fmin(br->visits - both, round(count[tb] - both)));
+    br->taken = fmax(0, fmin(br->visits - both, round(t - both)));
     br->reconv = rc;
 }
 
