@@ -337,16 +337,21 @@ static void test_dependencies(void **state)
  * the warp (held by the second copy until 2 + LD) ends LD + LA + 3; for none
  * (N = 2): the add at 5, the warp held by its copies, 2 + LD + 2. Without
  * the wait the add does not wait for the copies (5 + LA + 2 < LD). */
+static uint64_t lines_run(const char *const *lines, int n)
+{
+    pn_sass_prog_t p;
+    prog_of(&p, lines, n);
+    uint64_t steps = one_warp(&p);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
 static uint64_t async_run(const char *wait)
 {
     const char *lines[] = { "LDGSTS.E [R5], desc[UR4][R2.64]", "LDGDEPBAR",
                             "LDGSTS.E [R5+0x80], desc[UR4][R2.64+0x80]", "LDGDEPBAR", wait,
                             "IADD3 R1, R1, 1, RZ", "EXIT" };
-    pn_sass_prog_t p;
-    prog_of(&p, lines, 7);
-    uint64_t steps = one_warp(&p);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return lines_run(lines, 7);
 }
 
 static void test_async_copies(void **state)
@@ -418,11 +423,7 @@ static uint64_t call_run(const char *call)
     const char *lines[] = { "IADD3 R1, R1, 1, RZ", call, "IADD3 R1, R1, 1, RZ", "EXIT",
                             "IADD3 R2, R2, 1, RZ", "IADD3 R2, R2, 1, RZ",
                             "RET.REL.NODEC R20 0x0" };
-    pn_sass_prog_t p;
-    prog_of(&p, lines, 7);
-    uint64_t steps = one_warp(&p);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return lines_run(lines, 7);
 }
 
 static void test_calls(void **state)

@@ -129,22 +129,13 @@ struct as_case {
 int main(int argc, char **argv)
 {
     pn_opts o;
-    o.launches = 40;
-    o.warmup = 5;
-    bool only_known = true;
-    pn_parse_opts(argc, argv, &o, [&](const char *name, const char *val) {
-        if (strcmp(name, "--kernels")) return false;
-        only_known = !strcmp(val, "as_pipe");
-        return true;
-    });
-    if (!only_known) {
-        fprintf(stderr, "%s: the only kernel is as_pipe\n", argv[0]);
-        return 2;
-    }
-    if (o.info) {
-        pn_print_devinfo();
-        return 0;
-    }
+    std::vector<std::string> names;
+    pn_parse_set_opts(argc, argv, &o, &names);
+    for (auto &n : names)
+        if (n != "as_pipe") {
+            fprintf(stderr, "%s: the only kernel is as_pipe\n", argv[0]);
+            return 2;
+        }
     const std::vector<int> T5 = {64, 128, 256, 512, 1024};
     FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
     if (o.launch_log && !log) { perror(o.launch_log); return 2; }

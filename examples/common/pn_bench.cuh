@@ -236,4 +236,28 @@ static void pn_parse_opts(int argc, char **argv, pn_opts *o, Extra extra)
     }
 }
 
+/* The example sets' options: the common ones with 40 timed launches after 5 warm-ups by
+ * default, and --kernels K1,K2,... into names (empty: every kernel); --info prints the
+ * device facts and exits. */
+static void pn_parse_set_opts(int argc, char **argv, pn_opts *o, std::vector<std::string> *names)
+{
+    o->launches = 40;
+    o->warmup = 5;
+    pn_parse_opts(argc, argv, o, [&](const char *name, const char *val) {
+        if (strcmp(name, "--kernels")) return false;
+        std::string s = val;
+        for (size_t p = 0; p <= s.size();) {
+            size_t e = s.find(',', p);
+            if (e == std::string::npos) e = s.size();
+            if (e > p) names->push_back(s.substr(p, e - p));
+            p = e + 1;
+        }
+        return true;
+    });
+    if (o->info) {
+        pn_print_devinfo();
+        exit(0);
+    }
+}
+
 #endif /* PN_BENCH_CUH */

@@ -255,24 +255,8 @@ static bool rb_check(const char *k, int T, rb_data &d, std::string *err)
 int main(int argc, char **argv)
 {
     pn_opts o;
-    o.launches = 40;
-    o.warmup = 5;
     std::vector<std::string> names;
-    pn_parse_opts(argc, argv, &o, [&](const char *name, const char *val) {
-        if (strcmp(name, "--kernels")) return false;
-        std::string s = val;
-        for (size_t p = 0; p <= s.size();) {
-            size_t e = s.find(',', p);
-            if (e == std::string::npos) e = s.size();
-            if (e > p) names.push_back(s.substr(p, e - p));
-            p = e + 1;
-        }
-        return true;
-    });
-    if (o.info) {
-        pn_print_devinfo();
-        return 0;
-    }
+    pn_parse_set_opts(argc, argv, &o, &names);
     const char *all[] = {"rb_spill", "rb_call", "rb_switch", "rb_warp", "rb_wmma"};
     const void *fn[] = {(const void *)rb_spill, (const void *)rb_call, (const void *)rb_switch,
                         (const void *)rb_warp, (const void *)rb_wmma};
