@@ -20,7 +20,9 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "atomic_line_8", "atomic_line_16", "atomic_line_64", "atomic_line_256",
     "resident_copy_8", "resident_copy_16", "resident_copy_24", "resident_copy_32",
     "resident_copy_36", "resident_copy_40", "resident_copy_44", "resident_copy_48",
-    "resident_copy_56", "resident_copy_64", "resident_copy_96", "pipe_iadd3", "pipe_imad"
+    "resident_copy_56", "resident_copy_64", "resident_copy_96", "pipe_iadd3", "pipe_imad",
+    "tensor_m16n8k8_f32", "tensor_m16n8k16_f32", "lat_tensor_m16n8k8_f32",
+    "lat_tensor_m16n8k16_f32"
 };
 
 /* The footprints (MiB) of probe resident_copy_F, in the order of their ids. */
@@ -306,6 +308,22 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         strcat(rows, "]");
         line(out, "  ", "atomic_lines", rows,
              "probes atomic_line_L: [L, cycles a line per access] (examples/probe/rw_mix.cu)");
+    }
+    /* HMMA by its depth K: the probes' m16n8k8 and m16n8k16 (FP32 accumulators) */
+    for (int tl = 0; tl < 2; tl++) {
+        int k8 = tl ? PN_PROBE_LAT_TENSOR_K8 : PN_PROBE_TENSOR_K8;
+        char t[128] = "[";
+        for (int k = 0; k < 2; k++)
+            if (pr->line[k8 + k])
+                add_row(t, sizeof t, k ? 16 : 8, v[k8 + k]);
+        if (strlen(t) > 1) {
+            strcat(t, "]");
+            line(out, "  ", tl ? "tensor_latency" : "tensor_busy", t,
+                 tl ? "probes lat_tensor_m16n8k8_f32, _k16_f32: [K, cycles an HMMA to its "
+                       "result] (examples/probe/tensor.cu)"
+                     : "probes tensor_m16n8k8_f32, _k16_f32: [K, cycles a partition per HMMA] "
+                       "(examples/probe/tensor.cu)");
+        }
     }
     for (int w = 0; w < 2; w++) {
         if (pr->n_sm_l2[w] < 1)

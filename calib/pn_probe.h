@@ -45,6 +45,10 @@ typedef enum pn_probe_id {
     PN_PROBE_RESIDENT_COPY_LAST = PN_PROBE_RESIDENT_COPY_8 + 10, /* _48, _56, _64, _96 */
     PN_PROBE_PIPE_IADD3,          /* optional: pipe_iadd3, pipe_imad (examples/probe/alu_pipes.cu) */
     PN_PROBE_PIPE_IMAD,
+    PN_PROBE_TENSOR_K8,           /* optional: tensor_m16n8k8_f32, tensor_m16n8k16_f32, */
+    PN_PROBE_TENSOR_K16,          /* lat_tensor_m16n8k8_f32, lat_tensor_m16n8k16_f32 */
+    PN_PROBE_LAT_TENSOR_K8,       /* (examples/probe/tensor.cu) */
+    PN_PROBE_LAT_TENSOR_K16,
     PN_PROBE_COUNT
 } pn_probe_id_t;
 

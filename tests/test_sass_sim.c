@@ -415,6 +415,36 @@ static void test_divergence(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* Matrix ops (HMMA) take the profile's tensor rows at their depth K: two
+ * dependent HMMA.16816 wait 24 each (the row of K 16), two HMMA.1688 17 (K 8),
+ * an HMMA.884 (K 4, below the first row) 17; without the rows the SFU's
+ * latency (LA). */
+static uint64_t mma_run(const char *op, int rows)
+{
+    const char *lines[] = { op, op, "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, lines, 3);
+    pn_pipe_device_t pd = { 0 };
+    if (rows) {
+        double busy[2][2] = { { 8, 4 }, { 16, 6 } }, lat[2][2] = { { 8, 17 }, { 16, 24 } };
+        memcpy(pd.tensor[0], busy, sizeof busy);
+        memcpy(pd.tensor[1], lat, sizeof lat);
+        pd.n_tensor[0] = pd.n_tensor[1] = 2;
+    }
+    uint64_t steps = one_warp_pd(&p, &pd);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+static void test_tensor(void **state)
+{
+    (void)state;
+    assert_int_equal(mma_run("HMMA.16816.F32 R4, R8, R12, R4", 1), 2 * 24 + 2);
+    assert_int_equal(mma_run("HMMA.1688.F32 R4, R8, R12, R4", 1), 2 * 17 + 2);
+    assert_int_equal(mma_run("HMMA.884.F32 R4, R8, R12, R4", 1), 2 * 17 + 2);
+    assert_int_equal(mma_run("HMMA.16816.F32 R4, R8, R12, R4", 0), 2 * LA + 2);
+}
+
 /* A relative CALL jumps into the function and its RET comes back after it;
  * the same RET with no call open ends the warp, and a CALL.ABS (an external
  * function) is a plain control op. */
@@ -981,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_divergence),
+        cmocka_unit_test(test_tensor),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_half_rate_pipes),

@@ -174,6 +174,11 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             PN_CHECK(table_of(y, v, name, "busy SMs", "sectors", MAX_RATE, d->l2_sm[wr],
                               PN_PD_MAX_TABLE_ROWS, &d->n_l2_sm[wr], err));
             d->set |= wr ? PN_PD_L2_SM_WRITE : PN_PD_L2_SM_READ;
+        } else if (!strcmp(key, "tensor_busy") || !strcmp(key, "tensor_latency")) {
+            int lat = key[7] == 'l';
+            PN_CHECK(table_of(y, v, name, "K", "steps", lat ? PN_PIPE_MAX_LATENCY : MAX_BUSY,
+                              d->tensor[lat], PN_PD_MAX_TABLE_ROWS, &d->n_tensor[lat], err));
+            d->set |= lat ? PN_PD_TENSOR_LAT : PN_PD_TENSOR_BUSY;
         } else if (!strcmp(key, "l2_resident_mib")) {
             PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));
             d->set |= PN_PD_L2_RESIDENT;
@@ -229,7 +234,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
                                "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
-                               "l2_sm_write, alu_busy, fmaheavy_busy)",
+                               "l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, "
+                               "tensor_latency)",
                                snip, what,
                                list);
         }
@@ -271,6 +277,11 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
         if (s & (wr ? PN_PD_L2_SM_WRITE : PN_PD_L2_SM_READ)) {
             memcpy(d->l2_sm[wr], o->l2_sm[wr], sizeof d->l2_sm[wr]);
             d->n_l2_sm[wr] = o->n_l2_sm[wr];
+        }
+    for (int lat = 0; lat < 2; lat++)
+        if (s & (lat ? PN_PD_TENSOR_LAT : PN_PD_TENSOR_BUSY)) {
+            memcpy(d->tensor[lat], o->tensor[lat], sizeof d->tensor[lat]);
+            d->n_tensor[lat] = o->n_tensor[lat];
         }
     if (s & PN_PD_L2_RESIDENT) d->l2_resident_mib = o->l2_resident_mib;
     if (s & PN_PD_DRAM_QUEUE) d->dram_queue = o->dram_queue;

@@ -46,6 +46,8 @@ enum {
 #define PN_PD_L2_SM_WRITE (UINT64_C(1) << 35)   /* l2_sm_write */
 #define PN_PD_ALU_BUSY (UINT64_C(1) << 36)      /* alu_busy */
 #define PN_PD_FMAHEAVY_BUSY (UINT64_C(1) << 37) /* fmaheavy_busy */
+#define PN_PD_TENSOR_BUSY (UINT64_C(1) << 38)   /* tensor_busy */
+#define PN_PD_TENSOR_LAT (UINT64_C(1) << 39)    /* tensor_latency */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -92,6 +94,11 @@ typedef struct pn_pipe_device {
      * (n_l2_sm[k] 0: only the device's budget) */
     double l2_sm[2][PN_PD_MAX_TABLE_ROWS][2];
     int n_l2_sm[2];
+    /* a warp-level matrix multiply-accumulate (HMMA) of depth K: the steps it
+     * takes its partition's tensor pipe [0] and until its result is ready [1],
+     * rows [K, steps] by increasing K (n_tensor 0: HMMA is one SFU op) */
+    double tensor[2][PN_PD_MAX_TABLE_ROWS][2];
+    int n_tensor[2];
     double l2_resident_mib;       /* a launch's footprint (MiB) half of whose measured DRAM
                                    * traffic launches again and again pay (0: all of it) */
     double dram_queue;            /* steps a DRAM load waits at utilisation u: dram_queue

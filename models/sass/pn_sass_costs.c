@@ -94,6 +94,35 @@ static double table_at(const double (*r)[2], int n, double x, int logs)
     return r[n - 1][1];
 }
 
+/* The depth K of a matrix op's shape modifier: .MNK with M 16 or 8 and N 8
+ * (HMMA.16816: 16, .1688: 8, .884: 4, IMMA.16832: 32), or .MxNxK (HGMMA);
+ * 0 when it has none. */
+static double mma_depth(const char *m)
+{
+    if (*m != '.')
+        return 0;
+    const char *d = m + 1, *x = strchr(d, 'x');
+    if (x && x < d + strcspn(d, "."))
+        return atof(strchr(x + 1, 'x') ? strchr(x + 1, 'x') + 1 : "0");
+    if (!strncmp(d, "16", 2))
+        d += 2;
+    else if (*d == '8')
+        d++;
+    else
+        return 0;
+    if (*d != '8')
+        return 0;
+    return atof(d + 1);
+}
+
+double pn_sass_tensor_steps(const pn_pipe_device_t *pd, const pn_sass_op_t *op, int w)
+{
+    double k = mma_depth(op->in.modifiers);
+    if (pd->n_tensor[w] < 1 || !(k > 0))
+        return 0;
+    return table_at((const double (*)[2])pd->tensor[w], pd->n_tensor[w], k, 0);
+}
+
 /* The steps a line takes per warp-level access when every block works on the
  * same F lines: the profile's atomic_lines rows, interpolated linearly in
  * log F and log steps between them. */

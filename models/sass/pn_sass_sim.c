@@ -322,6 +322,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->kind = K_SFU;
             o->lat = L[PN_PIPE_SFU];
             o->cost[P_SFU] = pn_sass_units(1);
+            /* a matrix op as the tensor probes measured it, on the SFU's pipe */
+            if (op->in.kind == PN_SASS_TENSOR) {
+                double tb = pn_sass_tensor_steps(pd, op, 0), lat = pn_sass_tensor_steps(pd, op, 1);
+                if (tb > 0 && pp->rate[PN_PIPE_SFUP] > 0)
+                    o->cost[P_SFU] = pn_sass_units(tb * pp->rate[PN_PIPE_SFUP] / PN_PIPE_UNIT);
+                if (lat >= 1)
+                    o->lat = (uint32_t)llround(lat);
+            }
             break;
         case PN_SASS_S2R: o->kind = K_SFU; o->lat = L[PN_PIPE_SFU]; break;
         case PN_SASS_SHUFFLE:

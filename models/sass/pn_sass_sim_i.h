@@ -118,6 +118,12 @@ double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
 uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                              double grid, double busy);
 double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy);
+/* A matrix op's (HMMA, IMMA, ...) steps on its partition's tensor pipe (w 0)
+ * or until its result is ready (w 1): the profile's tensor_busy /
+ * tensor_latency rows at its depth K (the shape modifier's: .16816 16, .1688
+ * 8), linear between rows, the first row's below and the last one's above; 0
+ * without the rows or a shape. */
+double pn_sass_tensor_steps(const pn_pipe_device_t *pd, const pn_sass_op_t *op, int w);
 
 /* Does op o take a level of its own (a global load or atomic that waits for
  * no line already on its way)? */
