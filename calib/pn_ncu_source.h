@@ -69,11 +69,14 @@ void pn_ncu_source_destroy(pn_ncu_source_t *s);
  * in a row: 2n tables for n launches whose tables 2i and 2i+1 are equal are
  * taken as launch i's. Each pair must agree: the kernel name up to its
  * arguments, and the sum of Instructions Executed equal to the launch's
- * smsp__inst_executed.sum (within PN_NCU_SOURCE_INST_SLACK), and per memory kind (global loads, stores,
- * atomics and reductions; shared loads, stores, atomics) the executions of
- * the table's instructions of that kind equal ncu's smsp__sass_inst_executed_op_*
- * count, exceeding it by at most the executions of guarded ones (ncu counts
- * those only where a thread is predicated on); otherwise PN_EINVAL
+ * smsp__inst_executed.sum (within PN_NCU_SOURCE_INST_SLACK), and per memory
+ * kind (global loads, stores, atomics and reductions; shared loads, stores,
+ * atomics) the executions of the table's instructions of that kind equal
+ * ncu's smsp__sass_inst_executed_op_* count, exceeding it by at most the
+ * executions of guarded ones (ncu counts those only where a thread is
+ * predicated on) and short of it by at most those of the local, generic,
+ * async-copy and shared-matrix accesses (which ncu may count apart);
+ * otherwise PN_EINVAL
  * "path:L: the source table of ... is not launch ID (...)" or "... executes
  * N warp-level global loads ..., ncu counted M". O(tables + rows). */
 pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,

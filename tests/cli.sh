@@ -424,6 +424,12 @@ if [ $rc -eq 0 ] && grep -q '^pnsim import: 33 configs with their SASS programs'
    grep -q 'WARPSYNC.COLLECTIVE R3, 0x' "$TMP/robust/rb_warp-128x8192-19.sass"
 then ok import-robust
 else bad import-robust "rc $rc: $(cat "$TMP/err")"; fi
+# the run report says when the warps run fewer instructions than the page counts
+# (rb_warp's sides running on separately after their BSYNC: 91 %)
+if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-19.yaml" 2>"$TMP/err" |
+   grep -q '^plan     the warps run 91 % of the instructions the program counts'
+then ok run-plan-covered
+else bad run-plan-covered "$(cat "$TMP/err")"; fi
 r1="$TMP/robust/rb_call-128x8192-7.yaml"
 expect run-call-net 1 "$r1: the sass net does not realise calls (CALL, RET): run the program on the sass engine (-e sm)" \
     $RUN run -r 1 -e literal "$r1"

@@ -115,15 +115,19 @@ static void report_text(FILE *out, const void *data)
     else
         fprintf(out, "model    %u schedulers, global latency %u, shared latency %u, selection %s\n",
                 r->schedulers, r->l1, r->l2, r->selection);
-    if (!r->places)
+    if (!r->places && r->has_sass)
         fputs("net      none: the warps run their SASS program on the sass engine\n", out);
+    else
+        fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places,
+                r->transitions, r->arcs);
     if (r->unsolved)
         fprintf(out, "plan     %u backward branch%s whose split the counts do not give, taken "
                 "on half their visits (doc/dependencies.md, \"Per-warp shape\")\n", r->unsolved,
                 r->unsolved == 1 ? "" : "es");
-    else
-        fprintf(out, "net      %u places, %u transitions, %zu arcs\n", r->places,
-                r->transitions, r->arcs);
+    if (r->has_sass && r->covered < 0.97)
+        fprintf(out, "plan     the warps run %.0f %% of the instructions the program counts "
+                "(control flow the plan does not follow; doc/dependencies.md)\n",
+                100 * r->covered);
     fprintf(out, "runs     %u (seeds %" PRIu64 "..%" PRIu64 "), engine %s\n\n", r->runs, r->seed,
             r->seed + r->runs - 1, r->engine);
     fprintf(out, "  %-12s %12s %10s %10s %10s\n", "", "mean", "sd", "min", "max");
@@ -196,6 +200,8 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
         if (pn_sass_sim_new(&sp, &sim, &e2) == PN_OK) {
             pn_sass_sim_bounds(sim, &r->bounds);
             r->unsolved = pn_sass_sim_unsolved(sim);
+            r->covered = pn_sass_sim_covered(sim);
+            r->has_sass = 1;
             pn_sass_sim_free(sim);
         } else
             r->has_bounds = 0;

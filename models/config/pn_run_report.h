@@ -41,6 +41,8 @@ typedef struct pn_run_report {
     int has_bounds;
     pn_pipe_bounds_t bounds;
     uint32_t unsolved;            /* sass: branches the counts do not split (halved) */
+    int has_sass;                 /* the warps run a SASS program */
+    double covered;               /* sass: pn_sass_sim_covered */
 } pn_run_report_t;
 
 /* Fill r from the model m that ran (its config, device, resolved kernel and

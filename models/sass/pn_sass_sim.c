@@ -105,6 +105,11 @@ void pn_sass_sim_free(pn_sass_sim_t *s)
     free(s);
 }
 
+double pn_sass_sim_covered(const pn_sass_sim_t *s)
+{
+    return s->covered;
+}
+
 uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s)
 {
     return s->plan.unsolved;
@@ -259,6 +264,15 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         return st;
     }
     s->br = s->plan.branches;
+    {
+        double want = 0, got = 0;
+        for (size_t i = 0; i < prog->n; i++) {
+            want += prog->ops[i].executed > 0 ? prog->ops[i].executed : 0;
+            got += (double)s->plan.op_execs[i];
+        }
+        want *= prog->warps > 0 ? (double)s->plan.n_warps / prog->warps : 0;
+        s->covered = want > 0 ? got / want : 1;
+    }
     uint8_t *from = malloc(prog->n ? prog->n : 1);
     if (!from || (st = pn_sass_addr_sources(prog, from, err)) != PN_OK) {
         free(from);

@@ -58,6 +58,12 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b);
 /* The plan's branches it could not solve (a note for reports). */
 uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s);
 
+/* The instructions the planned warps run over those the program's counts
+ * give them (its executions times the planned share of its warps); below 1
+ * where the plan does not follow the control flow (a note for reports). 1 for
+ * a program without executions. */
+double pn_sass_sim_covered(const pn_sass_sim_t *s);
+
 /* The engine as sim/ sees it ("sass"). */
 extern const pn_engine_impl_t pn_sass_engine;
 
