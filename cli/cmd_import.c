@@ -35,7 +35,7 @@ static const char import_usage[] =
     "\n"
     "With --source (and -O), each launch's warps run its SASS: take one report,\n"
     "  ncu --section SourceCounters --metrics $(pnsim import --metrics) \\\n"
-    "      --cache-control none -o REPORT ./app\n"
+    "      --cache-control none --clock-control none -o REPORT ./app\n"
     "  ncu -i REPORT.ncu-rep --csv --page raw --print-metric-instances details \\\n"
     "      --print-units base --metrics $(pnsim import --metrics) > RAW.csv\n"
     "  ncu -i REPORT.ncu-rep --csv --page source --print-source sass > SOURCE.csv\n"
