@@ -445,6 +445,33 @@ static void test_tensor(void **state)
     assert_int_equal(mma_run("HMMA.16816.F32 R4, R8, R12, R4", 0), 2 * LA + 2);
 }
 
+/* Branches take the 16-lane integer pipe branch_busy steps each (with
+ * alu_busy): a chain of taken BRAs, one every LA steps alone; at 8 steps a
+ * branch the pipe's bucket (8 + 2 refills) pays the first at 0, then one
+ * every 8 steps from the second at 7 (its 8 units back from the 2 left, the
+ * refill decided a step ahead): the eighth at 55, EXIT at 60, +3. */
+static uint64_t branch_run(double busy)
+{
+    const char *lines[] = { "BRA 0x10", "BRA 0x20", "BRA 0x30", "BRA 0x40", "BRA 0x50",
+                            "BRA 0x60", "BRA 0x70", "BRA 0x80", "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, lines, 9);
+    pn_pipe_device_t pd = { 0 };
+    pd.alu_busy = 2;
+    pd.branch_busy = busy;
+    uint64_t steps = one_warp_pd(&p, &pd);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+static void test_branch_pipe(void **state)
+{
+    (void)state;
+    assert_int_equal(branch_run(0), 8 * LA + 3);
+    assert_int_equal(branch_run(1), 8 * LA + 3);
+    assert_int_equal(branch_run(8), 63);
+}
+
 /* A relative CALL jumps into the function and its RET comes back after it;
  * the same RET with no call open ends the warp, and a CALL.ABS (an external
  * function) is a plain control op. */
@@ -1012,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_tensor),
+        cmocka_unit_test(test_branch_pipe),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_half_rate_pipes),

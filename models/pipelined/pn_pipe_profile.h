@@ -48,6 +48,7 @@ enum {
 #define PN_PD_FMAHEAVY_BUSY (UINT64_C(1) << 37) /* fmaheavy_busy */
 #define PN_PD_TENSOR_BUSY (UINT64_C(1) << 38)   /* tensor_busy */
 #define PN_PD_TENSOR_LAT (UINT64_C(1) << 39)    /* tensor_latency */
+#define PN_PD_BRANCH_BUSY (UINT64_C(1) << 40)   /* branch_busy */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -82,6 +83,8 @@ typedef struct pn_pipe_device {
                                    * arithmetic op on the one arithmetic pipe) */
     double fmaheavy_busy;         /* the same for the FMA-heavy pipe, which alone runs IMAD
                                    * and VIADD (0: on the arithmetic pipe alone) */
+    double branch_busy;           /* steps a branch (BRA, BSYNC, ...) takes its partition's
+                                   * integer pipe (0: none; needs alu_busy) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

@@ -407,6 +407,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                                                             : K_CTRL;
             o->call = (uint8_t)pn_sass_op_is_call(op);
             o->ret = !strcmp(op->in.opcode, "RET");
+            /* branches and reconvergence take the 16-lane integer pipe (fitted to
+             * examples/probe/diverge.cu's 8-way switch) */
+            if (pd->branch_busy > 0 && pd->alu_busy > 0 &&
+                (o->kind == K_BRA || !strcmp(op->in.opcode, "BSYNC")))
+                o->cost[P_INT] = pn_sass_units(pd->branch_busy);
             break;
         }
         async_role(op, o);
