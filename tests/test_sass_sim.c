@@ -395,6 +395,11 @@ static void test_divergence(void **state)
     assert_int_equal(pl.insts[0], 8);
     pn_sass_plan_destroy(&pl);
     assert_int_equal(one_warp(&p), 6 + 2 * LA);
+    /* turning to the waiting side holds the partition diverge_switch (3) steps:
+     * the taken side's add 3 steps later */
+    pn_pipe_device_t pd = { 0 };
+    pd.diverge_switch = 3;
+    assert_int_equal(one_warp_pd(&p, &pd), 9 + 2 * LA);
     pn_sass_prog_destroy(&p);
     /* an if without an else: the branch jumps to the BSYNC its body falls into
      * (that block's other in-flow, 1, is known): the body at 2, the BSYNC at 3

@@ -33,7 +33,8 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "bank_conflict", "atomic_lines", "l2_resident_mib",
                                          "dram_queue", "dram_write_delay", "l2_sm_read",
                                          "l2_sm_write", "alu_busy", "fmaheavy_busy",
-                                         "tensor_busy", "tensor_latency", "branch_busy", NULL};
+                                         "tensor_busy", "tensor_latency", "branch_busy",
+                                         "diverge_switch", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

@@ -162,6 +162,9 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
         } else if (!strcmp(key, "fmaheavy_busy")) {
             PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->fmaheavy_busy, err));
             d->set |= PN_PD_FMAHEAVY_BUSY;
+        } else if (!strcmp(key, "diverge_switch")) {
+            PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->diverge_switch, err));
+            d->set |= PN_PD_DIVERGE_SWITCH;
         } else if (!strcmp(key, "branch_busy")) {
             PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->branch_busy, err));
             d->set |= PN_PD_BRANCH_BUSY;
@@ -238,7 +241,7 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
                                "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
                                "l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, "
-                               "tensor_latency, branch_busy)",
+                               "tensor_latency, branch_busy, diverge_switch)",
                                snip, what,
                                list);
         }
@@ -271,6 +274,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
     if (s & PN_PD_BANK_CONFLICT) d->bank_conflict = o->bank_conflict;
     if (s & PN_PD_BRANCH_BUSY) d->branch_busy = o->branch_busy;
+    if (s & PN_PD_DIVERGE_SWITCH) d->diverge_switch = o->diverge_switch;
     if (s & PN_PD_ALU_BUSY) d->alu_busy = o->alu_busy;
     if (s & PN_PD_FMAHEAVY_BUSY) d->fmaheavy_busy = o->fmaheavy_busy;
     if (s & PN_PD_ATOMIC_LINES) {

@@ -49,6 +49,7 @@ enum {
 #define PN_PD_TENSOR_BUSY (UINT64_C(1) << 38)   /* tensor_busy */
 #define PN_PD_TENSOR_LAT (UINT64_C(1) << 39)    /* tensor_latency */
 #define PN_PD_BRANCH_BUSY (UINT64_C(1) << 40)   /* branch_busy */
+#define PN_PD_DIVERGE_SWITCH (UINT64_C(1) << 41) /* diverge_switch */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -85,6 +86,8 @@ typedef struct pn_pipe_device {
                                    * and VIADD (0: on the arithmetic pipe alone) */
     double branch_busy;           /* steps a branch (BRA, BSYNC, ...) takes its partition's
                                    * integer pipe (0: none; needs alu_busy) */
+    double diverge_switch;        /* steps a partition issues nothing after a diverged warp
+                                   * turns to its waiting side (0: none) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

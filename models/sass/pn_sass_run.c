@@ -333,8 +333,10 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
         w->next_ok = t + o->lat;
     } else
         pc++;
-    while (w->n_pend && w->pend_at[w->n_pend - 1] == pc)
+    while (w->n_pend && w->pend_at[w->n_pend - 1] == pc) {
         pc = w->pend_to[--w->n_pend];   /* a diverged warp's waiting side */
+        r->switched = 1;
+    }
     if (pc >= s->n_ops) {
         warp_done(r, w, w->drain > t + 1 ? w->drain : t + 1);
         return;
@@ -407,6 +409,11 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
             nx = r->ready_at[k] < nx ? r->ready_at[k] : nx;
             continue;
         }
+        uint64_t st = r->stall[r->lr[k].part];
+        if (st > t) {
+            nx = st < nx ? st : nx;
+            continue;
+        }
         uint64_t m = list_wait(r, k, t);
         if (m == 0) {
             r->elig[ne++] = k;
@@ -424,6 +431,14 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
         uint32_t wi = list_take(r, kk, u);
         pn_sass_warp_t *w = &r->w[wi];
         issue(r, w, kk, t);
+        if (r->switched) {
+            /* turning to a waiting side holds its partition's issue */
+            r->switched = 0;
+            if (s->switch_stall) {
+                r->stall[pw] = t + 1 + s->switch_stall;
+                left[pw] = 1;
+            }
+        }
         r->stamp++;
         issued++;
         total--;

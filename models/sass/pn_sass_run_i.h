@@ -87,6 +87,8 @@ typedef struct pn_sass_run {
     uint32_t *lq;               /* per op and level: its queue */
     uint32_t next_block, blocks_done;
     uint64_t launch_ok, issued;  /* the next block may start from launch_ok */
+    uint64_t stall[PN_PIPE_MAX_PARTITIONS]; /* no issue on a partition before its step */
+    int switched;               /* the last issue turned a warp to its waiting side */
     uint64_t last_done;         /* the latest step a warp is done at */
     uint32_t n_free;            /* slots without a block */
     uint64_t free_at;           /* the first step a slot without a block may take one

@@ -193,6 +193,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     if (s->resident > s->blocks)
         s->resident = s->blocks;
     s->launch = pp->block_launch ? pp->block_launch : 1;
+    s->switch_stall = (uint32_t)llround(p->pdev->diverge_switch);
     s->inflight = pp->inflight;
     s->lat_bar = pp->barrier_latency ? pp->barrier_latency : PN_PIPE_MIN_BARRIER_LATENCY;
     s->lat_l1 = pp->latency[PN_PIPE_LD_L1];

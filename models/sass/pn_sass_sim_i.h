@@ -70,6 +70,8 @@ struct pn_sass_sim {
     int l2_all;                 /* measured L2 reads: the same for the L2 pipe */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
     uint32_t burst;             /* the most loads taking a level in one basic block */
+    uint32_t switch_stall;      /* steps a partition issues nothing after a diverged warp
+                                 * turns to its waiting side (pd->diverge_switch) */
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
     double l1_hit, l2_hit;
