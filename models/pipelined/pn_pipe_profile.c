@@ -3,6 +3,7 @@
 #include "pn_pipe_profile.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS] = {
@@ -96,6 +97,54 @@ static pn_status_t table_of(pn_yaml_t *y, yaml_node_t *v, const char *what, cons
 #define MAX_RATE        1e6
 #define MAX_BUSY        ((double)PN_PIPE_UNIT)
 
+/* The number keys of one value each: its field, its bit in set, and its range
+ * (at least lo, or above lo when strict; at most hi), as number_in checks it;
+ * pn_pipe_device_merge copies them the same way. */
+static const struct scalar_key {
+    const char *key;
+    size_t field;
+    uint64_t bit;
+    double lo;
+    int strict;
+    double hi;
+} scalar_keys[] = {
+    { "clock_mhz", offsetof(pn_pipe_device_t, clock_mhz), PN_PD_CLOCK, 0, 1, MAX_CLOCK_MHZ },
+    { "launch_us", offsetof(pn_pipe_device_t, launch_us), PN_PD_LAUNCH, 0, 0, MAX_LAUNCH_US },
+    { "sfu_busy", offsetof(pn_pipe_device_t, sfu_busy), PN_PD_SFU_BUSY, 1, 0, MAX_BUSY },
+    { "block_launch", offsetof(pn_pipe_device_t, block_launch), PN_PD_BLOCK_LAUNCH, 1, 0,
+      PN_PIPE_MAX_LATENCY },
+    { "arith_busy", offsetof(pn_pipe_device_t, arith_busy), PN_PD_ARITH_BUSY, 1, 0, MAX_BUSY },
+    { "lsu_sectors", offsetof(pn_pipe_device_t, lsu_sectors), PN_PD_LSU, 0, 1, MAX_RATE },
+    { "shared_wavefronts", offsetof(pn_pipe_device_t, shared_wavefronts), PN_PD_SHARED, 0, 1,
+      MAX_RATE },
+    { "alu_busy", offsetof(pn_pipe_device_t, alu_busy), PN_PD_ALU_BUSY, 1, 0, MAX_BUSY },
+    { "fmaheavy_busy", offsetof(pn_pipe_device_t, fmaheavy_busy), PN_PD_FMAHEAVY_BUSY, 1, 0,
+      MAX_BUSY },
+    { "diverge_switch", offsetof(pn_pipe_device_t, diverge_switch), PN_PD_DIVERGE_SWITCH, 0, 0,
+      MAX_BUSY },
+    { "branch_busy", offsetof(pn_pipe_device_t, branch_busy), PN_PD_BRANCH_BUSY, 0, 0,
+      MAX_BUSY },
+    { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
+      MAX_BUSY },
+    { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,
+      1e6 },
+    { "dram_queue", offsetof(pn_pipe_device_t, dram_queue), PN_PD_DRAM_QUEUE, 0, 0,
+      PN_PIPE_MAX_LATENCY },
+    { "dram_write_delay", offsetof(pn_pipe_device_t, dram_write_delay), PN_PD_DRAM_WRITE, 0, 0,
+      PN_PIPE_MAX_LATENCY },
+    { "dram_sectors", offsetof(pn_pipe_device_t, dram_sectors), PN_PD_DRAM, 0, 1, MAX_RATE },
+};
+#define N_SCALAR_KEYS (sizeof scalar_keys / sizeof scalar_keys[0])
+
+/* The scalar_keys row of key, or NULL. */
+static const struct scalar_key *scalar_key(const char *key)
+{
+    for (size_t i = 0; i < N_SCALAR_KEYS; i++)
+        if (!strcmp(key, scalar_keys[i].key))
+            return &scalar_keys[i];
+    return NULL;
+}
+
 pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *what,
                                  int complete, const char *const *extra,
                                  pn_pipe_device_t *d, pn_error_t *err)
@@ -108,7 +157,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             return pn_yaml_type_error(y, k, what, "a mapping with scalar keys", err);
         const char *key = (const char *)k->data.scalar.value;
         snprintf(name, sizeof name, "%s.%s", what, key);
-        if (!strcmp(key, "partitions") || !strcmp(key, "issue") || !strcmp(key, "inflight")) {
+        const struct scalar_key *sk = scalar_key(key);
+        if (sk) {
+            PN_CHECK(number_in(y, v, name, sk->lo, sk->strict, sk->hi,
+                               (double *)((char *)d + sk->field), err));
+            d->set |= sk->bit;
+        } else if (!strcmp(key, "partitions") || !strcmp(key, "issue") || !strcmp(key, "inflight")) {
             uint64_t u;
             int part = key[0] == 'p', iss = key[0] == 'i' && key[1] == 's';
             PN_CHECK(pn_yaml_uint(y, v, name, part || iss ? 1 : 0,
@@ -120,27 +174,6 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                 d->issue = (uint32_t)u, d->set |= PN_PD_ISSUE;
             else
                 d->inflight = (uint32_t)u, d->set |= PN_PD_INFLIGHT;
-        } else if (!strcmp(key, "clock_mhz")) {
-            PN_CHECK(number_in(y, v, name, 0, 1, MAX_CLOCK_MHZ, &d->clock_mhz, err));
-            d->set |= PN_PD_CLOCK;
-        } else if (!strcmp(key, "launch_us")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, MAX_LAUNCH_US, &d->launch_us, err));
-            d->set |= PN_PD_LAUNCH;
-        } else if (!strcmp(key, "sfu_busy")) {
-            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->sfu_busy, err));
-            d->set |= PN_PD_SFU_BUSY;
-        } else if (!strcmp(key, "block_launch")) {
-            PN_CHECK(number_in(y, v, name, 1, 0, PN_PIPE_MAX_LATENCY, &d->block_launch, err));
-            d->set |= PN_PD_BLOCK_LAUNCH;
-        } else if (!strcmp(key, "arith_busy")) {
-            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->arith_busy, err));
-            d->set |= PN_PD_ARITH_BUSY;
-        } else if (!strcmp(key, "lsu_sectors")) {
-            PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->lsu_sectors, err));
-            d->set |= PN_PD_LSU;
-        } else if (!strcmp(key, "shared_wavefronts")) {
-            PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->shared_wavefronts, err));
-            d->set |= PN_PD_SHARED;
         } else if (!strcmp(key, "dram_line_sectors")) {
             PN_CHECK(number_in(y, v, name, 0, 0, 1e300, &d->dram_line_sectors, err));
             if (d->dram_line_sectors > 32)
@@ -156,21 +189,6 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             PN_CHECK(number_in(y, v, name, 0, 1, q >= 5 ? PN_PIPE_MAX_LATENCY : MAX_RATE,
                                dst[q], err));
             d->set |= PN_PD_L2 << q;
-        } else if (!strcmp(key, "alu_busy")) {
-            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->alu_busy, err));
-            d->set |= PN_PD_ALU_BUSY;
-        } else if (!strcmp(key, "fmaheavy_busy")) {
-            PN_CHECK(number_in(y, v, name, 1, 0, MAX_BUSY, &d->fmaheavy_busy, err));
-            d->set |= PN_PD_FMAHEAVY_BUSY;
-        } else if (!strcmp(key, "diverge_switch")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->diverge_switch, err));
-            d->set |= PN_PD_DIVERGE_SWITCH;
-        } else if (!strcmp(key, "branch_busy")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->branch_busy, err));
-            d->set |= PN_PD_BRANCH_BUSY;
-        } else if (!strcmp(key, "bank_conflict")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, MAX_BUSY, &d->bank_conflict, err));
-            d->set |= PN_PD_BANK_CONFLICT;
         } else if (!strcmp(key, "atomic_lines")) {
             PN_CHECK(table_of(y, v, name, "lines", "steps", PN_PIPE_MAX_LATENCY, d->atomic_lines,
                               PN_PD_MAX_TABLE_ROWS, &d->n_atomic_lines, err));
@@ -185,18 +203,6 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             PN_CHECK(table_of(y, v, name, "K", "steps", lat ? PN_PIPE_MAX_LATENCY : MAX_BUSY,
                               d->tensor[lat], PN_PD_MAX_TABLE_ROWS, &d->n_tensor[lat], err));
             d->set |= lat ? PN_PD_TENSOR_LAT : PN_PD_TENSOR_BUSY;
-        } else if (!strcmp(key, "l2_resident_mib")) {
-            PN_CHECK(number_in(y, v, name, 0, 1, 1e6, &d->l2_resident_mib, err));
-            d->set |= PN_PD_L2_RESIDENT;
-        } else if (!strcmp(key, "dram_queue")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, PN_PIPE_MAX_LATENCY, &d->dram_queue, err));
-            d->set |= PN_PD_DRAM_QUEUE;
-        } else if (!strcmp(key, "dram_write_delay")) {
-            PN_CHECK(number_in(y, v, name, 0, 0, PN_PIPE_MAX_LATENCY, &d->dram_write_delay, err));
-            d->set |= PN_PD_DRAM_WRITE;
-        } else if (!strcmp(key, "dram_sectors")) {
-            PN_CHECK(number_in(y, v, name, 0, 1, MAX_RATE, &d->dram_sectors, err));
-            d->set |= PN_PD_DRAM;
         } else if (!strcmp(key, "latency")) {
             PN_CHECK(pn_yaml_expect(y, v, YAML_MAPPING_NODE, name, err));
             for (size_t j = 0; j < pn_yaml_len(v); j++) {
@@ -265,18 +271,11 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     uint64_t s = o->set;
     if (s & PN_PD_PARTITIONS) d->partitions = o->partitions;
     if (s & PN_PD_ISSUE) d->issue = o->issue;
-    if (s & PN_PD_CLOCK) d->clock_mhz = o->clock_mhz;
-    if (s & PN_PD_LAUNCH) d->launch_us = o->launch_us;
-    if (s & PN_PD_SFU_BUSY) d->sfu_busy = o->sfu_busy;
-    if (s & PN_PD_LSU) d->lsu_sectors = o->lsu_sectors;
-    if (s & PN_PD_SHARED) d->shared_wavefronts = o->shared_wavefronts;
-    if (s & PN_PD_DRAM) d->dram_sectors = o->dram_sectors;
+    for (size_t i = 0; i < N_SCALAR_KEYS; i++)
+        if (s & scalar_keys[i].bit)
+            *(double *)((char *)d + scalar_keys[i].field) =
+                *(const double *)((const char *)o + scalar_keys[i].field);
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
-    if (s & PN_PD_BANK_CONFLICT) d->bank_conflict = o->bank_conflict;
-    if (s & PN_PD_BRANCH_BUSY) d->branch_busy = o->branch_busy;
-    if (s & PN_PD_DIVERGE_SWITCH) d->diverge_switch = o->diverge_switch;
-    if (s & PN_PD_ALU_BUSY) d->alu_busy = o->alu_busy;
-    if (s & PN_PD_FMAHEAVY_BUSY) d->fmaheavy_busy = o->fmaheavy_busy;
     if (s & PN_PD_ATOMIC_LINES) {
         memcpy(d->atomic_lines, o->atomic_lines, sizeof d->atomic_lines);
         d->n_atomic_lines = o->n_atomic_lines;
@@ -291,9 +290,6 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
             memcpy(d->tensor[lat], o->tensor[lat], sizeof d->tensor[lat]);
             d->n_tensor[lat] = o->n_tensor[lat];
         }
-    if (s & PN_PD_L2_RESIDENT) d->l2_resident_mib = o->l2_resident_mib;
-    if (s & PN_PD_DRAM_QUEUE) d->dram_queue = o->dram_queue;
-    if (s & PN_PD_DRAM_WRITE) d->dram_write_delay = o->dram_write_delay;
     if (s & PN_PD_L2) d->l2_sectors = o->l2_sectors;
     if (s & PN_PD_L2_LINE) d->l2_line_sectors = o->l2_line_sectors;
     if (s & PN_PD_L2_STORE) d->l2_store_sectors = o->l2_store_sectors;
@@ -302,8 +298,6 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
     if (s & PN_PD_ATOMIC_SERIAL) d->atomic_serial = o->atomic_serial;
     if (s & PN_PD_ATOMIC_SERIAL_FLOAT) d->atomic_serial_float = o->atomic_serial_float;
     if (s & PN_PD_INFLIGHT) d->inflight = o->inflight;
-    if (s & PN_PD_ARITH_BUSY) d->arith_busy = o->arith_busy;
-    if (s & PN_PD_BLOCK_LAUNCH) d->block_launch = o->block_launch;
     for (int q = 0; q < PN_PD_LAT_KEYS; q++)
         if (s & (PN_PD_LAT0 << q))
             d->latency[q] = o->latency[q];

@@ -147,7 +147,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     size_t n_calls = 0, n_rets = 0;
     for (size_t i = 0; i < n; i++) {
         n_calls += pn_sass_op_is_call(&p->ops[i]) && i + 1 < n;
-        n_rets += !strcmp(p->ops[i].in.opcode, "RET");
+        n_rets += pn_sass_op_is_ret(&p->ops[i]);
     }
     if (!n_calls)
         n_rets = 0;
@@ -187,7 +187,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         int32_t next = last[b] + 1 < n ? p->ops[last[b] + 1].block : -1;
         taken_edge[b] = fall_edge[b] = -1;
         int cond = is_cond(op);
-        if (n_rets && !strcmp(op->in.opcode, "RET")) {
+        if (n_rets && pn_sass_op_is_ret(op)) {
             /* back to after a CALL: known when there is one of each */
             for (size_t i = 0; i + 1 < n; i++)
                 if (pn_sass_op_is_call(&p->ops[i]))
@@ -277,9 +277,11 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     pl->n_followers = pn_sass_line_leaders(p, pl->leader);
-    double total = 0;
-    for (size_t i = 0; i < n; i++)
+    double total = 0, want = 0;
+    for (size_t i = 0; i < n; i++) {
         total += p->ops[i].executed;
+        want += p->ops[i].executed > 0 ? p->ops[i].executed : 0;
+    }
     uint64_t cap = (uint64_t)fmin(4e12, 2 * total + 16 * (double)n + 1000);
     /* per op: 1 an exit, 2 a branch, 3 a call, 4 a RET (the walk below visits ops
      * millions of times) */
@@ -290,7 +292,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
-        flow[i] = !strcmp(p->ops[i].in.opcode, "RET") ? 4
+        flow[i] = pn_sass_op_is_ret(&p->ops[i])       ? 4
                   : pn_sass_op_is_exit(&p->ops[i])    ? 1
                   : pn_sass_op_is_branch(&p->ops[i])  ? 2
                   : pn_sass_op_is_call(&p->ops[i])    ? 3
@@ -368,5 +370,10 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     }
     free(k);
     free(flow);
+    double got = 0;
+    for (size_t i = 0; i < n; i++)
+        got += (double)pl->op_execs[i];
+    want *= p->warps > 0 ? (double)nw / p->warps : 0;
+    pl->covered = want > 0 ? got / want : 1;
     return PN_OK;
 }

@@ -42,6 +42,10 @@ typedef struct pn_sass_plan {
     uint64_t *insts;              /* per warp: instructions on its path */
     uint64_t *op_execs;           /* per op: executions over all the planned warps */
     uint32_t unsolved;            /* branches whose taken share could not be solved (halved) */
+    double covered;               /* the instructions the planned warps run over those the
+                                   * counts give them (their share of the launch's warps);
+                                   * below 1 where the walk does not follow the control
+                                   * flow, 1 without executions */
 } pn_sass_plan_t;
 
 /* Plan prog (finished) for `blocks` blocks of `warps_per_block` warps, the

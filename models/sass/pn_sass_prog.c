@@ -135,6 +135,11 @@ int pn_sass_op_is_exit(const pn_sass_op_t *op)
     return !strcmp(op->in.opcode, "EXIT") || !strcmp(op->in.opcode, "RET");
 }
 
+int pn_sass_op_is_ret(const pn_sass_op_t *op)
+{
+    return !strcmp(op->in.opcode, "RET");
+}
+
 int pn_sass_op_is_call(const pn_sass_op_t *op)
 {
     return !strcmp(op->in.opcode, "CALL") && op->in.has_target && op->target >= 0;

@@ -80,5 +80,6 @@ int pn_sass_op_is_branch(const pn_sass_op_t *op);
 /* Is op a CALL of a function in the kernel's code (its target there)? RET
  * returns from it (pn_sass_op_is_exit: RET with no call open ends the warp). */
 int pn_sass_op_is_call(const pn_sass_op_t *op);
+int pn_sass_op_is_ret(const pn_sass_op_t *op);
 
 #endif

@@ -77,6 +77,14 @@ static double reg_sectors(const pn_sass_op_t *op)
 
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
+/* What a global access of op, sec sectors over `lines` lines an execution,
+ * takes of the load/store pipe: its sectors, at least a cycle (4 sectors) a
+ * line and its reg_sectors, in units. */
+static uint32_t global_lsu_units(const pn_sass_op_t *op, double sec, double lines)
+{
+    return pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
+}
+
 /* Op's part in cp.async (sop_t's async, async_n): LDGSTS copies, LDGDEPBAR
  * commits, DEPBAR.LE SB0, N waits (N at most PN_SASS_ASYNC_GROUPS - 1; other
  * scoreboards and forms are plain control). */
@@ -107,7 +115,7 @@ void pn_sass_sim_free(pn_sass_sim_t *s)
 
 double pn_sass_sim_covered(const pn_sass_sim_t *s)
 {
-    return s->covered;
+    return s->plan.covered;
 }
 
 uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s)
@@ -265,15 +273,6 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         return st;
     }
     s->br = s->plan.branches;
-    {
-        double want = 0, got = 0;
-        for (size_t i = 0; i < prog->n; i++) {
-            want += prog->ops[i].executed > 0 ? prog->ops[i].executed : 0;
-            got += (double)s->plan.op_execs[i];
-        }
-        want *= prog->warps > 0 ? (double)s->plan.n_warps / prog->warps : 0;
-        s->covered = want > 0 ? got / want : 1;
-    }
     uint8_t *from = malloc(prog->n ? prog->n : 1);
     if (!from || (st = pn_sass_addr_sources(prog, from, err)) != PN_OK) {
         free(from);
@@ -359,7 +358,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
              * the same time, so its L1 hits are hits on a line in flight */
             o->alike = op->in.kind == PN_SASS_GLOBAL_LD &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
-            o->cost[P_LSU] = pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
+            o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* measured DRAM sectors, dearer for a few sectors a line; else
              * the line's floor */
             double scat = pn_sass_dram_scatter(pd, sec, lines);
@@ -377,7 +376,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
-            o->cost[P_LSU] = pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
+            o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             /* written back to DRAM: as measured, else as the reads miss L2 */
             if (f_st >= 0)
@@ -407,7 +406,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                       : pn_sass_op_is_branch(op) || pn_sass_op_is_call(op) ? K_BRA
                                                                             : K_CTRL;
             o->call = (uint8_t)pn_sass_op_is_call(op);
-            o->ret = !strcmp(op->in.opcode, "RET");
+            o->ret = (uint8_t)pn_sass_op_is_ret(op);
             /* branches and reconvergence take the 16-lane integer pipe (fitted to
              * examples/probe/diverge.cu's 8-way switch) */
             if (pd->branch_busy > 0 && pd->alu_busy > 0 &&

@@ -77,7 +77,6 @@ struct pn_sass_sim {
     double l1_hit, l2_hit;
     pn_sass_class_t *cls;       /* the ops' distinct classes */
     uint32_t n_cls;
-    double covered;             /* pn_sass_sim_covered */
 };
 
 /* The index of pipe q's bucket for partition part among an SM's buckets: the
