@@ -325,8 +325,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
             if (bi >= 0) {
                 pn_sass_branch_t *br = &pl->branches[bi];
                 uint64_t v = (uint64_t)br->visits, b2 = (uint64_t)br->both;
-                uint64_t h = (uint64_t)(br->heavy_taken ? br->taken
-                                                        : br->visits - br->both - br->taken);
+                uint64_t h = (uint64_t)pn_sass_branch_heavy(br);
                 int d = pn_sass_heavy3(k[bi]++, b2, h, v);
                 pl->visits[w * nbr + bi]++;
                 if (d == 2) {

@@ -59,6 +59,12 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *prog,
                                uint32_t warps_per_block, uint32_t blocks, pn_error_t *err);
 void pn_sass_plan_destroy(pn_sass_plan_t *pl);
 
+/* The visits of branch br (over the launch) that take its busier side alone. */
+static inline double pn_sass_branch_heavy(const pn_sass_branch_t *br)
+{
+    return br->heavy_taken ? br->taken : br->visits - br->both - br->taken;
+}
+
 /* Is the k-th of v decisions, h of them busier, a busier one? */
 static inline int pn_sass_heavy(uint64_t k, uint64_t h, uint64_t v)
 {

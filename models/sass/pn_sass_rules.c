@@ -64,7 +64,7 @@ static void decisions(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint6
     if (*v == 0) {
         *v = (uint64_t)br->visits;
         *b = (uint64_t)br->both;
-        *h = (uint64_t)(br->heavy_taken ? br->taken : br->visits - br->both - br->taken);
+        *h = (uint64_t)pn_sass_branch_heavy(br);
         if (*v == 0)
             *v = 1;
     }
