@@ -236,6 +236,22 @@ static void pn_parse_opts(int argc, char **argv, pn_opts *o, Extra extra)
     }
 }
 
+/* The median over `reps` runs of launch() (one kernel that writes its block 0's clock64
+ * cycles to *cyc) of those cycles: the probes' timing of a loop from inside. */
+template <class Launch>
+static double pn_clock_median(long long *cyc, int reps, Launch launch)
+{
+    std::vector<double> v;
+    for (int rep = 0; rep < reps; rep++) {
+        launch();
+        PN_CK_LAUNCH();
+        long long h;
+        PN_CK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
+        v.push_back((double)h);
+    }
+    return pn_pct(v, 0.5);
+}
+
 /* The example sets' options: the common ones with 40 timed launches after 5 warm-ups by
  * default, and --kernels K1,K2,... into names (empty: every kernel); --info prints the
  * device facts and exits. */

@@ -102,17 +102,10 @@ int main()
     for (int op = 0; op < 14; op++) {
         double c[2];
         int trips[2] = { A, B };
-        for (int i = 0; i < 2; i++) {
-            std::vector<double> v;
-            for (int rep = 0; rep < 7; rep++) {
+        for (int i = 0; i < 2; i++)
+            c[i] = pn_clock_median(cyc, 7, [&] {
                 fns[op]<<<1, block>>>(trips[i], 1.0001f, 3u, cyc, sf, su);
-                PN_CK_LAUNCH();
-                long long h;
-                PN_CK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
-                v.push_back((double)h);
-            }
-            c[i] = pn_pct(v, 0.5);
-        }
+            });
         /* warp instructions a partition issued per trip: 8 warps x CH chains x PER */
         double per = (c[1] - c[0]) / ((double)(B - A) * (block / 32 / 4) * CH * PER);
         printf("pipe_%s,%.4f,cycles,\"1 block of 32 warps x %d independent chains of %s, %d a "

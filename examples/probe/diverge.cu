@@ -79,17 +79,8 @@ int main()
     for (int op = 0; op < 5; op++) {
         double c[2];
         int trips[2] = { A, B };
-        for (int i = 0; i < 2; i++) {
-            std::vector<double> v;
-            for (int rep = 0; rep < 7; rep++) {
-                fns[op]<<<1, 1024>>>(trips[i], cyc, sink);
-                PN_CK_LAUNCH();
-                long long h;
-                PN_CK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
-                v.push_back((double)h);
-            }
-            c[i] = pn_pct(v, 0.5);
-        }
+        for (int i = 0; i < 2; i++)
+            c[i] = pn_clock_median(cyc, 7, [&] { fns[op]<<<1, 1024>>>(trips[i], cyc, sink); });
         /* a partition's 8 warps: cycles per trip of one warp */
         double per = (c[1] - c[0]) / ((double)(B - A) * 8);
         printf("diverge_%s,%.4f,cycles,\"1 block of 32 warps; %s, its condition from the %s; "

@@ -71,15 +71,7 @@ typedef void (*kfn)(int, long long *, float *);
 /* Median of 7 launches of f<<<1, block>>> over `trips` trips: block 0's cycles. */
 static double cycles(kfn f, int block, int trips, long long *cyc, float *sink)
 {
-    std::vector<double> v;
-    for (int rep = 0; rep < 7; rep++) {
-        f<<<1, block>>>(trips, cyc, sink);
-        PN_CK_LAUNCH();
-        long long h;
-        PN_CK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
-        v.push_back((double)h);
-    }
-    return pn_pct(v, 0.5);
+    return pn_clock_median(cyc, 7, [&] { f<<<1, block>>>(trips, cyc, sink); });
 }
 
 int main()
