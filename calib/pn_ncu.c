@@ -14,7 +14,8 @@ enum {
     M_BLOCK, M_GRID, M_REGS, M_SH_STATIC, M_SH_DYN, M_INST, M_GLD, M_GST, M_GATOM, M_GRED,
     M_SLD, M_SST, M_SATOM, M_SEC_LD, M_REQ_LD, M_SEC_ST, M_REQ_ST, M_L1HIT, M_L2HIT, M_WF_LD,
     M_WF_ST, M_OCC_BLOCKS, M_OCC_REGS, M_OCC_SHARED, M_OCC_WARPS, M_OPCODES, M_TIME, M_SMS,
-    M_DRAM_RD, M_DRAM_WR, M_L2_RD, M_COUNT
+    M_DRAM_RD, M_DRAM_WR, M_L2_RD, M_LSEC_LD, M_LREQ_LD, M_LSEC_ST, M_LREQ_ST, M_LHIT_LD,
+    M_COUNT
 };
 
 static const char *const metric_names[M_COUNT] = {
@@ -36,7 +37,12 @@ static const char *const metric_names[M_COUNT] = {
     "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps",
     "sass__inst_executed_per_opcode", "gpu__time_duration.sum",
     "device__attribute_multiprocessor_count", "dram__sectors_read.sum", "dram__sectors_write.sum",
-    "lts__t_sectors_srcunit_tex_op_read.sum"
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct"
 };
 
 /* required per launch */
@@ -62,7 +68,12 @@ const char pn_ncu_metric_list[] =
     "lts__t_sector_op_read_hit_rate.pct,"
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,dram__sectors_read.sum,"
-    "dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum";
+    "dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,"
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,"
+    "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum,"
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,"
+    "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,"
+    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct";
 
 void pn_ncu_destroy(pn_ncu_t *ncu)
 {
@@ -501,13 +512,14 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
 /* How the launch's accesses behave: l1_hit, l2_hit, sectors_ld, sectors_st,
  * lines_ld, lines_st, shared_wavefronts, the DRAM sectors it read per global
  * load and wrote per global store, and the sectors the L1 read from L2 per
- * global load (NAN when not measured). */
+ * global load (NAN when not measured), and the L1 hit rate of local loads
+ * (NAN when not measured or the launch has none). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
-       MEM_N };
+       MEM_LOCAL_L1, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
                                              "lines_ld", "lines_st", "shared_wavefronts",
                                              "dram_ld_sectors", "dram_st_sectors",
-                                             "l2_ld_sectors" };
+                                             "l2_ld_sectors", "local_l1_hit" };
 
 static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
 {
@@ -530,6 +542,8 @@ static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
                      ? clampd(l->value[M_DRAM_WR] / tot[K_GST], 0, 256) : NAN;
     m[MEM_L2LD] = !isnan(l->value[M_L2_RD]) && tot[K_GLD] > 0
                       ? clampd(l->value[M_L2_RD] / tot[K_GLD], 0, 256) : NAN;
+    m[MEM_LOCAL_L1] = !isnan(l->value[M_LHIT_LD]) && v0(l, M_LREQ_LD) > 0
+                          ? clampd(l->value[M_LHIT_LD] / 100, 0, 1) : NAN;
 }
 
 static void write_memory(FILE *out, const double m[MEM_N])
@@ -700,8 +714,8 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
-    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0 };
-    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256 };
+    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0 };
+    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1 };
     fputs("  memory:\n", out);
     for (int q = 0; q < MEM_N; q++) {
         int known = 1;

@@ -118,6 +118,21 @@ static pn_status_t write_fitted(const pn_ncu_t *ncu, const char *outdir, const c
     return st;
 }
 
+/* Sectors per warp-level local load (out[0]) and store (out[1]) of launch l,
+ * from ncu's local-memory metrics; 0 where not measured or none ran. */
+static void local_sectors(const pn_ncu_launch_t *l, double out[2])
+{
+    static const char *const m[2][2] = {
+        { "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+          "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum" },
+        { "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+          "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum" } };
+    for (int k = 0; k < 2; k++) {
+        double sec = pn_ncu_metric(l, m[k][0]), req = pn_ncu_metric(l, m[k][1]);
+        out[k] = req > 0 && sec > 0 ? fmin(sec / req, 32) : 0;
+    }
+}
+
 /* The SASS program of launch l from its source table t, written to a
  * temporary of DIR/name (committed by the caller); opcodes pnsim does not
  * know are added to unknown. */
@@ -130,13 +145,23 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
     double warps = (double)l->blocks * ((l->threads + 31) / 32);
     PN_CHECK(pn_sass_prog_init(&p, src->path, l->kernel, warps, err));
     pn_status_t st = PN_OK;
+    double local[2];
+    local_sectors(l, local);
     for (size_t r = 0; r < t->n_rows && st == PN_OK; r++) {
         const pn_ncu_sass_row_t *row = &t->rows[r];
         st = pn_sass_prog_add(&p, row->source, row->address, t->rows[0].address, row->executed,
                               row->sectors, row->lines, row->wavefronts, row->line,
                               row->source_col, err);
-        if (st == PN_OK)
-            p.ops[p.n - 1].threads = row->thread_executed;
+        if (st != PN_OK)
+            break;
+        pn_sass_op_t *op = &p.ops[p.n - 1];
+        op->threads = row->thread_executed;
+        /* the page has no local columns: the launch's sectors per local request */
+        int ldl = !strcmp(op->in.opcode, "LDL"), stl = !strcmp(op->in.opcode, "STL");
+        if ((ldl || stl) && op->sectors == 0 && local[stl] > 0) {
+            op->sectors = op->executed * local[stl];
+            op->lines = op->executed * ceil(local[stl] / 4);
+        }
     }
     if (st == PN_OK)
         st = pn_sass_prog_finish(&p, err);

@@ -418,22 +418,30 @@ expect run-async-net 1 "$a1: the sass net does not realise cp.async's groups (LD
 xz -dc examples/data/h100/robust/robust.source.csv.xz >"$TMP/robust-src.csv"
 rm -rf "$TMP/robust"
 $RUN import -O "$TMP/robust" -S "$TMP/robust-src.csv" examples/data/h100/robust/robust.raw.csv 2>"$TMP/err"; rc=$?
-if [ $rc -eq 0 ] && grep -q '^pnsim import: 33 configs with their SASS programs' "$TMP/err" &&
+if [ $rc -eq 0 ] && grep -q '^pnsim import: 39 configs with their SASS programs' "$TMP/err" &&
    [ "$(grep -c '^pnsim import: warning: the source table of launch [0-9]* (rb_warp) executed 3342336 warp instructions, ncu counted 3407872 (+2.0 %)' "$TMP/err")" -eq 3 ] &&
    ! grep -q 'do not know' "$TMP/err" &&
-   grep -q 'WARPSYNC.COLLECTIVE R3, 0x' "$TMP/robust/rb_warp-128x8192-19.sass"
+   grep -q 'WARPSYNC.COLLECTIVE R3, 0x' "$TMP/robust/rb_warp-128x8192-25.sass"
 then ok import-robust
 else bad import-robust "rc $rc: $(cat "$TMP/err")"; fi
+# local memory (rb_spill16: ncu's local metrics): an LDL or STL takes the launch's sectors
+# per local request (STL 32: four lanes a line in 8 lines, 524288 requests, 16777216
+# sectors), its lines at 4 sectors a line, and the config the local loads' hit rate
+s16="$TMP/robust/rb_spill16-128x8192-7"
+if grep -q '^ *0x690 *32768 *1048576 *262144 *0 *1048576 | STL \[R23\], R26$' "$s16.sass" &&
+   grep -q 'l2_ld_sectors: 5.142, local_l1_hit: 0.6651}' "$s16.yaml"
+then ok import-local-sectors
+else bad import-local-sectors "$(grep -m1 STL "$s16.sass"; grep memory "$s16.yaml")"; fi
 # the run report says when the warps run fewer instructions than the page counts
 # (rb_warp's sides running on separately after their BSYNC: 91 %)
-if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-19.yaml" 2>"$TMP/err" |
+if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-25.yaml" 2>"$TMP/err" |
    grep -q '^plan     the warps run 91 % of the instructions the program counts'
 then ok run-plan-covered
 else bad run-plan-covered "$(cat "$TMP/err")"; fi
-r1="$TMP/robust/rb_call-128x8192-7.yaml"
+r1="$TMP/robust/rb_call-128x8192-13.yaml"
 expect run-call-net 1 "$r1: the sass net does not realise calls (CALL, RET): run the program on the sass engine (-e sm)" \
     $RUN run -r 1 -e literal "$r1"
-r2="$TMP/robust/rb_switch-128x8192-13.yaml"
+r2="$TMP/robust/rb_switch-128x8192-19.yaml"
 expect run-divergent-net 1 "$r2: the sass net does not realise divergent branches (both sides of a branch in one warp): run the program on the sass engine (-e sm)" \
     $RUN run -r 1 -e fast "$r2"
 # a source page of another launch: one line naming both, nothing written

@@ -871,7 +871,17 @@ static void test_l2_resident(void **state)
 
 /* Steps of one warp running the n lines, load latencies 10 (L1), 50 (L2) and
  * 100 (DRAM), at hit rates l1 and l2; arithmetic (and S2R) LA. */
+static uint64_t levels_run_local(const char *const *lines, int n, double l1, double l2,
+                                 double local_l1);
+
 static uint64_t levels_run(const char *const *lines, int n, double l1, double l2)
+{
+    return levels_run_local(lines, n, l1, l2, -1);
+}
+
+/* The same with kernel.memory.local_l1_hit local_l1 (< 0: not known). */
+static uint64_t levels_run_local(const char *const *lines, int n, double l1, double l2,
+                                 double local_l1)
 {
     pn_sass_prog_t p;
     prog_of(&p, lines, n);
@@ -885,6 +895,7 @@ static uint64_t levels_run(const char *const *lines, int n, double l1, double l2
     pn_memory_default(&mem);
     mem.l1_hit = l1;
     mem.l2_hit = l2;
+    mem.local_l1_hit = local_l1;
     uint64_t steps = steps_on(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
     return steps;
@@ -918,6 +929,21 @@ static void test_load_runs(void **state)
      * op LA later), the second pair at 107 and 108 (158), the add at 158, its
      * result at 158 + LA */
     assert_int_equal(levels_run(two, 8, 0.5, 0), 158 + LA + 2);
+}
+
+/* Local loads (LDL) hit L1 at their own rate when it is known: the loads'
+ * levels take the execution-weighted mean of both rates. A local address is the
+ * warp's own (never the same in every block): its L1 level keeps the L1's
+ * latency (10), not the L2's as a global load from the same register would. */
+static void test_local_loads(void **state)
+{
+    (void)state;
+    const char *ldl[] = { "LDL R10, [R1]", "IADD3 R5, R10, R10, RZ", "EXIT" };
+    assert_int_equal(levels_run_local(ldl, 3, 1, 0, -1), 10 + LA + 2);
+    assert_int_equal(levels_run_local(ldl, 3, 1, 0, 0), 100 + LA + 2);
+    assert_int_equal(levels_run_local(ldl, 3, 0, 0, 1), 10 + LA + 2);
+    const char *ldg[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R5, R10, R10, RZ", "EXIT" };
+    assert_int_equal(levels_run_local(ldg, 3, 1, 0, 0), 50 + LA + 2);
 }
 
 /* A load whose address is the same in every block (no block index and no
@@ -1047,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_branch_pipe),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
+        cmocka_unit_test(test_local_loads),
         cmocka_unit_test(test_half_rate_pipes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,9 @@
  *
  *   kernel     one thread                                                   SASS it brings
  *   rb_spill   a 64-float local array indexed at run time, filled from in[]  LDL / STL
- *              and summed in a scrambled order
+ *              and summed in a scrambled order (256 bytes a thread: past the L1)
+ *   rb_spill16 the same with 16 floats read 8 times over (64 bytes a        LDL / STL
+ *              thread: the L1 holds them)
  *   rb_call    64 calls of a __noinline__ device function (a short loop)     CALL / RET
  *   rb_switch  32 steps of a switch over 8 cases picked by its data         BRX (a jump table)
  *   rb_warp    2D blocks (32 x T/32): a warp's integer sum with             REDUX, WARPSYNC,
@@ -36,6 +38,17 @@ __global__ void rb_spill(const float *__restrict__ in, float *__restrict__ out)
     for (int k = 0; k < 64; k++) a[(k * 5 + (int)(i & 7)) & 63] = in[(i * 3 + k) & (RB_N - 1)];
     float s = 0.f;
     for (int k = 0; k < 64; k++) s = fmaf(s, 0.5f, a[(k * 37 + (int)(i >> 3)) & 63]);
+    out[i] = s;
+}
+
+__global__ void rb_spill16(const float *__restrict__ in, float *__restrict__ out)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    float a[16];
+    for (int k = 0; k < 16; k++) a[(k * 5 + (int)(i & 7)) & 15] = in[(i + k * 4096) & (RB_N - 1)];
+    float s = 0.f;
+    for (int r = 0; r < 8; r++)
+        for (int k = 0; k < 16; k++) s = fmaf(s, 0.5f, a[(k * 7 + r + (int)(i >> 3)) & 15]);
     out[i] = s;
 }
 
@@ -162,6 +175,7 @@ static void rb_launch(const char *k, int T, rb_data &d)
 {
     long nb = rb_blocks(k, T);
     if (!strcmp(k, "rb_spill")) rb_spill<<<nb, T>>>(d.df, d.dof);
+    else if (!strcmp(k, "rb_spill16")) rb_spill16<<<nb, T>>>(d.df, d.dof);
     else if (!strcmp(k, "rb_call")) rb_call<<<nb, T>>>(d.df, d.dof);
     else if (!strcmp(k, "rb_switch")) rb_switch<<<nb, T>>>(d.du, d.dou);
     else if (!strcmp(k, "rb_warp")) rb_warp<<<nb, dim3(32, T / 32)>>>(d.du, d.dou);
@@ -235,6 +249,13 @@ static bool rb_check(const char *k, int T, rb_data &d, std::string *err)
             float s = 0.f;
             for (int j = 0; j < 64; j++) s = fmaf(s, 0.5f, a[(j * 37 + (int)(i >> 3)) & 63]);
             ref = s;
+        } else if (!strcmp(k, "rb_spill16")) {
+            float a[16];
+            for (int j = 0; j < 16; j++) a[(j * 5 + (int)(i & 7)) & 15] = d.f[(i + j * 4096) & (RB_N - 1)];
+            float s = 0.f;
+            for (int r = 0; r < 8; r++)
+                for (int j = 0; j < 16; j++) s = fmaf(s, 0.5f, a[(j * 7 + r + (int)(i >> 3)) & 15]);
+            ref = s;
         } else {
             float x = d.f[i];
             for (int j = 0; j < 64; j++) {
@@ -257,9 +278,9 @@ int main(int argc, char **argv)
     pn_opts o;
     std::vector<std::string> names;
     pn_parse_set_opts(argc, argv, &o, &names);
-    const char *all[] = {"rb_spill", "rb_call", "rb_switch", "rb_warp", "rb_wmma"};
-    const void *fn[] = {(const void *)rb_spill, (const void *)rb_call, (const void *)rb_switch,
-                        (const void *)rb_warp, (const void *)rb_wmma};
+    const char *all[] = {"rb_spill", "rb_spill16", "rb_call", "rb_switch", "rb_warp", "rb_wmma"};
+    const void *fn[] = {(const void *)rb_spill, (const void *)rb_spill16, (const void *)rb_call,
+                        (const void *)rb_switch, (const void *)rb_warp, (const void *)rb_wmma};
     for (auto &n : names) {
         bool known = false;
         for (const char *k : all) known = known || n == k;
@@ -271,7 +292,7 @@ int main(int argc, char **argv)
     rb_data d(o.seed);
     int failures = 0;
     const std::vector<int> T3 = {128, 256, 1024};
-    for (int ki = 0; ki < 5; ki++) {
+    for (int ki = 0; ki < 6; ki++) {
         const char *k = all[ki];
         bool want = names.empty();
         for (auto &n : names) want = want || n == k;

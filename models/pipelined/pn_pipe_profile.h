@@ -152,6 +152,9 @@ typedef struct pn_memory {
     double dram_st;               /* DRAM sectors written per warp-level store; < 0: not known */
     double l2_ld;                 /* sectors the L1 read from L2 per warp-level global load,
                                    * averaged (measured; kernel.sass only); < 0: not known */
+    double local_l1_hit;          /* L1 hit rate of the local loads (LDL: spilled registers,
+                                   * local arrays), measured; kernel.sass only; < 0: not
+                                   * known (they take l1_hit) */
 } pn_memory_t;
 
 /* The defaults above. */

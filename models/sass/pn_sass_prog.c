@@ -140,6 +140,11 @@ int pn_sass_op_is_ret(const pn_sass_op_t *op)
     return !strcmp(op->in.opcode, "RET");
 }
 
+int pn_sass_op_is_local(const pn_sass_op_t *op)
+{
+    return !strcmp(op->in.opcode, "LDL") || !strcmp(op->in.opcode, "STL");
+}
+
 int pn_sass_op_is_call(const pn_sass_op_t *op)
 {
     return !strcmp(op->in.opcode, "CALL") && op->in.has_target && op->target >= 0;

@@ -233,15 +233,18 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
      * DRAM sectors per requested sector of the program's loads and stores */
     double f_ld = -1, f_st = -1, f_l2 = -1;
     {
-        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0;
+        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0;
         for (size_t i = 0; i < prog->n; i++) {
             const pn_sass_op_t *op = &prog->ops[i];
             /* per warp-level access as pnsim import counts them: loads LDG + ATOMG,
-             * stores STG + RED (the atomics' own traffic is left to the L2) */
+             * stores STG + RED (the atomics' own traffic is left to the L2); local
+             * accesses (LDL, STL) add their sectors, not their count */
+            int local = pn_sass_op_is_local(op);
             if (op->in.kind == PN_SASS_GLOBAL_LD)
-                n_ld += op->executed, s_ld += op->sectors;
+                n_ld += local ? 0 : op->executed, s_ld += op->sectors,
+                n_loc += local ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
-                n_st += op->executed, s_st += op->sectors;
+                n_st += local ? 0 : op->executed, s_st += op->sectors;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
                 n_st += op->executed;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL)
@@ -258,6 +261,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_st = 1;
         if (p->mem->l2_ld >= 0 && s_ld > 0)
             f_l2 = p->mem->l2_ld * n_ld / s_ld;
+        /* the loads' levels: global and local loads at their own hit rates */
+        if (p->mem->local_l1_hit >= 0 && n_loc > 0)
+            s->l1_hit = (n_ld * s->l1_hit + n_loc * p->mem->local_l1_hit) / (n_ld + n_loc);
         /* what stays in L2 from one launch to the next costs no DRAM there */
         double g = pn_sass_resident_share(pd, 32 * ((f_l2 >= 0 ? f_l2 : 1 - s->l1_hit) * s_ld + s_st));
         if (f_ld > 0)
@@ -356,7 +362,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* the same addresses in every block (no block index, no loaded value in
              * them): the warps of every block on the SM ask for its lines at about
              * the same time, so its L1 hits are hits on a line in flight */
-            o->alike = op->in.kind == PN_SASS_GLOBAL_LD &&
+            o->alike = op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_op_is_local(op) &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* measured DRAM sectors, dearer for a few sectors a line; else
