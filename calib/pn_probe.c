@@ -22,7 +22,7 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "resident_copy_36", "resident_copy_40", "resident_copy_44", "resident_copy_48",
     "resident_copy_56", "resident_copy_64", "resident_copy_96", "pipe_iadd3", "pipe_imad",
     "tensor_m16n8k8_f32", "tensor_m16n8k16_f32", "lat_tensor_m16n8k8_f32",
-    "lat_tensor_m16n8k16_f32"
+    "lat_tensor_m16n8k16_f32", "pipe_dfma", "lat_dfma"
 };
 
 /* The footprints (MiB) of probe resident_copy_F, in the order of their ids. */
@@ -337,15 +337,21 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
                : "probes sm_l2_read_B: [busy SMs, sectors a cycle an SM reads from L2 in "
                  "whole lines] (examples/probe/sm_l2.cu)");
     }
-    static const struct { const char *key; int probe; } busy[] = {
-        { "alu_busy", PN_PROBE_PIPE_IADD3 }, { "fmaheavy_busy", PN_PROBE_PIPE_IMAD },
+    static const struct { const char *key, *file; int probe; } busy[] = {
+        { "alu_busy", "alu_pipes", PN_PROBE_PIPE_IADD3 },
+        { "fmaheavy_busy", "alu_pipes", PN_PROBE_PIPE_IMAD },
+        { "fp64_busy", "fp64", PN_PROBE_PIPE_DFMA },
+        { "fp64_latency", "fp64", PN_PROBE_LAT_DFMA },
     };
     for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++)
         if (pr->line[busy[i].probe]) {
             double b = v[busy[i].probe];
-            snprintf(val, sizeof val, "%.4g", b < 1 ? 1.0 : b);
-            snprintf(note, sizeof note, "probe %s (examples/probe/alu_pipes.cu)",
-                     pn_probe_names[busy[i].probe]);
+            if (busy[i].probe == PN_PROBE_LAT_DFMA)
+                snprintf(val, sizeof val, "%.0f", b < 1 ? 1.0 : round(b));
+            else
+                snprintf(val, sizeof val, "%.4g", b < 1 ? 1.0 : b);
+            snprintf(note, sizeof note, "probe %s (examples/probe/%s.cu)",
+                     pn_probe_names[busy[i].probe], busy[i].file);
             line(out, "  ", busy[i].key, val, note);
         }
     double keep = resident_mib(pr);

@@ -49,6 +49,8 @@ typedef enum pn_probe_id {
     PN_PROBE_TENSOR_K16,          /* lat_tensor_m16n8k8_f32, lat_tensor_m16n8k16_f32 */
     PN_PROBE_LAT_TENSOR_K8,       /* (examples/probe/tensor.cu) */
     PN_PROBE_LAT_TENSOR_K16,
+    PN_PROBE_PIPE_DFMA,           /* optional: pipe_dfma, lat_dfma (examples/probe/fp64.cu) */
+    PN_PROBE_LAT_DFMA,
     PN_PROBE_COUNT
 } pn_probe_id_t;
 

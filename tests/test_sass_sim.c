@@ -1004,6 +1004,41 @@ static void test_line_merge(void **state)
  * (16 times over, then EXIT) with the pipe at one op a step: register
  * operands that conflict (two of one bank, index mod 2, within three ops of
  * a writer of one of them) take bank_conflict steps of it. */
+/* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the
+ * profile's fp64_busy and fp64_latency (the H100: 2 steps an op, 8 to the
+ * result; FFMA and DFMA alternating issue every cycle). */
+static void test_fp64_pipe(void **state)
+{
+    (void)state;
+    static const char *dfma[] = { "DFMA R10, R2, R4, R6", "DFMA R12, R2, R4, R6",
+                                  "DFMA R14, R2, R4, R6", "DFMA R16, R2, R4, R6",
+                                  "DFMA R18, R2, R4, R6", "DFMA R20, R2, R4, R6",
+                                  "DFMA R22, R2, R4, R6", "DFMA R24, R2, R4, R6", "EXIT" };
+    static const char *mix[] = { "DFMA R10, R2, R4, R6", "FFMA R30, R2, R3, R4",
+                                 "DFMA R12, R2, R4, R6", "FFMA R31, R2, R3, R4",
+                                 "DFMA R14, R2, R4, R6", "FFMA R32, R2, R3, R4",
+                                 "DADD R16, R2, R4", "FFMA R33, R2, R3, R4", "EXIT" };
+    pn_sass_prog_t p;
+    pn_pipe_device_t pd = { 0 };
+    /* without the keys: one a step on the (here unlimited) arithmetic pipe, the
+     * arithmetic latency */
+    prog_of(&p, dfma, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA + 2);
+    /* fp64_busy 2: the first two at 0 and 1, then one every 2 steps (the last
+     * at 13), each result 8 steps later */
+    pd.fp64_busy = 2;
+    pd.fp64_latency = 8;
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + 8 + 2);
+    /* the FP32 pipes' keys do not slow them */
+    pd.alu_busy = pd.fmaheavy_busy = 2;
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + 8 + 2);
+    pn_sass_prog_destroy(&p);
+    /* FFMA between them: one a step, the last DADD at 6 (its result at 14) */
+    prog_of(&p, mix, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 6 + 8 + 2);
+    pn_sass_prog_destroy(&p);
+}
+
 static uint64_t alu_bound(const char *const *lines, int n, double bank_conflict)
 {
     pn_sass_prog_t p;
@@ -1074,6 +1109,7 @@ int main(void)
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_local_loads),
+        cmocka_unit_test(test_fp64_pipe),
         cmocka_unit_test(test_half_rate_pipes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -501,7 +501,7 @@ pn_status_t pn_yaml_check_keys(pn_yaml_t *y, yaml_node_t *map, const char *what,
             a++;
         if (allowed[a])
             continue;
-        char list[512];
+        char list[1024];
         size_t o = 0;
         list[0] = '\0';
         for (a = 0; allowed[a] && o < sizeof list; a++)

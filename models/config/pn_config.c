@@ -34,7 +34,8 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "dram_queue", "dram_write_delay", "l2_sm_read",
                                          "l2_sm_write", "alu_busy", "fmaheavy_busy",
                                          "tensor_busy", "tensor_latency", "branch_busy",
-                                         "diverge_switch", NULL};
+                                         "diverge_switch", "fp64_busy", "fp64_latency",
+                                         NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

@@ -124,6 +124,9 @@ static const struct scalar_key {
       MAX_BUSY },
     { "branch_busy", offsetof(pn_pipe_device_t, branch_busy), PN_PD_BRANCH_BUSY, 0, 0,
       MAX_BUSY },
+    { "fp64_busy", offsetof(pn_pipe_device_t, fp64_busy), PN_PD_FP64_BUSY, 1, 0, MAX_BUSY },
+    { "fp64_latency", offsetof(pn_pipe_device_t, fp64_latency), PN_PD_FP64_LAT, 1, 0,
+      PN_PIPE_MAX_LATENCY },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,
@@ -247,7 +250,8 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
                                "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
                                "l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, "
-                               "tensor_latency, branch_busy, diverge_switch)",
+                               "tensor_latency, branch_busy, diverge_switch, fp64_busy, "
+                               "fp64_latency)",
                                snip, what,
                                list);
         }

@@ -50,6 +50,8 @@ enum {
 #define PN_PD_TENSOR_LAT (UINT64_C(1) << 39)    /* tensor_latency */
 #define PN_PD_BRANCH_BUSY (UINT64_C(1) << 40)   /* branch_busy */
 #define PN_PD_DIVERGE_SWITCH (UINT64_C(1) << 41) /* diverge_switch */
+#define PN_PD_FP64_BUSY (UINT64_C(1) << 42)     /* fp64_busy */
+#define PN_PD_FP64_LAT (UINT64_C(1) << 43)      /* fp64_latency */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -84,6 +86,11 @@ typedef struct pn_pipe_device {
                                    * arithmetic op on the one arithmetic pipe) */
     double fmaheavy_busy;         /* the same for the FMA-heavy pipe, which alone runs IMAD
                                    * and VIADD (0: on the arithmetic pipe alone) */
+    double fp64_busy;             /* steps a partition's FP64 pipe (DFMA, DADD, DMUL, DSETP)
+                                   * is busy per op (0: FP64 ops take the arithmetic pipe
+                                   * twice) */
+    double fp64_latency;          /* steps from an FP64 op to its result (0: the arithmetic
+                                   * latency) */
     double branch_busy;           /* steps a branch (BRA, BSYNC, ...) takes its partition's
                                    * integer pipe (0: none; needs alu_busy) */
     double diverge_switch;        /* steps a partition issues nothing after a diverged warp

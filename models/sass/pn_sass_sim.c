@@ -211,6 +211,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->rate[P_SFU] = pp->rate[PN_PIPE_SFUP];
     s->rate[P_INT] = p->pdev->alu_busy > 0 ? PN_PIPE_UNIT : 0;
     s->rate[P_FMAH] = p->pdev->fmaheavy_busy > 0 ? PN_PIPE_UNIT : 0;
+    s->rate[P_FP64] = p->pdev->fp64_busy > 0 ? PN_PIPE_UNIT : 0;
     s->rate[P_LSU] = pp->rate[PN_PIPE_LSU];
     s->rate[P_SHARED] = pp->rate[PN_PIPE_SHMEM];
     s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
@@ -326,6 +327,15 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                        PN_PIPE_UNIT);
             if (fma_pipe(op->in.opcode) && o->lat > 2)
                 o->lat--; /* dependent FFMA/IMAD: 4.1 cycles, VIADD/LOP3 5.1 (H100 probes) */
+            /* FP64 ops on their own pipe, at their own latency, as the profile has them
+             * (examples/probe/fp64.cu: DFMA, DADD, DMUL 2 cycles a partition, 8 to the
+             * result; FFMA and DFMA alternating issue every cycle) */
+            if (op->in.kind == PN_SASS_FP64 && pd->fp64_busy > 0) {
+                o->cost[P_ALU] = 0;
+                o->cost[P_FP64] = pn_sass_units(pd->fp64_busy);
+            }
+            if (op->in.kind == PN_SASS_FP64 && pd->fp64_latency >= 1)
+                o->lat = (uint32_t)llround(pd->fp64_latency);
             if (op->in.kind == PN_SASS_ARITH) {
                 /* the 16-lane pipes: an integer or logic op takes its pipe alone,
                  * an IMAD the FMA-heavy half and its share of the FP32 pipes */
@@ -541,10 +551,10 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
         units[P_L2] += (double)(lv[1] + lv[2]) * min_l2;
     for (int q = 0; q < P_PER_PART; q++)
         units[q] /= S; /* the busiest partition takes at least the average */
-    /* the arithmetic pipes (FP32, integer, FMA heavy) bound as one: the largest */
+    /* the arithmetic pipes (FP32, integer, FMA heavy, FP64) bound as one: the largest */
     static const int slot[P_N] = { PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_SFUP,
                                    PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_ALUP,
-                                   PN_BOUND_PIPE0 + PN_PIPE_LSU, PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
+                                   PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_LSU, PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
                                    PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_L2_WRITE,
                                    PN_BOUND_ATOMIC };
     for (int q = 0; q < P_N; q++)

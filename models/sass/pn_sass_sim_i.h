@@ -20,12 +20,13 @@ enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR
        K_EXIT, K_CTRL, K_UNIFORM };
 /* Pipes: per partition alu (the FP32 pipes, FMA heavy and lite together; every
  * arithmetic op without the profile's alu_busy), sfu, int (the 16-lane
- * integer and logic pipe) and fmah (FMA heavy, which alone runs IMAD); per
+ * integer and logic pipe), fmah (FMA heavy, which alone runs IMAD) and fp64
+ * (DFMA, DADD, DMUL, DSETP with the profile's fp64_busy); per
  * SM lsu, shared, and its shares of the device's dram, the l2's reads (loads,
  * atomics) and writes (stores), and the atomic unit of one address. */
-enum { P_ALU, P_SFU, P_INT, P_FMAH, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_N };
-/* The pipes each partition has its own of (P_ALU .. P_FMAH). */
-#define P_PER_PART 4
+enum { P_ALU, P_SFU, P_INT, P_FMAH, P_FP64, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_N };
+/* The pipes each partition has its own of (P_ALU .. P_FP64). */
+#define P_PER_PART 5
 
 typedef struct sop {
     uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
