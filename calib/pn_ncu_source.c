@@ -348,12 +348,13 @@ static const struct {
 
 /* Does ncu's per-kind count of op's kind perhaps leave op out? Local (LDL,
  * STL) and generic (LD, ST, ATOM) accesses, which ncu counts by their own
- * address space, the async copy LDGSTS (counted as an op of its own) and the
- * matrix loads and stores of shared memory (LDSM, STSM). */
+ * address space, the async copy LDGSTS (counted as an op of its own), the
+ * matrix loads and stores of shared memory (LDSM, STSM) and texture and
+ * surface accesses (TEX, TLD, TLD4, SULD, SUST). */
 static int maybe_counted(const char *opcode)
 {
     static const char *const ops[] = { "LDL", "STL", "LD", "ST", "ATOM", "LDGSTS", "LDSM",
-                                       "STSM" };
+                                       "STSM", "TEX", "TLD", "TLD4", "SULD", "SUST" };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(opcode, ops[i]))
             return 1;

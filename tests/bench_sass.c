@@ -160,7 +160,7 @@ int main(void)
         pn_sass_prog_t prog;
         if (prog_of(&prog, &progs[c], (double)blocks * W) != 0)
             return 1;
-        pn_sass_sim_params_t sp = { &pp, &dev.pipe, &mem, &prog, sms, 0 };
+        pn_sass_sim_params_t sp = { &pp, &dev.pipe, &mem, &prog, sms, 0, 1 };
         pn_sass_sim_t *sim;
         if (pn_sass_sim_new(&sp, &sim, &err) != PN_OK) {
             fprintf(stderr, "bench: %s\n", err.msg);
@@ -191,7 +191,7 @@ int main(void)
     pn_sass_prog_t prog;
     if (prog_of(&prog, &progs[0], 2.0 * W) != 0)
         return 1;
-    pn_sass_sim_params_t sp = { &pp, &dev.pipe, &mem, &prog, sms, 0 };
+    pn_sass_sim_params_t sp = { &pp, &dev.pipe, &mem, &prog, sms, 0, 1 };
     pn_sass_sim_t *sim;
     pn_net_t net;
     pn_sass_net_layout_t lay;

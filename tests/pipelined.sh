@@ -247,4 +247,17 @@ if [ "${steps:-0}" -ge 55338 ] && [ "${steps:-0}" -lt 57000 ] && [ "${steps0:-0}
     ok stores-take-dram
 else bad stores-take-dram "steps $steps (dram_st_sectors 4), $steps0 (none)"; fi
 
+# the busiest SM's share of the DRAM: 133 blocks put 2 on it and 1 on the 131 others, which
+# leave it their budget when done (share 132 x 2 / 133): its DRAM bound is that of 264
+# blocks (2 on every SM) over 1.985
+for n in 264 133; do
+    printf 'device: h100\nmodel: {net: pipelined}\nkernel:\n  threads: 256\n  blocks: %s\n  counts: {global_ld: 64}\n  memory: {l1_hit: 0, l2_hit: 0}\nsimulation: {runs: 1, seed: 1}\n' "$n" >"$TMP/share$n.yaml"
+done
+d264=$($RUN run "$TMP/share264.yaml" 2>&1 | sed -n 's/^bounds .* dram \([0-9]*\) steps.*/\1/p')
+d133=$($RUN run "$TMP/share133.yaml" 2>&1 | sed -n 's/^bounds .* dram \([0-9]*\) steps.*/\1/p')
+if [ -n "$d264" ] && [ -n "$d133" ] &&
+   awk -v a="$d264" -v b="$d133" 'BEGIN { r = a / b; exit !(r > 1.97 && r < 2.0) }'
+then ok busiest-sm-dram-share
+else bad busiest-sm-dram-share "dram bounds $d264 (264 blocks), $d133 (133)"; fi
+
 [ "$fails" -eq 0 ]

@@ -76,7 +76,7 @@ typedef struct pair {
 
 static void pair_new(pair_t *x, const sm_t *m, const pn_sass_prog_t *prog)
 {
-    pn_sass_sim_params_t sp = { &m->pp, &m->pd, &m->mem, prog, m->busy, 0 };
+    pn_sass_sim_params_t sp = { &m->pp, &m->pd, &m->mem, prog, m->busy, 0, 1 };
     pn_error_t err = { 0 };
     if (pn_sass_sim_new(&sp, &x->sim, &err) != PN_OK)
         fail_msg("sim: %s", err.msg);
@@ -428,7 +428,7 @@ static void test_limits(void **state)
     small_sm(&m, 1, 1, 1);
     pn_sass_prog_t p;
     prog_of(&p, stride, 10, 1);
-    pn_sass_sim_params_t sp = { &m.pp, &m.pd, &m.mem, &p, 1, 0 };
+    pn_sass_sim_params_t sp = { &m.pp, &m.pd, &m.mem, &p, 1, 0, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     m.pp.latency[PN_PIPE_LD_L1] = 2;

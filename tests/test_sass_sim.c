@@ -190,7 +190,7 @@ static void one_warp_params(pn_pipe_params_t *pp)
 static void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
                       const pn_pipe_device_t *pd, const pn_memory_t *mem, pn_pipe_bounds_t *b)
 {
-    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0 };
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -202,7 +202,7 @@ static void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
 static uint64_t steps_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
                          const pn_pipe_device_t *pd, const pn_memory_t *mem)
 {
-    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0 };
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -252,7 +252,7 @@ static uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, g_busy, 0 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, g_busy, 0, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
@@ -536,6 +536,23 @@ static void test_memory_pipes(void **state)
     assert_int_equal(b.steps[PN_BOUND_L2], 0);
     assert_int_equal(b.binding, PN_BOUND_L2_WRITE);
     assert_int_equal(b.steps[PN_BOUND_ISSUE], 9);
+    /* the busiest SM with twice the mean of blocks (share 2) draws twice the
+     * even share of the L2: 8 x 8000 units less the full bucket (8000 + 2 x
+     * 2000) at 2000 a step */
+    {
+        pn_pipe_params_t pp;
+        one_warp_params(&pp);
+        pn_memory_t mem;
+        pn_memory_default(&mem);
+        mem.l1_hit = 1;
+        pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 2.0 };
+        pn_sass_sim_t *sim;
+        assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+        pn_pipe_bounds_t b2;
+        pn_sass_sim_bounds(sim, &b2);
+        assert_int_equal(b2.steps[PN_BOUND_L2_WRITE], 26);
+        pn_sass_sim_free(sim);
+    }
     /* whole lines (4 sectors in 1 line) at l2_store_line_sectors 2: 2 steps
      * each; the bucket (full at 4000) lets stores go at 0 and 1, then one
      * every 2 steps: the last at 13 */
@@ -1062,7 +1079,7 @@ static uint64_t alu_bound(const char *const *lines, int n, double bank_conflict)
     pd.bank_conflict = bank_conflict;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
     pn_sass_sim_t *sim;
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;

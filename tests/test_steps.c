@@ -45,7 +45,7 @@ static void check_config(const char *path, uint32_t runs)
         if (m.cfg.sass) {
             pn_sass_sim_t *sim;
             pn_sass_sim_params_t sp = { &m.kernel.pipe, &m.kernel.pdev, &m.kernel.mem,
-                                        m.cfg.sass, m.kernel.busy_sms, 0 };
+                                        m.cfg.sass, m.kernel.busy_sms, 0, m.kernel.share };
             assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
             pn_sass_sim_bounds(sim, &b);
             pn_sass_sim_free(sim);

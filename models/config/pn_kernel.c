@@ -3,6 +3,7 @@
  * or the device, counts evaluated: the parameters of one simulation point. */
 #include "pn_kernel.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ static pn_status_t resolve_grid(const pn_config_t *cfg, const pn_device_t *dev, 
         t->resident = 1;
     t->busy_sms = blocks < dev->sms ? (uint32_t)blocks : dev->sms;
     t->sm_blocks = (uint32_t)((blocks + dev->sms - 1) / dev->sms);
+    t->share = blocks > 0 ? (double)t->busy_sms * t->sm_blocks / (double)blocks : 1;
     t->waves = (t->sm_blocks + t->resident - 1) / t->resident;
     return PN_OK;
 }
@@ -166,6 +168,10 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
             }
     }
     pn_pipe_params_from(&t->pipe, &t->pdev, &mem, t->busy_sms);
+    /* a DRAM-bound launch takes its sectors over the device's rate: the busiest
+     * SM, with more than the mean of blocks, draws more than an even share */
+    if (t->share > 1)
+        t->pipe.rate[PN_PIPE_DRAM] = (uint32_t)llround(t->pipe.rate[PN_PIPE_DRAM] * t->share);
     t->pipe.n_warps = warps;
     t->pipe.warps = pc;
     /* with programs, the barriers are their sync items (pipe.programs) */

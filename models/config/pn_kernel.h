@@ -22,6 +22,10 @@ typedef struct pn_kernel {
     /* the grid: blocks in all, this (the busiest) SM's share, resident at once */
     uint64_t blocks;
     uint32_t sm_blocks, busy_sms;
+    /* the busiest SM's blocks over the busy SMs' mean, busy_sms sm_blocks /
+     * blocks (>= 1): its share of the device's DRAM and L2 budgets is scaled by
+     * it, as the SMs that finish first leave theirs to the others */
+    double share;
     int has_occupancy;            /* the device has occupancy rules */
     pn_occupancy_t occ;           /* with registers and shared_bytes below */
     uint32_t registers, shared_bytes;

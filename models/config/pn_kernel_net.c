@@ -27,7 +27,8 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
         if (net->counting)
             return PN_OK;
         pn_sass_sim_t *sim;
-        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms, 0 };
+        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms, 0,
+                                    k->share };
         PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
         pn_sass_net_layout_t sl;
         st = pn_sass_net_build(net, sim, &sl, err);
@@ -113,7 +114,8 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
         if (!pn_kernel_net_compiled(kind))
             return pn_engine_prepare(p, kind, net, o, err);
         pn_sass_sim_t *sim;
-        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms, 0 };
+        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms, 0,
+                                    k->share };
         PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
         return pn_engine_prepare_compiled(p, &pn_sass_engine, sim, o, err);
     }

@@ -195,7 +195,7 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
         /* warps that run their SASS: the bounds of their own instructions */
         pn_sass_sim_t *sim;
         pn_sass_sim_params_t sp = { &m->kernel.pipe, &m->kernel.pdev, &m->kernel.mem,
-                                    m->cfg.sass, m->kernel.busy_sms, 1 };
+                                    m->cfg.sass, m->kernel.busy_sms, 1, m->kernel.share };
         pn_error_t e2;
         if (pn_sass_sim_new(&sp, &sim, &e2) == PN_OK) {
             pn_sass_sim_bounds(sim, &r->bounds);

@@ -51,6 +51,12 @@ static const struct {
     { "CCTL", PN_SASS_CONTROL }, { "JMP", PN_SASS_CONTROL }, { "LDGSTS", PN_SASS_GLOBAL_LD },
     { "LDGDEPBAR", PN_SASS_CONTROL }, { "ARRIVES", PN_SASS_CONTROL }, { "SYNCS", PN_SASS_BARRIER },
     { "ENDCOLLECTIVE", PN_SASS_CONTROL }, { "MOVM", PN_SASS_SHUFFLE },
+    { "HSETP2", PN_SASS_ARITH }, { "HMNMX2", PN_SASS_ARITH }, { "MOV32I", PN_SASS_ARITH },
+    { "F2IP", PN_SASS_ARITH },
+    /* texture and surface accesses: through the L1 as loads and stores are (the
+     * page gives them no sectors: a line each) */
+    { "TEX", PN_SASS_GLOBAL_LD }, { "TLD", PN_SASS_GLOBAL_LD }, { "TLD4", PN_SASS_GLOBAL_LD },
+    { "SULD", PN_SASS_GLOBAL_LD }, { "SUST", PN_SASS_GLOBAL_ST },
 };
 
 /* Is a hex literal of opcode (with its modifiers) a code address (a

@@ -77,6 +77,17 @@ static double reg_sectors(const pn_sass_op_t *op)
 
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
+/* Is op a texture or surface access (TEX, TLD, TLD4, SULD, SUST), which ncu
+ * counts apart from global loads and stores? */
+static int texture(const pn_sass_op_t *op)
+{
+    static const char *const t[] = { "TEX", "TLD", "TLD4", "SULD", "SUST", NULL };
+    for (int i = 0; t[i]; i++)
+        if (!strcmp(op->in.opcode, t[i]))
+            return 1;
+    return 0;
+}
+
 /* What a global access of op, sec sectors over `lines` lines an execution,
  * takes of the load/store pipe: its sectors, at least a cycle (4 sectors) a
  * line and its reg_sectors, in units. */
@@ -216,14 +227,16 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->rate[P_SHARED] = pp->rate[PN_PIPE_SHMEM];
     s->rate[P_DRAM] = pp->rate[PN_PIPE_DRAM];
     const pn_pipe_device_t *pd = p->pdev;
-    double busy = p->busy_sms ? p->busy_sms : 1;
+    double busy = p->busy_sms ? p->busy_sms : 1, share = p->share > 1 ? p->share : 1;
     /* each path's costs in the same units (pn_sass_l2_cost); a few busy SMs reach
      * less than the device's budget */
     s->rate[P_L2] = pd->l2_sectors > 0
-                        ? pn_sass_units(pd->l2_sectors / busy * pn_sass_l2_busy_share(pd, 0, busy))
+                        ? pn_sass_units(share * pd->l2_sectors / busy *
+                                        pn_sass_l2_busy_share(pd, 0, busy))
                         : 0;
     s->rate[P_L2W] = pd->l2_sectors > 0
-                        ? pn_sass_units(pd->l2_sectors / busy * pn_sass_l2_busy_share(pd, 1, busy))
+                        ? pn_sass_units(share * pd->l2_sectors / busy *
+                                        pn_sass_l2_busy_share(pd, 1, busy))
                         : 0;
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
                               pd->n_atomic_lines > 0 ? PN_PIPE_UNIT : 0;
@@ -239,13 +252,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             const pn_sass_op_t *op = &prog->ops[i];
             /* per warp-level access as pnsim import counts them: loads LDG + ATOMG,
              * stores STG + RED (the atomics' own traffic is left to the L2); local
-             * accesses (LDL, STL) add their sectors, not their count */
-            int local = pn_sass_op_is_local(op);
+             * (LDL, STL), texture and surface accesses add their sectors, not their
+             * count */
+            int local = pn_sass_op_is_local(op), apart = local || texture(op);
             if (op->in.kind == PN_SASS_GLOBAL_LD)
-                n_ld += local ? 0 : op->executed, s_ld += op->sectors,
+                n_ld += apart ? 0 : op->executed, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
-                n_st += local ? 0 : op->executed, s_st += op->sectors;
+                n_st += apart ? 0 : op->executed, s_st += op->sectors;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
                 n_st += op->executed;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL)

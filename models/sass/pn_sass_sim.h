@@ -27,6 +27,8 @@ typedef struct pn_sass_sim_params {
     const pn_sass_prog_t *prog;
     uint32_t busy_sms;            /* SMs that share the device's DRAM and L2 (0: 1) */
     int bounds_only;              /* 1: for pn_sass_sim_bounds only (no DRAM latency settled) */
+    double share;                 /* the L2's budget per SM scaled by this (the busiest SM's
+                                   * blocks over the mean: pn_kernel_t's share; 0: 1) */
 } pn_sass_sim_params_t;
 
 typedef struct pn_sass_sim pn_sass_sim_t;

@@ -29,7 +29,7 @@ static void run_once(const pn_sass_prog_t *p)
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, p, 1, 0 };
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, p, 1, 0, 1 };
     pn_sass_sim_t *sim;
     pn_error_t err;
     pn_error_clear(&err);
