@@ -15,7 +15,7 @@ enum {
     M_SLD, M_SST, M_SATOM, M_SEC_LD, M_REQ_LD, M_SEC_ST, M_REQ_ST, M_L1HIT, M_L2HIT, M_WF_LD,
     M_WF_ST, M_OCC_BLOCKS, M_OCC_REGS, M_OCC_SHARED, M_OCC_WARPS, M_OPCODES, M_TIME, M_SMS,
     M_DRAM_RD, M_DRAM_WR, M_L2_RD, M_LSEC_LD, M_LREQ_LD, M_LSEC_ST, M_LREQ_ST, M_LHIT_LD,
-    M_COUNT
+    M_TSEC, M_TREQ, M_THIT, M_COUNT
 };
 
 static const char *const metric_names[M_COUNT] = {
@@ -42,7 +42,10 @@ static const char *const metric_names[M_COUNT] = {
     "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
     "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
-    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct"
+    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct",
+    "l1tex__t_sectors_pipe_tex_mem_texture.sum",
+    "l1tex__t_requests_pipe_tex_mem_texture.sum",
+    "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct"
 };
 
 /* required per launch */
@@ -73,7 +76,10 @@ const char pn_ncu_metric_list[] =
     "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum,"
     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,"
     "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,"
-    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct";
+    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct,"
+    "l1tex__t_sectors_pipe_tex_mem_texture.sum,"
+    "l1tex__t_requests_pipe_tex_mem_texture.sum,"
+    "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct";
 
 void pn_ncu_destroy(pn_ncu_t *ncu)
 {
@@ -147,6 +153,11 @@ static void opcodes(const char *s, pn_ncu_launch_t *l)
                 l->atomg += v;
             else if (!strcmp(op, "REDG") || !strcmp(op, "RED"))
                 l->redg += v;
+            else if (!strcmp(op, "LDL") || !strcmp(op, "TEX") || !strcmp(op, "TLD") ||
+                     !strcmp(op, "TLD4") || !strcmp(op, "SULD"))
+                l->apart_ld += v;
+            else if (!strcmp(op, "STL") || !strcmp(op, "SUST"))
+                l->apart_st += v;
         }
         p = strchr(colon, ';');
     }
@@ -512,16 +523,18 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
 /* How the launch's accesses behave: l1_hit, l2_hit, sectors_ld, sectors_st,
  * lines_ld, lines_st, shared_wavefronts, the DRAM sectors it read per global
  * load and wrote per global store, and the sectors the L1 read from L2 per
- * global load (NAN when not measured), and the L1 hit rate of local loads
- * (NAN when not measured or the launch has none). */
+ * global load (NAN when not measured; with `sass`, per load or store of the
+ * program: the local, texture and surface ones too), and the L1 hit rates of
+ * local and texture loads (NAN when not measured or the launch has none). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
-       MEM_LOCAL_L1, MEM_N };
+       MEM_LOCAL_L1, MEM_TEX_L1, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
                                              "lines_ld", "lines_st", "shared_wavefronts",
                                              "dram_ld_sectors", "dram_st_sectors",
-                                             "l2_ld_sectors", "local_l1_hit" };
+                                             "l2_ld_sectors", "local_l1_hit",
+                                             "texture_l1_hit" };
 
-static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
+static void memory_of(const pn_ncu_launch_t *l, int sass, double m[MEM_N])
 {
     double sec_ld = v0(l, M_SEC_LD), req_ld = v0(l, M_REQ_LD), sec_st = v0(l, M_SEC_ST);
     double req_st = v0(l, M_REQ_ST) > 0 ? v0(l, M_REQ_ST) : v0(l, M_GST);
@@ -536,6 +549,8 @@ static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
     m[MEM_LST] = lines_of(m[MEM_SST]);
     double tot[K_N];
     totals(l, tot);
+    if (sass)
+        tot[K_GLD] += l->apart_ld, tot[K_GST] += l->apart_st;
     m[MEM_DLD] = !isnan(l->value[M_DRAM_RD]) && tot[K_GLD] > 0
                      ? clampd(l->value[M_DRAM_RD] / tot[K_GLD], 0, 256) : NAN;
     m[MEM_DST] = !isnan(l->value[M_DRAM_WR]) && tot[K_GST] > 0
@@ -544,6 +559,8 @@ static void memory_of(const pn_ncu_launch_t *l, double m[MEM_N])
                       ? clampd(l->value[M_L2_RD] / tot[K_GLD], 0, 256) : NAN;
     m[MEM_LOCAL_L1] = !isnan(l->value[M_LHIT_LD]) && v0(l, M_LREQ_LD) > 0
                           ? clampd(l->value[M_LHIT_LD] / 100, 0, 1) : NAN;
+    m[MEM_TEX_L1] = !isnan(l->value[M_THIT]) && v0(l, M_TREQ) > 0
+                        ? clampd(l->value[M_THIT] / 100, 0, 1) : NAN;
 }
 
 static void write_memory(FILE *out, const double m[MEM_N])
@@ -573,7 +590,7 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     base[K_BAR] = (uint64_t)llround(tot[K_BAR] / ((double)B * W));
     rem[K_BAR] = 0;
     double mem[MEM_N];
-    memory_of(l, mem);
+    memory_of(l, sass != NULL, mem);
     fprintf(out, "# pnsim import %s: launch %ld of %s, grid %u x block %u threads\n",
             ncu->path, l->id, l->kernel, B, l->threads);
     fprintf(out, "# ncu: %.0f warp instructions, %u registers, %u shared bytes; occupancy "
@@ -714,14 +731,14 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
-    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0 };
-    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1 };
+    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0 };
+    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1 };
     fputs("  memory:\n", out);
     for (int q = 0; q < MEM_N; q++) {
         int known = 1;
         for (size_t i = 0; i < n; i++) {
             double m[MEM_N];
-            memory_of(&ncu->launches[idx[i]], m);
+            memory_of(&ncu->launches[idx[i]], 0, m);
             y[i] = m[q];
             known = known && !isnan(m[q]);
         }

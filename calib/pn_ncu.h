@@ -24,6 +24,9 @@ typedef struct pn_ncu_launch {
     double *value;                /* per pn_ncu_metric_list entry; NaN: absent */
     /* per-opcode counts of sass__inst_executed_per_opcode */
     double mufu, conv, bar, atoms, atomg, redg;
+    /* loads and stores ncu counts apart from global ones: LDL + TEX + TLD + TLD4 +
+     * SULD, and STL + SUST */
+    double apart_ld, apart_st;
     char cc[8];                   /* the CC column ("9.0"); "" when absent */
 } pn_ncu_launch_t;
 

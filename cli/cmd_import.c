@@ -118,18 +118,46 @@ static pn_status_t write_fitted(const pn_ncu_t *ncu, const char *outdir, const c
     return st;
 }
 
-/* Sectors per warp-level local load (out[0]) and store (out[1]) of launch l,
- * from ncu's local-memory metrics; 0 where not measured or none ran. */
-static void local_sectors(const pn_ncu_launch_t *l, double out[2])
+/* The accesses the source page gives no sectors: local loads (LDL), local
+ * stores (STL) and texture loads (TEX, TLD, TLD4); -1 for any other op. */
+enum { AP_LDL, AP_STL, AP_TEX, AP_N };
+static int apart_class(const char *opcode)
 {
-    static const char *const m[2][2] = {
-        { "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-          "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum" },
-        { "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-          "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum" } };
-    for (int k = 0; k < 2; k++) {
-        double sec = pn_ncu_metric(l, m[k][0]), req = pn_ncu_metric(l, m[k][1]);
-        out[k] = req > 0 && sec > 0 ? fmin(sec / req, 32) : 0;
+    if (!strcmp(opcode, "LDL"))
+        return AP_LDL;
+    if (!strcmp(opcode, "STL"))
+        return AP_STL;
+    if (!strcmp(opcode, "TEX") || !strcmp(opcode, "TLD") || !strcmp(opcode, "TLD4"))
+        return AP_TEX;
+    return -1;
+}
+
+/* Sectors per warp-level execution of each class of launch l (table t's
+ * executions of it over ncu's sectors of its kind: the local-memory and
+ * texture metrics); 0 where not measured or none ran. */
+static void apart_sectors(const pn_ncu_launch_t *l, const pn_ncu_sass_table_t *t,
+                          double out[AP_N])
+{
+    static const char *const m[AP_N] = { "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+                                         "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+                                         "l1tex__t_sectors_pipe_tex_mem_texture.sum" };
+    double ex[AP_N] = { 0 };
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const char *s = t->rows[r].source;
+        char op[24];
+        size_t n = 0;
+        if (*s == '@')                 /* a guard: the opcode follows it */
+            s += strcspn(s, " ") + strspn(s + strcspn(s, " "), " ");
+        while (s[n] && s[n] != '.' && s[n] != ' ' && n + 1 < sizeof op)
+            op[n] = s[n], n++;
+        op[n] = '\0';
+        int c = apart_class(op);
+        if (c >= 0)
+            ex[c] += t->rows[r].executed;
+    }
+    for (int k = 0; k < AP_N; k++) {
+        double sec = pn_ncu_metric(l, m[k]);
+        out[k] = ex[k] > 0 && sec > 0 ? fmin(sec / ex[k], 32) : 0;
     }
 }
 
@@ -145,8 +173,8 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
     double warps = (double)l->blocks * ((l->threads + 31) / 32);
     PN_CHECK(pn_sass_prog_init(&p, src->path, l->kernel, warps, err));
     pn_status_t st = PN_OK;
-    double local[2];
-    local_sectors(l, local);
+    double apart[AP_N];
+    apart_sectors(l, t, apart);
     for (size_t r = 0; r < t->n_rows && st == PN_OK; r++) {
         const pn_ncu_sass_row_t *row = &t->rows[r];
         st = pn_sass_prog_add(&p, row->source, row->address, t->rows[0].address, row->executed,
@@ -156,11 +184,12 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
             break;
         pn_sass_op_t *op = &p.ops[p.n - 1];
         op->threads = row->thread_executed;
-        /* the page has no local columns: the launch's sectors per local request */
-        int ldl = !strcmp(op->in.opcode, "LDL"), stl = !strcmp(op->in.opcode, "STL");
-        if ((ldl || stl) && op->sectors == 0 && local[stl] > 0) {
-            op->sectors = op->executed * local[stl];
-            op->lines = op->executed * ceil(local[stl] / 4);
+        /* the page has no local or texture columns: the launch's sectors per
+         * execution of its kind */
+        int c = apart_class(op->in.opcode);
+        if (c >= 0 && op->sectors == 0 && apart[c] > 0) {
+            op->sectors = op->executed * apart[c];
+            op->lines = op->executed * ceil(apart[c] / 4);
         }
     }
     if (st == PN_OK)

@@ -418,10 +418,10 @@ expect run-async-net 1 "$a1: the sass net does not realise cp.async's groups (LD
 xz -dc examples/data/h100/robust/robust.source.csv.xz >"$TMP/robust-src.csv"
 rm -rf "$TMP/robust"
 $RUN import -O "$TMP/robust" -S "$TMP/robust-src.csv" examples/data/h100/robust/robust.raw.csv 2>"$TMP/err"; rc=$?
-if [ $rc -eq 0 ] && grep -q '^pnsim import: 39 configs with their SASS programs' "$TMP/err" &&
+if [ $rc -eq 0 ] && grep -q '^pnsim import: 45 configs with their SASS programs' "$TMP/err" &&
    [ "$(grep -c '^pnsim import: warning: the source table of launch [0-9]* (rb_warp) executed 3342336 warp instructions, ncu counted 3407872 (+2.0 %)' "$TMP/err")" -eq 3 ] &&
    ! grep -q 'do not know' "$TMP/err" &&
-   grep -q 'WARPSYNC.COLLECTIVE R3, 0x' "$TMP/robust/rb_warp-128x8192-25.sass"
+   grep -q 'WARPSYNC.COLLECTIVE R3, 0x' "$TMP/robust/rb_warp-128x8192-31.sass"
 then ok import-robust
 else bad import-robust "rc $rc: $(cat "$TMP/err")"; fi
 # local memory (rb_spill16: ncu's local metrics): an LDL or STL takes the launch's sectors
@@ -429,19 +429,27 @@ else bad import-robust "rc $rc: $(cat "$TMP/err")"; fi
 # sectors), its lines at 4 sectors a line, and the config the local loads' hit rate
 s16="$TMP/robust/rb_spill16-128x8192-7"
 if grep -q '^ *0x690 *32768 *1048576 *262144 *0 *1048576 | STL \[R23\], R26$' "$s16.sass" &&
-   grep -q 'l2_ld_sectors: 5.142, local_l1_hit: 0.6651}' "$s16.yaml"
+   grep -q 'l2_ld_sectors: 2.571, local_l1_hit: 0.6643}' "$s16.yaml"
 then ok import-local-sectors
 else bad import-local-sectors "$(grep -m1 STL "$s16.sass"; grep memory "$s16.yaml")"; fi
+# texture loads (rb_tex: tex1Dfetch, TLD.LZ): ncu's texture sectors over the page's TLD
+# executions (14942208 over 524288: 28.5 a TLD, 8 lines), the texture hit rate, and the
+# L2 sectors per load of the program (TLDs too: the kernel has no LDG)
+tx="$TMP/robust/rb_tex-128x8192-13"
+if grep -q '^ *0x100 *32768 *933888 *262144 *0 *1048576 | TLD.LZ RZ, R7, R7, UR4, 0x0, 1D, 0x1$' "$tx.sass" &&
+   grep -q 'l2_ld_sectors: 23.35, texture_l1_hit: 0.0258}' "$tx.yaml"
+then ok import-texture-sectors
+else bad import-texture-sectors "$(grep -m1 TLD "$tx.sass"; grep memory "$tx.yaml")"; fi
 # the run report says when the warps run fewer instructions than the page counts
 # (rb_warp's sides running on separately after their BSYNC: 91 %)
-if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-25.yaml" 2>"$TMP/err" |
+if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-31.yaml" 2>"$TMP/err" |
    grep -q '^plan     the warps run 91 % of the instructions the program counts'
 then ok run-plan-covered
 else bad run-plan-covered "$(cat "$TMP/err")"; fi
-r1="$TMP/robust/rb_call-128x8192-13.yaml"
+r1="$TMP/robust/rb_call-128x8192-19.yaml"
 expect run-call-net 1 "$r1: the sass net does not realise calls (CALL, RET): run the program on the sass engine (-e sm)" \
     $RUN run -r 1 -e literal "$r1"
-r2="$TMP/robust/rb_switch-128x8192-19.yaml"
+r2="$TMP/robust/rb_switch-128x8192-25.yaml"
 expect run-divergent-net 1 "$r2: the sass net does not realise divergent branches (both sides of a branch in one warp): run the program on the sass engine (-e sm)" \
     $RUN run -r 1 -e fast "$r2"
 # a source page of another launch: one line naming both, nothing written

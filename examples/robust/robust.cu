@@ -8,6 +8,8 @@
  *              and summed in a scrambled order (256 bytes a thread: past the L1)
  *   rb_spill16 the same with 16 floats read 8 times over (64 bytes a        LDL / STL
  *              thread: the L1 holds them)
+ *   rb_tex     16 reads a thread through a texture object (tex1Dfetch),     TEX / TLD
+ *              gathered at a stride of 7 floats
  *   rb_call    64 calls of a __noinline__ device function (a short loop)     CALL / RET
  *   rb_switch  32 steps of a switch over 8 cases picked by its data         BRX (a jump table)
  *   rb_warp    2D blocks (32 x T/32): a warp's integer sum with             REDUX, WARPSYNC,
@@ -49,6 +51,14 @@ __global__ void rb_spill16(const float *__restrict__ in, float *__restrict__ out
     float s = 0.f;
     for (int r = 0; r < 8; r++)
         for (int k = 0; k < 16; k++) s = fmaf(s, 0.5f, a[(k * 7 + r + (int)(i >> 3)) & 15]);
+    out[i] = s;
+}
+
+__global__ void rb_tex(cudaTextureObject_t t, float *__restrict__ out)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.f;
+    for (int k = 0; k < 16; k++) s += tex1Dfetch<float>(t, (int)((i * 7 + k * 4099) & (RB_N - 1)));
     out[i] = s;
 }
 
@@ -139,6 +149,7 @@ struct rb_data {
     std::vector<half> a, b;
     float *df = nullptr, *dof = nullptr, *dc = nullptr;
     unsigned *du = nullptr, *dou = nullptr;
+    cudaTextureObject_t tex = 0;
     half *da = nullptr, *db = nullptr;
     rb_data(uint64_t seed)
     {
@@ -157,9 +168,18 @@ struct rb_data {
         PN_CK(cudaMalloc(&dof, RB_N * sizeof(float)));
         PN_CK(cudaMalloc(&dou, RB_N * sizeof(unsigned)));
         PN_CK(cudaMalloc(&dc, (size_t)RB_MM * RB_MM * sizeof(float)));
+        cudaResourceDesc rd = {};
+        rd.resType = cudaResourceTypeLinear;
+        rd.res.linear.devPtr = df;
+        rd.res.linear.desc = cudaCreateChannelDesc<float>();
+        rd.res.linear.sizeInBytes = RB_N * sizeof(float);
+        cudaTextureDesc td = {};
+        td.readMode = cudaReadModeElementType;
+        PN_CK(cudaCreateTextureObject(&tex, &rd, &td, nullptr));
     }
     ~rb_data()
     {
+        cudaDestroyTextureObject(tex);
         cudaFree(df); cudaFree(du); cudaFree(da); cudaFree(db);
         cudaFree(dof); cudaFree(dou); cudaFree(dc);
     }
@@ -176,6 +196,7 @@ static void rb_launch(const char *k, int T, rb_data &d)
     long nb = rb_blocks(k, T);
     if (!strcmp(k, "rb_spill")) rb_spill<<<nb, T>>>(d.df, d.dof);
     else if (!strcmp(k, "rb_spill16")) rb_spill16<<<nb, T>>>(d.df, d.dof);
+    else if (!strcmp(k, "rb_tex")) rb_tex<<<nb, T>>>(d.tex, d.dof);
     else if (!strcmp(k, "rb_call")) rb_call<<<nb, T>>>(d.df, d.dof);
     else if (!strcmp(k, "rb_switch")) rb_switch<<<nb, T>>>(d.du, d.dou);
     else if (!strcmp(k, "rb_warp")) rb_warp<<<nb, dim3(32, T / 32)>>>(d.du, d.dou);
@@ -249,6 +270,10 @@ static bool rb_check(const char *k, int T, rb_data &d, std::string *err)
             float s = 0.f;
             for (int j = 0; j < 64; j++) s = fmaf(s, 0.5f, a[(j * 37 + (int)(i >> 3)) & 63]);
             ref = s;
+        } else if (!strcmp(k, "rb_tex")) {
+            float s = 0.f;
+            for (int j = 0; j < 16; j++) s += d.f[(i * 7 + j * 4099) & (RB_N - 1)];
+            ref = s;
         } else if (!strcmp(k, "rb_spill16")) {
             float a[16];
             for (int j = 0; j < 16; j++) a[(j * 5 + (int)(i & 7)) & 15] = d.f[(i + j * 4096) & (RB_N - 1)];
@@ -278,8 +303,10 @@ int main(int argc, char **argv)
     pn_opts o;
     std::vector<std::string> names;
     pn_parse_set_opts(argc, argv, &o, &names);
-    const char *all[] = {"rb_spill", "rb_spill16", "rb_call", "rb_switch", "rb_warp", "rb_wmma"};
-    const void *fn[] = {(const void *)rb_spill, (const void *)rb_spill16, (const void *)rb_call,
+    const char *all[] = {"rb_spill", "rb_spill16", "rb_tex", "rb_call", "rb_switch", "rb_warp",
+                         "rb_wmma"};
+    const void *fn[] = {(const void *)rb_spill, (const void *)rb_spill16, (const void *)rb_tex,
+                        (const void *)rb_call,
                         (const void *)rb_switch, (const void *)rb_warp, (const void *)rb_wmma};
     for (auto &n : names) {
         bool known = false;
@@ -292,7 +319,7 @@ int main(int argc, char **argv)
     rb_data d(o.seed);
     int failures = 0;
     const std::vector<int> T3 = {128, 256, 1024};
-    for (int ki = 0; ki < 6; ki++) {
+    for (int ki = 0; ki < 7; ki++) {
         const char *k = all[ki];
         bool want = names.empty();
         for (auto &n : names) want = want || n == k;

@@ -155,13 +155,16 @@ typedef struct pn_memory {
                                    * 0: sectors_ld / 4, at least 1 (coalesced) */
     double lines_st;              /* the same for stores */
     double dram_ld;               /* DRAM sectors read per warp-level global load, averaged
-                                   * over all of them (measured); < 0: not known */
+                                   * over all of them (measured; with kernel.sass per load
+                                   * of the program, local and texture ones too); < 0: not
+                                   * known */
     double dram_st;               /* DRAM sectors written per warp-level store; < 0: not known */
     double l2_ld;                 /* sectors the L1 read from L2 per warp-level global load,
                                    * averaged (measured; kernel.sass only); < 0: not known */
     double local_l1_hit;          /* L1 hit rate of the local loads (LDL: spilled registers,
                                    * local arrays), measured; kernel.sass only; < 0: not
                                    * known (they take l1_hit) */
+    double texture_l1_hit;        /* the same for texture loads (TEX, TLD, TLD4) */
 } pn_memory_t;
 
 /* The defaults above. */

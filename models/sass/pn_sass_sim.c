@@ -247,19 +247,18 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
      * DRAM sectors per requested sector of the program's loads and stores */
     double f_ld = -1, f_st = -1, f_l2 = -1;
     {
-        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0;
+        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0, n_tex = 0;
         for (size_t i = 0; i < prog->n; i++) {
             const pn_sass_op_t *op = &prog->ops[i];
-            /* per warp-level access as pnsim import counts them: loads LDG + ATOMG,
-             * stores STG + RED (the atomics' own traffic is left to the L2); local
-             * (LDL, STL), texture and surface accesses add their sectors, not their
-             * count */
-            int local = pn_sass_op_is_local(op), apart = local || texture(op);
+            /* per warp-level access of the program as pnsim import counts them for
+             * a kernel.sass config: loads LDG, LDL, TEX, ... + ATOMG, stores STG, STL,
+             * SUST + RED (the atomics' own traffic is left to the L2) */
+            int local = pn_sass_op_is_local(op), tex = texture(op);
             if (op->in.kind == PN_SASS_GLOBAL_LD)
-                n_ld += apart ? 0 : op->executed, s_ld += op->sectors,
-                n_loc += local ? op->executed : 0;
+                n_ld += op->executed, s_ld += op->sectors,
+                n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
-                n_st += apart ? 0 : op->executed, s_st += op->sectors;
+                n_st += op->executed, s_st += op->sectors;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
                 n_st += op->executed;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL)
@@ -276,9 +275,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_st = 1;
         if (p->mem->l2_ld >= 0 && s_ld > 0)
             f_l2 = p->mem->l2_ld * n_ld / s_ld;
-        /* the loads' levels: global and local loads at their own hit rates */
-        if (p->mem->local_l1_hit >= 0 && n_loc > 0)
-            s->l1_hit = (n_ld * s->l1_hit + n_loc * p->mem->local_l1_hit) / (n_ld + n_loc);
+        /* the loads' levels: global, local and texture loads at their own hit rates */
+        double n_glob = n_ld - (p->mem->local_l1_hit >= 0 ? n_loc : 0) -
+                        (p->mem->texture_l1_hit >= 0 ? n_tex : 0);
+        if (n_ld > 0 && n_glob < n_ld)
+            s->l1_hit = (n_glob * s->l1_hit +
+                         (p->mem->local_l1_hit >= 0 ? n_loc * p->mem->local_l1_hit : 0) +
+                         (p->mem->texture_l1_hit >= 0 ? n_tex * p->mem->texture_l1_hit : 0)) /
+                        n_ld;
         /* what stays in L2 from one launch to the next costs no DRAM there */
         double g = pn_sass_resident_share(pd, 32 * ((f_l2 >= 0 ? f_l2 : 1 - s->l1_hit) * s_ld + s_st));
         if (f_ld > 0)
