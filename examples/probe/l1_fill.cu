@@ -6,7 +6,6 @@
 //     cg     __ldcg: past L1 (no allocation), 128 KiB chunks (L2-resident)
 //     ca     __ldca: allocated in L1, 128 KiB chunks swept in order: every line a miss
 //     plain  a plain load (what C++ emits), 128 KiB chunks: every line a miss
-//     hit    __ldca over 32 KiB chunks, which the L1 holds: every line a hit after the first pass
 // Timed as the example kernels are (examples/common/pn_bench.cuh: median of 10 launches after
 // 2 warm-ups). Prints CSV rows `probe,value,unit,detail`: l1_fill_<mode>_<grid>, the sectors
 // (32 B) the loads move per SM-clock cycle and busy SM. Usage: l1_fill CLOCK_MHZ
@@ -53,15 +52,15 @@ int main(int argc, char **argv)
     int4 *a;
     PN_CK(cudaMalloc(&a, big * sms));
     PN_CK(cudaMemset(a, 1, big * sms));
-    static const char *const mname[] = { "cg", "ca", "plain", "hit" };
+    static const char *const mname[] = { "cg", "ca", "plain" };
     const int block = 1024;
     std::vector<int> grids = { 1, 4, sms };
-    for (int m = 0; m < 4; m++) {
-        size_t chunk = m == 3 ? (size_t)32 << 10 : big, n = chunk / sizeof(int4);
-        int reps = m == 3 ? 1024 : 256;
+    for (int m = 0; m < 3; m++) {
+        size_t chunk = big, n = chunk / sizeof(int4);
+        int reps = 256;
         for (int g : grids) {
             std::vector<double> us = pn_time_launches(2, 10, [] {}, [&] {
-                pn_fill<<<g, block, dyn>>>(a, n, reps, m == 3 ? 1 : m, sink);
+                pn_fill<<<g, block, dyn>>>(a, n, reps, m, sink);
             });
             double t = pn_pct(us, 0.5);
             size_t trips = n / (block * UNROLL);

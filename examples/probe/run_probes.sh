@@ -66,9 +66,10 @@ note "running $build/probe ${args[*]}"
 # L2 while few SMs are busy (sm_l2), the issue cost of arithmetic opcodes one at a time (alu_pipes),
 # how long a block's slot turns over beyond its work (block_turn: measured, not in the profile),
 # warp-level matrix multiply-accumulate (tensor), what divergence costs (diverge: measured, not
-# in the profile), double-precision arithmetic (fp64)
+# in the profile), double-precision arithmetic (fp64), what an L1 miss that allocates costs the
+# SM's port (l1_fill: measured, not in the profile)
 clock=$(awk -F, '$1 == "clock_mhz" { print $2 }' "$body")
-for p in block_launch dram_random l2_access rw_mix loaded_latency sm_l2 alu_pipes block_turn tensor diverge fp64; do
+for p in block_launch dram_random l2_access rw_mix loaded_latency sm_l2 alu_pipes block_turn tensor diverge fp64 l1_fill; do
   "$NVCC" -O3 -arch=sm_90 -std=c++17 "$ex/probe/$p.cu" -o "$build/$p" >>"$build/build.log" 2>&1 ||
     { note "$p BUILD FAILED"; rc=2; continue; }
   note "running $build/$p"
@@ -98,7 +99,7 @@ fi
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "# host: $(uname -srm)"
   echo "# command: bash examples/probe/run_probes.sh ${1:-}"
-  echo "# build: nvcc ${NVFLAGS[*]} examples/probe/probe.cu; nvcc -O3 -arch=sm_90 examples/probe/{block_launch,dram_random,l2_access,rw_mix,loaded_latency,sm_l2,alu_pipes,block_turn,tensor,diverge,fp64}.cu"
+  echo "# build: nvcc ${NVFLAGS[*]} examples/probe/probe.cu; nvcc -O3 -arch=sm_90 examples/probe/{block_launch,dram_random,l2_access,rw_mix,loaded_latency,sm_l2,alu_pipes,block_turn,tensor,diverge,fp64,l1_fill}.cu"
   echo "# method: cycles are %clock64 inside the kernel (SM clock); each probe is the slope between two loop"
   echo "#   lengths (median of several launches each), so fixed costs cancel; per SM unless the unit or detail"
   echo "#   says otherwise; details in examples/probe/README.md"
