@@ -276,4 +276,24 @@ static void pn_parse_set_opts(int argc, char **argv, pn_opts *o, std::vector<std
     }
 }
 
+/* Is every --kernels name one of the n kernels of all? Prints "unknown kernel 'X'" for the
+ * first that is not. */
+static bool pn_names_known(const std::vector<std::string> &names, const char *const *all, int n)
+{
+    for (auto &s : names) {
+        bool known = false;
+        for (int i = 0; i < n; i++) known = known || s == all[i];
+        if (!known) { fprintf(stderr, "unknown kernel '%s'\n", s.c_str()); return false; }
+    }
+    return true;
+}
+
+/* Is kernel k selected (named by --kernels, or none named)? */
+static bool pn_wanted(const std::vector<std::string> &names, const char *k)
+{
+    bool want = names.empty();
+    for (auto &s : names) want = want || s == k;
+    return want;
+}
+
 #endif /* PN_BENCH_CUH */

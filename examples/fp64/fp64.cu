@@ -170,11 +170,7 @@ int main(int argc, char **argv)
     const char *all[] = {"f64_axpy", "f64_horner", "f64_norm", "f64_gemm"};
     const void *fn[] = {(const void *)f64_axpy, (const void *)f64_horner, (const void *)f64_norm,
                         (const void *)f64_gemm};
-    for (auto &n : names) {
-        bool known = false;
-        for (const char *k : all) known = known || n == k;
-        if (!known) { fprintf(stderr, "unknown kernel '%s'\n", n.c_str()); return 2; }
-    }
+    if (!pn_names_known(names, all, (int)(sizeof all / sizeof all[0]))) return 2;
     FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
     if (o.launch_log && !log) { perror(o.launch_log); return 2; }
     PN_CK(cudaMalloc(&g_sink, sizeof(unsigned)));
@@ -183,9 +179,7 @@ int main(int argc, char **argv)
     const std::vector<int> T5 = {64, 128, 256, 512, 1024};
     for (int ki = 0; ki < 4; ki++) {
         const char *k = all[ki];
-        bool want = names.empty();
-        for (auto &n : names) want = want || n == k;
-        if (!want) continue;
+        if (!pn_wanted(names, k)) continue;
         cudaFuncAttributes fa;
         PN_CK(cudaFuncGetAttributes(&fa, fn[ki]));
         long size = f_size(k);

@@ -308,11 +308,7 @@ int main(int argc, char **argv)
     const void *fn[] = {(const void *)rb_spill, (const void *)rb_spill16, (const void *)rb_tex,
                         (const void *)rb_call,
                         (const void *)rb_switch, (const void *)rb_warp, (const void *)rb_wmma};
-    for (auto &n : names) {
-        bool known = false;
-        for (const char *k : all) known = known || n == k;
-        if (!known) { fprintf(stderr, "unknown kernel '%s'\n", n.c_str()); return 2; }
-    }
+    if (!pn_names_known(names, all, (int)(sizeof all / sizeof all[0]))) return 2;
     FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
     if (o.launch_log && !log) { perror(o.launch_log); return 2; }
     PN_CK(cudaMalloc(&g_sink, sizeof(unsigned)));
@@ -321,9 +317,7 @@ int main(int argc, char **argv)
     const std::vector<int> T3 = {128, 256, 1024};
     for (int ki = 0; ki < 7; ki++) {
         const char *k = all[ki];
-        bool want = names.empty();
-        for (auto &n : names) want = want || n == k;
-        if (!want) continue;
+        if (!pn_wanted(names, k)) continue;
         cudaFuncAttributes fa;
         PN_CK(cudaFuncGetAttributes(&fa, fn[ki]));
         long size = !strcmp(k, "rb_wmma") ? RB_MM : RB_N;
