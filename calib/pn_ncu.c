@@ -15,7 +15,7 @@ enum {
     M_SLD, M_SST, M_SATOM, M_SEC_LD, M_REQ_LD, M_SEC_ST, M_REQ_ST, M_L1HIT, M_L2HIT, M_WF_LD,
     M_WF_ST, M_OCC_BLOCKS, M_OCC_REGS, M_OCC_SHARED, M_OCC_WARPS, M_OPCODES, M_TIME, M_SMS,
     M_DRAM_RD, M_DRAM_WR, M_L2_RD, M_LSEC_LD, M_LREQ_LD, M_LSEC_ST, M_LREQ_ST, M_LHIT_LD,
-    M_TSEC, M_TREQ, M_THIT, M_COUNT
+    M_TSEC, M_TREQ, M_THIT, M_ATOM_MAX, M_LTS_CYC, M_COUNT
 };
 
 static const char *const metric_names[M_COUNT] = {
@@ -45,7 +45,8 @@ static const char *const metric_names[M_COUNT] = {
     "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct",
     "l1tex__t_sectors_pipe_tex_mem_texture.sum",
     "l1tex__t_requests_pipe_tex_mem_texture.sum",
-    "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct"
+    "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct",
+    "lts__d_atomic_input_cycles_active.max", "lts__cycles_elapsed.avg"
 };
 
 /* required per launch */
@@ -79,7 +80,8 @@ const char pn_ncu_metric_list[] =
     "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct,"
     "l1tex__t_sectors_pipe_tex_mem_texture.sum,"
     "l1tex__t_requests_pipe_tex_mem_texture.sum,"
-    "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct";
+    "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct,"
+    "lts__d_atomic_input_cycles_active.max,lts__cycles_elapsed.avg";
 
 void pn_ncu_destroy(pn_ncu_t *ncu)
 {
@@ -525,14 +527,16 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
  * load and wrote per global store, and the sectors the L1 read from L2 per
  * global load (NAN when not measured; with `sass`, per load or store of the
  * program: the local, texture and surface ones too), and the L1 hit rates of
- * local and texture loads (NAN when not measured or the launch has none). */
+ * local and texture loads (NAN when not measured or the launch has none), and
+ * the nanoseconds the busiest L2 slice's atomic unit is active per warp-level
+ * global atomic or reduction (NAN when not measured or none ran). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
-       MEM_LOCAL_L1, MEM_TEX_L1, MEM_N };
+       MEM_LOCAL_L1, MEM_TEX_L1, MEM_ATOM_NS, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
                                              "lines_ld", "lines_st", "shared_wavefronts",
                                              "dram_ld_sectors", "dram_st_sectors",
                                              "l2_ld_sectors", "local_l1_hit",
-                                             "texture_l1_hit" };
+                                             "texture_l1_hit", "atomic_ns" };
 
 static void memory_of(const pn_ncu_launch_t *l, int sass, double m[MEM_N])
 {
@@ -561,6 +565,13 @@ static void memory_of(const pn_ncu_launch_t *l, int sass, double m[MEM_N])
                           ? clampd(l->value[M_LHIT_LD] / 100, 0, 1) : NAN;
     m[MEM_TEX_L1] = !isnan(l->value[M_THIT]) && v0(l, M_TREQ) > 0
                         ? clampd(l->value[M_THIT] / 100, 0, 1) : NAN;
+    /* the slice's active cycles at the L2's clock: the launch's L2 cycles over its time */
+    double n_atom = v0(l, M_GATOM) + v0(l, M_GRED);
+    m[MEM_ATOM_NS] = n_atom > 0 && v0(l, M_ATOM_MAX) > 0 && v0(l, M_LTS_CYC) > 0 &&
+                             v0(l, M_TIME) > 0
+                         ? clampd(v0(l, M_ATOM_MAX) * v0(l, M_TIME) / v0(l, M_LTS_CYC) / n_atom,
+                                  0, 1e6)
+                         : NAN;
 }
 
 static void write_memory(FILE *out, const double m[MEM_N])
@@ -731,8 +742,8 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
-    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0 };
-    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1 };
+    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 };
+    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1, 1e6 };
     fputs("  memory:\n", out);
     for (int q = 0; q < MEM_N; q++) {
         int known = 1;

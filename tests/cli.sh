@@ -440,6 +440,16 @@ if grep -q '^ *0x100 *32768 *933888 *262144 *0 *1048576 | TLD.LZ RZ, R7, R7, UR4
    grep -q 'l2_ld_sectors: 23.35, texture_l1_hit: 0.0258}' "$tx.yaml"
 then ok import-texture-sectors
 else bad import-texture-sectors "$(grep -m1 TLD "$tx.sass"; grep memory "$tx.yaml")"; fi
+# the busiest L2 slice's atomic unit, measured (examples/memory's mm_red on one bin:
+# lts__d_atomic_input_cycles_active.max 4194304 cycles of the L2's 5246294 over 3076768 ns,
+# 131072 warp-level REDs): 18.77 ns each
+xz -dc examples/data/h100/memory/memory.source.csv.xz >"$TMP/memory-src.csv"
+rm -rf "$TMP/memory"
+if $RUN import -O "$TMP/memory" -S "$TMP/memory-src.csv" examples/data/h100/memory/memory.raw.csv \
+       >/dev/null 2>"$TMP/err" &&
+   grep -q 'dram_st_sectors: 0.06305, atomic_ns: 18.77}' "$TMP/memory/mm_red-128x32768-180.yaml"
+then ok import-atomic-ns
+else bad import-atomic-ns "$(cat "$TMP/err"; grep memory "$TMP/memory/mm_red-128x32768-180.yaml")"; fi
 # the run report says when the warps run fewer instructions than the page counts
 # (rb_warp's sides running on separately after their BSYNC: 91 %)
 if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-31.yaml" 2>"$TMP/err" |

@@ -1021,6 +1021,35 @@ static void test_line_merge(void **state)
  * (16 times over, then EXIT) with the pipe at one op a step: register
  * operands that conflict (two of one bank, index mod 2, within three ops of
  * a writer of one of them) take bank_conflict steps of it. */
+/* A measured atomic_ns (the busiest L2 slice's atomic unit per warp-level atomic)
+ * makes each global atomic or reduction take that long of the atomic unit, at the
+ * profile's clock: 10 ns at 1000 MHz, 10 steps. 4 REDs: 40000 units less the full
+ * bucket (10000 + 2 x 1000) at 1000 a step; without it, no atomic unit. */
+static void test_atomic_measured(void **state)
+{
+    (void)state;
+    static const char *red[] = { "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5", "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, red, 5);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pn_pipe_device_t pd = { 0 };
+    pd.clock_mhz = 1000;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_pipe_bounds_t b;
+    bounds_on(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
+    mem.atomic_ns = 10;
+    bounds_on(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 28);
+    assert_int_equal(b.binding, PN_BOUND_ATOMIC);
+    pn_sass_prog_destroy(&p);
+}
+
 /* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the
  * profile's fp64_busy and fp64_latency (the H100: 2 steps an op, 8 to the
  * result; FFMA and DFMA alternating issue every cycle). */
@@ -1127,6 +1156,7 @@ int main(void)
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_local_loads),
         cmocka_unit_test(test_fp64_pipe),
+        cmocka_unit_test(test_atomic_measured),
         cmocka_unit_test(test_half_rate_pipes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@ const char *const pn_count_keys[PN_CK_COUNT + 1] = {
 const char *const pn_memory_keys[PN_MEMORY_KEYS + 1] = {
     "l1_hit", "l2_hit", "sectors_ld", "sectors_st", "shared_wavefronts", "lines_ld", "lines_st",
     "dram_ld_sectors", "dram_st_sectors", "l2_ld_sectors", "local_l1_hit",
-    "texture_l1_hit", NULL};
+    "texture_l1_hit", "atomic_ns", NULL};
 
 /* The value of kernel.memory key i (memory_keys order) in m. */
 double *pn_config_memory_field(pn_memory_t *m, int i)
@@ -20,15 +20,15 @@ double *pn_config_memory_field(pn_memory_t *m, int i)
     double *f[PN_MEMORY_KEYS] = {&m->l1_hit, &m->l2_hit, &m->sectors_ld, &m->sectors_st,
                                  &m->shared_wavefronts, &m->lines_ld, &m->lines_st,
                                  &m->dram_ld, &m->dram_st, &m->l2_ld, &m->local_l1_hit,
-                                 &m->texture_l1_hit};
+                                 &m->texture_l1_hit, &m->atomic_ns};
     return f[i];
 }
 
 pn_status_t pn_config_memory_range(const char *path, int i, double v, long line, long col,
                                    pn_error_t *err)
 {
-    static const double lo[] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0},
-                        hi[] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1};
+    static const double lo[] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+                        hi[] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1, 1e6};
     static const char *const expect[] = {
         "a fraction between 0 and 1", "a fraction between 0 and 1",
         "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
@@ -36,7 +36,7 @@ pn_status_t pn_config_memory_range(const char *path, int i, double v, long line,
         "a number of lines between 1 and 32",
         "a number of DRAM sectors between 0 and 256", "a number of DRAM sectors between 0 and 256",
         "a number of L2 sectors between 0 and 256", "a fraction between 0 and 1",
-        "a fraction between 0 and 1"};
+        "a fraction between 0 and 1", "a time in ns between 0 and 1e6"};
     if (v >= lo[i] && v <= hi[i])
         return PN_OK;
     return pn_error_at(err, PN_EINVAL, path, line, col,

@@ -34,7 +34,7 @@ extern const char *const pn_count_keys[PN_CK_COUNT + 1];
 
 /* Keys of kernel.memory: l1_hit, l2_hit, sectors_ld, sectors_st,
  * shared_wavefronts, lines_ld, lines_st (pn_memory_keys, NULL-terminated). */
-#define PN_MEMORY_KEYS 12
+#define PN_MEMORY_KEYS 13
 extern const char *const pn_memory_keys[PN_MEMORY_KEYS + 1];
 
 /* The field of kernel.memory key i (pn_memory_keys order) in m. */

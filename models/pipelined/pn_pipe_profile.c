@@ -352,6 +352,7 @@ void pn_memory_default(pn_memory_t *m)
     m->l2_ld = -1;
     m->local_l1_hit = -1;
     m->texture_l1_hit = -1;
+    m->atomic_ns = -1;
 }
 
 /* Lines an access of s sectors touches when its profile gives none (l <= 0):

@@ -165,6 +165,10 @@ typedef struct pn_memory {
                                    * local arrays), measured; kernel.sass only; < 0: not
                                    * known (they take l1_hit) */
     double texture_l1_hit;        /* the same for texture loads (TEX, TLD, TLD4) */
+    double atomic_ns;             /* ns the busiest L2 slice's atomic unit is active per
+                                   * warp-level global atomic or reduction (measured:
+                                   * lts__d_atomic_input_cycles_active.max); kernel.sass
+                                   * only; < 0: not known (the profile's rules) */
 } pn_memory_t;
 
 /* The defaults above. */

@@ -146,6 +146,14 @@ double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy)
     return g < 1 ? g : 1;
 }
 
+double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double ns)
+{
+    double steps = ns * pd->clock_mhz / 1000;
+    if (atomic_float(op) && pd->atomic_serial > 0 && pd->atomic_serial_float > pd->atomic_serial)
+        steps *= pd->atomic_serial_float / pd->atomic_serial;
+    return steps;
+}
+
 /* What global atomic op takes of the device's atomic unit, in units, per
  * execution, from busy SMs at once; 0: only the L2 budget. from: what its
  * address depends on (pn_sass_addr_sources); grid: the launch's blocks.

@@ -239,7 +239,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                         pn_sass_l2_busy_share(pd, 1, busy))
                         : 0;
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
-                              pd->n_atomic_lines > 0 ? PN_PIPE_UNIT : 0;
+                              pd->n_atomic_lines > 0 || p->mem->atomic_ns >= 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
@@ -406,6 +406,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 o->cost[P_L2] = f_l2 > 0 ? pn_sass_units(f_l2 * pn_sass_l2_cost(pd, 0, sec, lines)) : 0;
             if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0)
                 o->cost[P_ATOM] = pn_sass_atomic_cost(pd, op, from[i], grid, busy);
+            /* measured: the busiest L2 slice's atomic unit, every SM's atomics in
+             * turn; at least what the profile's rules give */
+            if (op->in.kind == PN_SASS_ATOM_GLOBAL && p->mem->atomic_ns > 0 && pd->clock_mhz > 0) {
+                uint32_t m = pn_sass_units(pn_sass_atomic_measured(pd, op, p->mem->atomic_ns) *
+                                           busy);
+                o->cost[P_ATOM] = m > o->cost[P_ATOM] ? m : o->cost[P_ATOM];
+            }
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;

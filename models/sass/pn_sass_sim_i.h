@@ -120,6 +120,12 @@ void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
 double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
 uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                              double grid, double busy);
+/* The steps of the device's atomic unit a global atomic op takes from a measured
+ * ns per warp-level atomic (kernel.memory.atomic_ns: the busiest L2 slice's input
+ * cycles, which count an update once): ns at the profile's clock, times
+ * atomic_serial_float / atomic_serial for a floating-point update (the unit holds
+ * one that much longer: the profile's one-address rates). */
+double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double ns);
 double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy);
 /* A matrix op's (HMMA, IMMA, ...) steps on its partition's tensor pipe (w 0)
  * or until its result is ready (w 1): the profile's tensor_busy /
