@@ -1048,6 +1048,19 @@ static void test_atomic_measured(void **state)
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 28);
     assert_int_equal(b.binding, PN_BOUND_ATOMIC);
     pn_sass_prog_destroy(&p);
+    /* a float update holds the unit atomic_serial_float / atomic_serial times as
+     * long: 20 steps each (the profile's one-address rule, 2 steps, is less):
+     * 80000 units less (20000 + 2000) */
+    static const char *fred[] = { "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R5",
+                                  "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R5",
+                                  "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R5",
+                                  "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R5", "EXIT" };
+    prog_of(&p, fred, 5);
+    pd.atomic_serial = 1;
+    pd.atomic_serial_float = 2;
+    bounds_on(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 58);
+    pn_sass_prog_destroy(&p);
 }
 
 /* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the
