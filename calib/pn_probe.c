@@ -292,12 +292,25 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
         { "l2_store_line_sectors", wr },
         { "l2_atomic_sectors", PN_PROBE_L2_RED4 },
     };
+    /* reads in whole lines: the per-SM probe's rate on its most SMs (sm_l2.cu,
+     * launches of half a millisecond) times those SMs where that is more than the
+     * streaming probe's (a 43 us launch, its ramp and tail included) */
+    double all_read = 0;
+    if (pr->n_sm_l2[0] > 0)
+        all_read = pr->sm_l2[0][pr->n_sm_l2[0] - 1][0] * pr->sm_l2[0][pr->n_sm_l2[0] - 1][1];
     for (size_t i = 0; i < sizeof l2 / sizeof l2[0]; i++)
         if (pr->line[l2[i].probe]) {
             snprintf(val, sizeof val, "%.4g", v[l2[i].probe]);
             snprintf(note, sizeof note, "probe %s (whole device; examples/probe/%s)",
                      pn_probe_names[l2[i].probe],
                      l2[i].probe >= PN_PROBE_L2_READ ? "rw_mix.cu" : "l2_access.cu");
+            if (l2[i].probe == rd && all_read > v[rd]) {
+                snprintf(val, sizeof val, "%.4g", all_read);
+                snprintf(note, sizeof note, "probes sm_l2_read_%.0f x %.0f SMs "
+                         "(examples/probe/sm_l2.cu; %s %.4g in a short launch)",
+                         pr->sm_l2[0][pr->n_sm_l2[0] - 1][0], pr->sm_l2[0][pr->n_sm_l2[0] - 1][0],
+                         pn_probe_names[rd], v[rd]);
+            }
             line(out, "  ", l2[i].key, val, note);
         }
     char rows[256] = "[";

@@ -64,13 +64,15 @@ sort "$TMP/by-hand" >"$TMP/by-hand.sorted"
 if [ "$(wc -l <"$TMP/from-probe")" -eq 15 ] && cmp -s "$TMP/from-probe" "$TMP/by-hand.sorted"; then
     ok probe-values-by-hand
 else bad probe-values-by-hand "$(diff "$TMP/by-hand.sorted" "$TMP/from-probe" | head -6)"; fi
-# the L2 and atomic keys: whole lines from the streaming probes, atomic_lines the rows
-# [L, atomic_line_L] as read, here by awk
+# the L2 and atomic keys: whole lines from the streaming probes (reads: the per-SM probe
+# on all 132 SMs times 132 where that is more), atomic_lines the rows [L, atomic_line_L] as
+# read, here by awk
 awk -F, '
     /^#/ || $1 == "probe" { next }
     { v[$1] = $2 }
     END {
-        printf "l2_line_sectors %.4g\nl2_store_line_sectors %.4g\n", v["tput_l2_read_sectors"], v["tput_l2_write_sectors"]
+        rd = v["tput_l2_read_sectors"]; all = 132 * v["sm_l2_read_132"]
+        printf "l2_line_sectors %.4g\nl2_store_line_sectors %.4g\n", (all > rd ? all : rd), v["tput_l2_write_sectors"]
         n = split("1 2 4 8 16 64 256", L, " "); row = "["
         for (i = 1; i <= n; i++) row = row (i > 1 ? ", " : "") sprintf("[%g, %.4g]", L[i], v["atomic_line_" L[i]])
         printf "atomic_lines %s]\n", row
