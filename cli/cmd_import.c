@@ -121,43 +121,39 @@ static pn_status_t write_fitted(const pn_ncu_t *ncu, const char *outdir, const c
 /* The accesses the source page gives no sectors: local loads (LDL), local
  * stores (STL) and texture loads (TEX, TLD, TLD4); -1 for any other op. */
 enum { AP_LDL, AP_STL, AP_TEX, AP_N };
-static int apart_class(const char *opcode)
+static int apart_class(const pn_sass_op_t *op)
 {
-    if (!strcmp(opcode, "LDL"))
-        return AP_LDL;
-    if (!strcmp(opcode, "STL"))
-        return AP_STL;
-    if (!strcmp(opcode, "TEX") || !strcmp(opcode, "TLD") || !strcmp(opcode, "TLD4"))
-        return AP_TEX;
-    return -1;
+    if (pn_sass_op_is_local(op))
+        return op->in.kind == PN_SASS_GLOBAL_ST ? AP_STL : AP_LDL;
+    return pn_sass_op_is_texture(op) ? AP_TEX : -1;
 }
 
-/* Sectors per warp-level execution of each class of launch l (table t's
- * executions of it over ncu's sectors of its kind: the local-memory and
- * texture metrics); 0 where not measured or none ran. */
-static void apart_sectors(const pn_ncu_launch_t *l, const pn_ncu_sass_table_t *t,
-                          double out[AP_N])
+/* Program p's local and texture ops without sectors take launch l's sectors per
+ * execution of their class (ncu's local-memory and texture sectors over the
+ * program's executions of the class), their lines at 4 sectors a line; none
+ * where ncu's metric is absent. */
+static void apart_sectors(const pn_ncu_launch_t *l, pn_sass_prog_t *p)
 {
     static const char *const m[AP_N] = { "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
                                          "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
                                          "l1tex__t_sectors_pipe_tex_mem_texture.sum" };
-    double ex[AP_N] = { 0 };
-    for (size_t r = 0; r < t->n_rows; r++) {
-        const char *s = t->rows[r].source;
-        char op[24];
-        size_t n = 0;
-        if (*s == '@')                 /* a guard: the opcode follows it */
-            s += strcspn(s, " ") + strspn(s + strcspn(s, " "), " ");
-        while (s[n] && s[n] != '.' && s[n] != ' ' && n + 1 < sizeof op)
-            op[n] = s[n], n++;
-        op[n] = '\0';
-        int c = apart_class(op);
+    double ex[AP_N] = { 0 }, per[AP_N];
+    for (size_t i = 0; i < p->n; i++) {
+        int c = apart_class(&p->ops[i]);
         if (c >= 0)
-            ex[c] += t->rows[r].executed;
+            ex[c] += p->ops[i].executed;
     }
     for (int k = 0; k < AP_N; k++) {
         double sec = pn_ncu_metric(l, m[k]);
-        out[k] = ex[k] > 0 && sec > 0 ? fmin(sec / ex[k], 32) : 0;
+        per[k] = ex[k] > 0 && sec > 0 ? fmin(sec / ex[k], 32) : 0;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        pn_sass_op_t *op = &p->ops[i];
+        int c = apart_class(op);
+        if (c >= 0 && op->sectors == 0 && per[c] > 0) {
+            op->sectors = op->executed * per[c];
+            op->lines = op->executed * ceil(per[c] / 4);
+        }
     }
 }
 
@@ -173,8 +169,6 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
     double warps = (double)l->blocks * ((l->threads + 31) / 32);
     PN_CHECK(pn_sass_prog_init(&p, src->path, l->kernel, warps, err));
     pn_status_t st = PN_OK;
-    double apart[AP_N];
-    apart_sectors(l, t, apart);
     for (size_t r = 0; r < t->n_rows && st == PN_OK; r++) {
         const pn_ncu_sass_row_t *row = &t->rows[r];
         st = pn_sass_prog_add(&p, row->source, row->address, t->rows[0].address, row->executed,
@@ -182,16 +176,11 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
                               row->source_col, err);
         if (st != PN_OK)
             break;
-        pn_sass_op_t *op = &p.ops[p.n - 1];
-        op->threads = row->thread_executed;
-        /* the page has no local or texture columns: the launch's sectors per
-         * execution of its kind */
-        int c = apart_class(op->in.opcode);
-        if (c >= 0 && op->sectors == 0 && apart[c] > 0) {
-            op->sectors = op->executed * apart[c];
-            op->lines = op->executed * ceil(apart[c] / 4);
-        }
+        p.ops[p.n - 1].threads = row->thread_executed;
     }
+    /* the page has no local or texture columns */
+    if (st == PN_OK)
+        apart_sectors(l, &p);
     if (st == PN_OK)
         st = pn_sass_prog_finish(&p, err);
     char path[8192], comment[1024];

@@ -145,6 +145,12 @@ int pn_sass_op_is_local(const pn_sass_op_t *op)
     return !strcmp(op->in.opcode, "LDL") || !strcmp(op->in.opcode, "STL");
 }
 
+int pn_sass_op_is_texture(const pn_sass_op_t *op)
+{
+    const char *c = op->in.opcode;
+    return !strcmp(c, "TEX") || !strcmp(c, "TLD") || !strcmp(c, "TLD4");
+}
+
 int pn_sass_op_is_call(const pn_sass_op_t *op)
 {
     return !strcmp(op->in.opcode, "CALL") && op->in.has_target && op->target >= 0;

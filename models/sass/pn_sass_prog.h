@@ -81,7 +81,10 @@ int pn_sass_op_is_branch(const pn_sass_op_t *op);
  * returns from it (pn_sass_op_is_exit: RET with no call open ends the warp). */
 int pn_sass_op_is_call(const pn_sass_op_t *op);
 int pn_sass_op_is_ret(const pn_sass_op_t *op);
-/* Is op a local-memory access (LDL, STL: spilled registers, local arrays)? */
+/* Is op a local-memory access (LDL, STL: spilled registers, local arrays)? A
+ * texture load (TEX, TLD, TLD4)? ncu counts both apart from global loads and
+ * stores, and the source page gives them no sectors. */
 int pn_sass_op_is_local(const pn_sass_op_t *op);
+int pn_sass_op_is_texture(const pn_sass_op_t *op);
 
 #endif

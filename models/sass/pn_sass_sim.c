@@ -77,17 +77,6 @@ static double reg_sectors(const pn_sass_op_t *op)
 
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
-/* Is op a texture or surface access (TEX, TLD, TLD4, SULD, SUST), which ncu
- * counts apart from global loads and stores? */
-static int texture(const pn_sass_op_t *op)
-{
-    static const char *const t[] = { "TEX", "TLD", "TLD4", "SULD", "SUST", NULL };
-    for (int i = 0; t[i]; i++)
-        if (!strcmp(op->in.opcode, t[i]))
-            return 1;
-    return 0;
-}
-
 /* What a global access of op, sec sectors over `lines` lines an execution,
  * takes of the load/store pipe: its sectors, at least a cycle (4 sectors) a
  * line and its reg_sectors, in units. */
@@ -253,7 +242,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* per warp-level access of the program as pnsim import counts them for
              * a kernel.sass config: loads LDG, LDL, TEX, ... + ATOMG, stores STG, STL,
              * SUST + RED (the atomics' own traffic is left to the L2) */
-            int local = pn_sass_op_is_local(op), tex = texture(op);
+            int local = pn_sass_op_is_local(op), tex = pn_sass_op_is_texture(op);
             if (op->in.kind == PN_SASS_GLOBAL_LD)
                 n_ld += op->executed, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
@@ -579,7 +568,8 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
     /* the arithmetic pipes (FP32, integer, FMA heavy, FP64) bound as one: the largest */
     static const int slot[P_N] = { PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_SFUP,
                                    PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_ALUP,
-                                   PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_LSU, PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
+                                   PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_LSU,
+                                   PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
                                    PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_L2_WRITE,
                                    PN_BOUND_ATOMIC };
     for (int q = 0; q < P_N; q++)
