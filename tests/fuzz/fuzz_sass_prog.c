@@ -14,7 +14,8 @@
 #include "pn_sass_sim.h"
 
 /* Run p on 2 blocks of 2 warps, one resident, with every latency 5 and
- * loads 20. */
+ * loads 20, an FP64 pipe, a measured atomic unit and the local and texture
+ * loads' own hit rates. */
 static void run_once(const pn_sass_prog_t *p)
 {
     pn_pipe_params_t pp = { 0 };
@@ -27,9 +28,15 @@ static void run_once(const pn_sass_prog_t *p)
     pp.blocks = 2;
     pp.resident = 1;
     pn_pipe_device_t pd = { 0 };
+    pd.clock_mhz = 1000;
+    pd.fp64_busy = 2;
+    pd.fp64_latency = 8;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, p, 1, 0, 1 };
+    mem.local_l1_hit = 0.5;
+    mem.texture_l1_hit = 0.25;
+    mem.atomic_ns = 3;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, p, 1, 0, 1.5 };
     pn_sass_sim_t *sim;
     pn_error_t err;
     pn_error_clear(&err);
