@@ -131,9 +131,13 @@ static int apart_class(const pn_sass_op_t *op)
 /* Program p's local and texture ops without sectors take launch l's sectors per
  * execution of their class (ncu's local-memory and texture sectors over the
  * program's executions of the class), their lines at 4 sectors a line; none
- * where ncu's metric is absent. */
-static void apart_sectors(const pn_ncu_launch_t *l, pn_sass_prog_t *p)
+ * where ncu's metric is absent. The accesses the report has no metrics for
+ * ("local", "texture", "atomic": global atomics without the L2 atomic unit's)
+ * are added to missing. */
+static void apart_sectors(const pn_ncu_launch_t *l, pn_sass_prog_t *p, char *missing,
+                          size_t size)
 {
+    static const char *const word[AP_N] = { "local", "local", "texture" };
     static const char *const m[AP_N] = { "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
                                          "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
                                          "l1tex__t_sectors_pipe_tex_mem_texture.sum" };
@@ -146,7 +150,15 @@ static void apart_sectors(const pn_ncu_launch_t *l, pn_sass_prog_t *p)
     for (int k = 0; k < AP_N; k++) {
         double sec = pn_ncu_metric(l, m[k]);
         per[k] = ex[k] > 0 && sec > 0 ? fmin(sec / ex[k], 32) : 0;
+        if (ex[k] > 0 && isnan(sec))
+            pn_sass_word_add(missing, size, word[k]);
     }
+    double atomics = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->ops[i].in.kind == PN_SASS_ATOM_GLOBAL)
+            atomics += p->ops[i].executed;
+    if (atomics > 0 && isnan(pn_ncu_metric(l, "lts__d_atomic_input_cycles_active.max")))
+        pn_sass_word_add(missing, size, "atomic");
     for (size_t i = 0; i < p->n; i++) {
         pn_sass_op_t *op = &p->ops[i];
         int c = apart_class(op);
@@ -159,11 +171,12 @@ static void apart_sectors(const pn_ncu_launch_t *l, pn_sass_prog_t *p)
 
 /* The SASS program of launch l from its source table t, written to a
  * temporary of DIR/name (committed by the caller); opcodes pnsim does not
- * know are added to unknown. */
+ * know are added to unknown, accesses the report has no metrics for to
+ * missing (apart_sectors). */
 static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char *name,
                                  const pn_ncu_source_t *src, const pn_ncu_sass_table_t *t,
                                  const pn_ncu_t *ncu, const pn_ncu_launch_t *l, char *unknown,
-                                 size_t size, pn_error_t *err)
+                                 size_t usize, char *missing, size_t msize, pn_error_t *err)
 {
     pn_sass_prog_t p; /* named after the source page: errors point into it */
     double warps = (double)l->blocks * ((l->threads + 31) / 32);
@@ -180,7 +193,7 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
     }
     /* the page has no local or texture columns */
     if (st == PN_OK)
-        apart_sectors(l, &p);
+        apart_sectors(l, &p, missing, msize);
     if (st == PN_OK)
         st = pn_sass_prog_finish(&p, err);
     char path[8192], comment[1024];
@@ -194,7 +207,7 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
         st = pn_sass_prog_write(o->f, &p, comment, err);
     if (st == PN_OK)
         for (char *tok = strtok(p.unknown, " "); tok; tok = strtok(NULL, " "))
-            pn_sass_word_add(unknown, size, tok);
+            pn_sass_word_add(unknown, usize, tok);
     pn_sass_prog_destroy(&p);
     return st;
 }
@@ -311,7 +324,7 @@ int pn_cmd_import(int argc, char **argv)
     }
     if (pn_cli_out_open(&main_out, output, &err) != PN_OK)
         goto fail;
-    char unknown[256] = "";
+    char unknown[256] = "", missing[64] = "";
     /* all files written to temporaries first: all or nothing */
     for (size_t i = 0; i < ncu.n_launches; i++) {
         const pn_ncu_launch_t *l = &ncu.launches[i];
@@ -322,7 +335,8 @@ int pn_cmd_import(int argc, char **argv)
         snprintf(sass, sizeof sass, "%s-%ux%u-%ld.sass", l->kernel, l->threads, l->blocks,
                  l->id);
         if (source && write_program(&progs[i], outdir, sass, &src, &src.tables[table_of[i]], &ncu, l,
-                                    unknown, sizeof unknown, &err) != PN_OK)
+                                    unknown, sizeof unknown, missing, sizeof missing,
+                                    &err) != PN_OK)
             goto fail;
         if (!outdir && fmt != PN_FORMAT_TEXT)
             continue;                       /* the table alone */
@@ -355,6 +369,10 @@ int pn_cmd_import(int argc, char **argv)
     if (*unknown)
         fprintf(stderr, "pnsim import: warning: opcodes pnsim does not know, simulated as "
                 "arithmetic (doc/dependencies.md): %s\n", unknown);
+    if (*missing)
+        fprintf(stderr, "pnsim import: warning: the report lacks ncu's metrics for the %s "
+                "accesses of some programs, which then take defaults: profile with "
+                "$(pnsim import --metrics) of this pnsim (doc/import.md)\n", missing);
     if (outdir)
         fprintf(stderr, "pnsim import: %zu configs%s in %s, and %zu fitted across block sizes\n",
                 ncu.n_launches, source ? " with their SASS programs" : "", outdir, n_fitted);

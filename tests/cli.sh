@@ -440,6 +440,21 @@ if grep -q '^ *0x100 *32768 *933888 *262144 *0 *1048576 | TLD.LZ RZ, R7, R7, UR4
    grep -q 'l2_ld_sectors: 23.35, texture_l1_hit: 0.0258}' "$tx.yaml"
 then ok import-texture-sectors
 else bad import-texture-sectors "$(grep -m1 TLD "$tx.sass"; grep memory "$tx.yaml")"; fi
+# a report without the texture metrics: the texture loads take defaults, and one warning says so
+python3 - examples/data/h100/robust/robust.raw.csv "$TMP/notex.raw.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, h in enumerate(rows[0]) if 'pipe_tex_mem_texture' not in h]
+w = csv.writer(open(sys.argv[2], 'w'), quoting=csv.QUOTE_ALL)
+for r in rows:
+    w.writerow([r[i] for i in keep])
+PYEOF
+rm -rf "$TMP/notex"
+if $RUN import -O "$TMP/notex" -S "$TMP/robust-src.csv" "$TMP/notex.raw.csv" 2>"$TMP/err" &&
+   [ "$(grep -c "^pnsim import: warning: the report lacks ncu's metrics for the texture accesses of some programs, which then take defaults" "$TMP/err")" -eq 1 ] &&
+   grep -q '^ *0x100 *32768 *0 *0 *0 *1048576 | TLD.LZ' "$TMP/notex/rb_tex-128x8192-13.sass"
+then ok import-missing-metrics-warning
+else bad import-missing-metrics-warning "$(cat "$TMP/err")"; fi
 # the busiest L2 slice's atomic unit, measured (examples/memory's mm_red on one bin:
 # lts__d_atomic_input_cycles_active.max 4194304 cycles of the L2's 5246294 over 3076768 ns,
 # 131072 warp-level REDs): 18.77 ns each
