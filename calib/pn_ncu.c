@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pn_csv.h"
+#include "pn_sass_insn.h"
 #include "pn_sm.h"
 #include "pn_yaml.h"
 
@@ -155,11 +156,13 @@ static void opcodes(const char *s, pn_ncu_launch_t *l)
                 l->atomg += v;
             else if (!strcmp(op, "REDG") || !strcmp(op, "RED"))
                 l->redg += v;
-            else if (!strcmp(op, "LDL") || !strcmp(op, "TEX") || !strcmp(op, "TLD") ||
-                     !strcmp(op, "TLD4") || !strcmp(op, "SULD"))
-                l->apart_ld += v;
-            else if (!strcmp(op, "STL") || !strcmp(op, "SUST"))
-                l->apart_st += v;
+            else if (pn_sass_opcode_apart(op) != PN_SASS_APART_NONE) {
+                bool known;
+                if (pn_sass_kind_of(op, &known) == PN_SASS_GLOBAL_ST)
+                    l->apart_st += v;
+                else
+                    l->apart_ld += v;
+            }
         }
         p = strchr(colon, ';');
     }

@@ -353,8 +353,9 @@ static const struct {
  * surface accesses (TEX, TLD, TLD4, SULD, SUST). */
 static int maybe_counted(const char *opcode)
 {
-    static const char *const ops[] = { "LDL", "STL", "LD", "ST", "ATOM", "LDGSTS", "LDSM",
-                                       "STSM", "TEX", "TLD", "TLD4", "SULD", "SUST" };
+    if (pn_sass_opcode_apart(opcode) != PN_SASS_APART_NONE)
+        return 1;
+    static const char *const ops[] = { "LD", "ST", "ATOM", "LDGSTS", "LDSM", "STSM" };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(opcode, ops[i]))
             return 1;

@@ -113,6 +113,14 @@ static void test_kinds(void **state)
     assert_int_equal(pn_sass_kind_of("MUFU", &known), PN_SASS_SFU);
     assert_int_equal(pn_sass_kind_of("I2F", &known), PN_SASS_CONV);
     assert_int_equal(pn_sass_kind_of("ATOMS", &known), PN_SASS_ATOM_SHARED);
+    /* what ncu counts apart from the global accesses */
+    assert_int_equal(pn_sass_opcode_apart("LDL"), PN_SASS_APART_LOCAL);
+    assert_int_equal(pn_sass_opcode_apart("STL"), PN_SASS_APART_LOCAL);
+    assert_int_equal(pn_sass_opcode_apart("TLD"), PN_SASS_APART_TEXTURE);
+    assert_int_equal(pn_sass_opcode_apart("TLD4"), PN_SASS_APART_TEXTURE);
+    assert_int_equal(pn_sass_opcode_apart("SUST"), PN_SASS_APART_SURFACE);
+    assert_int_equal(pn_sass_opcode_apart("LDG"), PN_SASS_APART_NONE);
+    assert_int_equal(pn_sass_opcode_apart("LD"), PN_SASS_APART_NONE);
     assert_int_equal(pn_sass_kind_of("UIADD3", &known), PN_SASS_UNIFORM);
     assert_true(known);
     assert_int_equal(pn_sass_kind_of("ULDC", &known), PN_SASS_CONST_LD);

@@ -119,6 +119,21 @@ pn_sass_kind_t pn_sass_kind_of(const char *opcode, bool *known)
     return PN_SASS_ARITH;
 }
 
+pn_sass_apart_t pn_sass_opcode_apart(const char *opcode)
+{
+    static const struct {
+        const char *op;
+        pn_sass_apart_t apart;
+    } apart[] = { { "LDL", PN_SASS_APART_LOCAL },     { "STL", PN_SASS_APART_LOCAL },
+                  { "TEX", PN_SASS_APART_TEXTURE },   { "TLD", PN_SASS_APART_TEXTURE },
+                  { "TLD4", PN_SASS_APART_TEXTURE },  { "SULD", PN_SASS_APART_SURFACE },
+                  { "SUST", PN_SASS_APART_SURFACE } };
+    for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++)
+        if (!strcmp(opcode, apart[i].op))
+            return apart[i].apart;
+    return PN_SASS_APART_NONE;
+}
+
 /* A register at s ("R12", "UR4", "P0", "UP1", "RZ", "PT"): its length, 0 if
  * none; *none true for RZ, PT, URZ, UPT. */
 static size_t reg_at(const char *s, pn_sass_reg_t *r, bool *none)

@@ -64,4 +64,12 @@ bool pn_sass_kind_variable(pn_sass_kind_t k);
  * opcode is not in the table. */
 pn_sass_kind_t pn_sass_kind_of(const char *opcode, bool *known);
 
+/* The memory accesses ncu counts apart from the global ones (and the source
+ * page gives no sectors): local (LDL, STL), texture (TEX, TLD, TLD4) and
+ * surface (SULD, SUST) ones; NONE for any other opcode (without modifiers). */
+typedef enum {
+    PN_SASS_APART_NONE, PN_SASS_APART_LOCAL, PN_SASS_APART_TEXTURE, PN_SASS_APART_SURFACE
+} pn_sass_apart_t;
+pn_sass_apart_t pn_sass_opcode_apart(const char *opcode);
+
 #endif

@@ -142,13 +142,12 @@ int pn_sass_op_is_ret(const pn_sass_op_t *op)
 
 int pn_sass_op_is_local(const pn_sass_op_t *op)
 {
-    return !strcmp(op->in.opcode, "LDL") || !strcmp(op->in.opcode, "STL");
+    return pn_sass_opcode_apart(op->in.opcode) == PN_SASS_APART_LOCAL;
 }
 
 int pn_sass_op_is_texture(const pn_sass_op_t *op)
 {
-    const char *c = op->in.opcode;
-    return !strcmp(c, "TEX") || !strcmp(c, "TLD") || !strcmp(c, "TLD4");
+    return pn_sass_opcode_apart(op->in.opcode) == PN_SASS_APART_TEXTURE;
 }
 
 int pn_sass_op_is_call(const pn_sass_op_t *op)

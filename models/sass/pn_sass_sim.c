@@ -228,7 +228,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                         pn_sass_l2_busy_share(pd, 1, busy))
                         : 0;
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
-                              pd->n_atomic_lines > 0 || p->mem->atomic_ns >= 0 ? PN_PIPE_UNIT : 0;
+                              pd->n_atomic_lines > 0 || p->mem->atomic_ns > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
