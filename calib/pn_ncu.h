@@ -11,8 +11,9 @@
 #include "pn_error.h"
 #include "pn_occupancy.h"
 
-/* The metrics pnsim import reads, comma-separated, for ncu --metrics. */
-extern const char pn_ncu_metric_list[];
+/* Print the metrics pnsim import reads (and three more of ncu's launch facts),
+ * comma-separated, for ncu --metrics, and a newline. */
+void pn_ncu_print_metric_list(FILE *out);
 
 /* One profiled kernel launch. */
 typedef struct pn_ncu_launch {
@@ -21,7 +22,7 @@ typedef struct pn_ncu_launch {
     long line;                    /* first CSV line of the launch */
     uint32_t threads, blocks;     /* block and grid size, x*y*z */
     uint32_t registers, shared_bytes;
-    double *value;                /* per pn_ncu_metric_list entry; NaN: absent */
+    double *value;                /* per metric pnsim import reads; NaN: absent */
     /* per-opcode counts of sass__inst_executed_per_opcode */
     double mufu, conv, bar, atoms, atomg, redg;
     /* loads and stores ncu counts apart from global ones: LDL + TEX + TLD + TLD4 +

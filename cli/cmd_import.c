@@ -233,7 +233,7 @@ int pn_cmd_import(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":d:O:o:f:S:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'm': printf("%s\n", pn_ncu_metric_list); return 0;
+        case 'm': pn_ncu_print_metric_list(stdout); return 0;
         case 'd': device = optarg; break;
         case 'O': outdir = optarg; break;
         case 'o': output = optarg; break;
