@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_config_keys.h"
 #include "pn_csv.h"
 #include "pn_sass_insn.h"
 #include "pn_sm.h"
@@ -729,8 +730,6 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         interpolant(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
-    static const double mem_lo[MEM_N] = { 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 };
-    static const double mem_hi[MEM_N] = { 1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1, 1e6 };
     fputs("  memory:\n", out);
     for (int q = 0; q < MEM_N; q++) {
         int known = 1;
@@ -742,8 +741,10 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         }
         if (!known)
             continue;
+        double lo = 0, hi = 0;
+        pn_config_memory_bounds(mem_keys[q], &lo, &hi);
         fprintf(out, "    %s: ", mem_keys[q]);
-        interpolant(out, x, y, n, mem_lo[q], mem_hi[q]);
+        interpolant(out, x, y, n, lo, hi);
         fputc('\n', out);
     }
     fputs("simulation: {runs: 5, seed: 1}\nsweep:\n  threads: [", out);

@@ -14,6 +14,22 @@ const char *const pn_memory_keys[PN_MEMORY_KEYS + 1] = {
     "dram_ld_sectors", "dram_st_sectors", "l2_ld_sectors", "local_l1_hit",
     "texture_l1_hit", "atomic_ns", NULL};
 
+/* The ranges of the kernel.memory keys, pn_memory_keys order. */
+static const double memory_lo[PN_MEMORY_KEYS] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+                    memory_hi[PN_MEMORY_KEYS] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1,
+                                                 1e6};
+
+int pn_config_memory_bounds(const char *name, double *lo, double *hi)
+{
+    for (int i = 0; i < PN_MEMORY_KEYS; i++)
+        if (!strcmp(pn_memory_keys[i], name)) {
+            *lo = memory_lo[i];
+            *hi = memory_hi[i];
+            return 1;
+        }
+    return 0;
+}
+
 /* The value of kernel.memory key i (memory_keys order) in m. */
 double *pn_config_memory_field(pn_memory_t *m, int i)
 {
@@ -27,8 +43,6 @@ double *pn_config_memory_field(pn_memory_t *m, int i)
 pn_status_t pn_config_memory_range(const char *path, int i, double v, long line, long col,
                                    pn_error_t *err)
 {
-    static const double lo[] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
-                        hi[] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1, 1e6};
     static const char *const expect[] = {
         "a fraction between 0 and 1", "a fraction between 0 and 1",
         "a number of sectors between 1 and 32", "a number of sectors between 1 and 32",
@@ -37,7 +51,7 @@ pn_status_t pn_config_memory_range(const char *path, int i, double v, long line,
         "a number of DRAM sectors between 0 and 256", "a number of DRAM sectors between 0 and 256",
         "a number of L2 sectors between 0 and 256", "a fraction between 0 and 1",
         "a fraction between 0 and 1", "a time in ns between 0 and 1e6"};
-    if (v >= lo[i] && v <= hi[i])
+    if (v >= memory_lo[i] && v <= memory_hi[i])
         return PN_OK;
     return pn_error_at(err, PN_EINVAL, path, line, col,
                        "kernel.memory.%s must be %s, got %g", pn_memory_keys[i], expect[i], v);

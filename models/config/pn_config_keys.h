@@ -33,12 +33,18 @@ extern const char *const pn_count_keys[PN_CK_COUNT + 1];
 
 
 /* Keys of kernel.memory: l1_hit, l2_hit, sectors_ld, sectors_st,
- * shared_wavefronts, lines_ld, lines_st (pn_memory_keys, NULL-terminated). */
+ * shared_wavefronts, lines_ld, lines_st, the measured dram_ld_sectors,
+ * dram_st_sectors, l2_ld_sectors, local_l1_hit, texture_l1_hit, atomic_ns
+ * (pn_memory_keys, NULL-terminated). */
 #define PN_MEMORY_KEYS 13
 extern const char *const pn_memory_keys[PN_MEMORY_KEYS + 1];
 
 /* The field of kernel.memory key i (pn_memory_keys order) in m. */
 double *pn_config_memory_field(pn_memory_t *m, int i);
+
+/* The range of kernel.memory key `name` in *lo, *hi (what
+ * pn_config_memory_range accepts); 0 for a name that is not a key. */
+int pn_config_memory_bounds(const char *name, double *lo, double *hi);
 
 /* PN_OK when v is in the range of kernel.memory key i, else PN_EINVAL at
  * path:line:col ("kernel.memory.l1_hit must be a fraction between 0 and 1,
