@@ -350,19 +350,18 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
                : "probes sm_l2_read_B: [busy SMs, sectors a cycle an SM reads from L2 in "
                  "whole lines] (examples/probe/sm_l2.cu)");
     }
-    static const struct { const char *key, *file; int probe; } busy[] = {
-        { "alu_busy", "alu_pipes", PN_PROBE_PIPE_IADD3 },
-        { "fmaheavy_busy", "alu_pipes", PN_PROBE_PIPE_IMAD },
-        { "fp64_busy", "fp64", PN_PROBE_PIPE_DFMA },
-        { "fp64_latency", "fp64", PN_PROBE_LAT_DFMA },
+    /* steps of a pipe (at least 1), or a latency in whole steps */
+    static const struct { const char *key, *file; int probe, whole; } busy[] = {
+        { "alu_busy", "alu_pipes", PN_PROBE_PIPE_IADD3, 0 },
+        { "fmaheavy_busy", "alu_pipes", PN_PROBE_PIPE_IMAD, 0 },
+        { "fp64_busy", "fp64", PN_PROBE_PIPE_DFMA, 0 },
+        { "fp64_latency", "fp64", PN_PROBE_LAT_DFMA, 1 },
     };
     for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++)
         if (pr->line[busy[i].probe]) {
             double b = v[busy[i].probe];
-            if (busy[i].probe == PN_PROBE_LAT_DFMA)
-                snprintf(val, sizeof val, "%.0f", b < 1 ? 1.0 : round(b));
-            else
-                snprintf(val, sizeof val, "%.4g", b < 1 ? 1.0 : b);
+            b = b < 1 ? 1.0 : b;
+            snprintf(val, sizeof val, busy[i].whole ? "%.0f" : "%.4g", busy[i].whole ? round(b) : b);
             snprintf(note, sizeof note, "probe %s (examples/probe/%s.cu)",
                      pn_probe_names[busy[i].probe], busy[i].file);
             line(out, "  ", busy[i].key, val, note);
