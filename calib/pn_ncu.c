@@ -549,6 +549,9 @@ static void memory_of(const pn_ncu_launch_t *l, int sass, double m[MEM_N])
                      ? clampd(l->value[M_DRAM_WR] / tot[K_GST], 0, 256) : NAN;
     m[MEM_L2LD] = !isnan(l->value[M_L2_RD]) && tot[K_GLD] > 0
                       ? clampd(l->value[M_L2_RD] / tot[K_GLD], 0, 256) : NAN;
+    /* the loads' L2 hit rate can be no higher than the DRAM reads allow */
+    if (!isnan(m[MEM_DLD]) && !isnan(m[MEM_L2LD]) && m[MEM_L2LD] > 0)
+        m[MEM_L2] = fmin(m[MEM_L2], clampd(1 - m[MEM_DLD] / m[MEM_L2LD], 0, 1));
     m[MEM_LOCAL_L1] = !isnan(l->value[M_LHIT_LD]) && v0(l, M_LREQ_LD) > 0
                           ? clampd(l->value[M_LHIT_LD] / 100, 0, 1) : NAN;
     m[MEM_TEX_L1] = !isnan(l->value[M_THIT]) && v0(l, M_TREQ) > 0
