@@ -160,13 +160,43 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N]);
 
 const char *pn_ncu_kernel_name(const char *k, size_t *len)
 {
-    if (!strncmp(k, "void ", 5) && strcspn(k, "(<") > 5)
-        k += 5;
-    size_t n = strcspn(k, "(<");
+    size_t n = strlen(k);
     while (n > 0 && k[n - 1] == ' ')
         n--;
-    *len = n;
-    return k;
+    /* the parameter list: the parentheses that close the signature */
+    if (n > 0 && k[n - 1] == ')') {
+        size_t depth = 0, i = n;
+        while (i-- > 0) {
+            depth += k[i] == ')';
+            depth -= k[i] == '(';
+            if (depth == 0)
+                break;
+        }
+        if (depth == 0)
+            n = i;
+    }
+    while (n > 0 && k[n - 1] == ' ')
+        n--;
+    /* the template arguments: angle brackets that close the name ("->" is no bracket) */
+    if (n > 0 && k[n - 1] == '>') {
+        size_t depth = 0, i = n;
+        while (i-- > 0) {
+            depth += k[i] == '>' && !(i > 0 && k[i - 1] == '-');
+            depth -= k[i] == '<';
+            if (depth == 0)
+                break;
+        }
+        if (depth == 0)
+            n = i;
+    }
+    /* the last part of the qualified name: after a return type, namespaces, classes */
+    size_t b = n;
+    while (b > 0 && k[b - 1] != ':' && k[b - 1] != ' ')
+        b--;
+    if (b == n)
+        b = 0;
+    *len = n - b;
+    return k + b;
 }
 
 /* A kernel name pnsim import can write as kernel.name and into a file name:

@@ -94,9 +94,14 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
 /* The launch's warp-level instructions executed (smsp__inst_executed.sum). */
 double pn_ncu_inst_executed(const pn_ncu_launch_t *l);
 
-/* The kernel's name in ncu's demangled signature k: from after a template's
- * leading "void " (a kernel returns void) up to its template arguments or
- * parameters, trailing spaces dropped; its length in *len. */
+/* The kernel's name in ncu's demangled signature k: the function's own name,
+ * without its parameters, its template arguments, a return type ("void ",
+ * "std::enable_if<...>::type ") and the namespaces and classes it is in (the
+ * raw page prints "void reduce::DeviceReduceKernel<...>(...)" where the
+ * source page prints "void cub::CUB_300001_SM_900::detail::reduce::
+ * DeviceReduceKernel<...>(...)"; both give DeviceReduceKernel); a signature
+ * without parameters is a name as it is (cuBLAS's "sm80_xmma_gemm_..."). The
+ * name is a substring of k; its length in *len. */
 const char *pn_ncu_kernel_name(const char *k, size_t *len);
 
 /* ncu's resident-block limits of l: blocks, registers, shared, warps (NaN if absent). */

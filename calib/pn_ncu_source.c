@@ -327,7 +327,6 @@ static int same_table(const pn_ncu_sass_table_t *a, const pn_ncu_sass_table_t *b
     return 1;
 }
 
-/* The name up to its argument list, as pn_ncu keeps it. */
 /* The memory kinds whose warp-level instructions ncu counts per launch, the
  * SASS kind each is, and its metrics (summed). */
 static const struct {
@@ -365,14 +364,17 @@ static int maybe_counted(const char *opcode)
 /* Table t against launch l, kind by kind: the executions of t's instructions
  * of each memory kind equal ncu's count, up to the executions of guarded ones
  * (ncu counts a guarded instruction only in warps where a thread is
- * predicated on; the source page counts every warp that reaches it) and of
- * those ncu may count elsewhere (maybe_counted). Rows that do not parse are
- * left to pn_sass_prog_add. */
+ * predicated on; the source page counts every warp that reaches it), of
+ * those ncu may count elsewhere (maybe_counted), PN_NCU_SOURCE_KIND_SLACK of
+ * the count and the instructions the whole launch ran more or less on the page
+ * than ncu counted. Rows that do not parse are left to pn_sass_prog_add. */
 static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch_t *l,
                                const char *path, const char *raw, pn_error_t *err)
 {
     double got[N_KIND_CHECKS] = { 0 }, guarded[N_KIND_CHECKS] = { 0 };
     double maybe[N_KIND_CHECKS] = { 0 };
+    /* what the whole launch ran more or less on the page than in the metrics' pass */
+    double moved = fabs(t->executed - pn_ncu_inst_executed(l));
     for (size_t r = 0; r < t->n_rows; r++) {
         pn_sass_insn_t in;
         pn_error_t e;
@@ -396,7 +398,8 @@ static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch
         }
         if (!have)
             continue;
-        if (got[k] + maybe[k] + 0.5 < want || got[k] > want + guarded[k] + 0.5)
+        double slack = 0.5 + PN_NCU_SOURCE_KIND_SLACK * want + moved;
+        if (got[k] + maybe[k] + slack < want || got[k] > want + guarded[k] + slack)
             return pn_error_at(err, PN_EINVAL, path, t->line, 1, "the source table of launch "
                                "%ld (%s) executes %.0f warp-level %s (%.0f of them guarded), "
                                "ncu counted %.0f in %s: not the same launch, or a SASS kind "
@@ -409,25 +412,26 @@ static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch
 pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                size_t *table_of, pn_error_t *err)
 {
-    size_t n = ncu->n_launches, step;
-    if (s->n_tables == n)
-        step = 1;
-    else if (s->n_tables == 2 * n) {
-        step = 2;
-        for (size_t i = 0; i < n; i++)
-            if (!same_table(&s->tables[2 * i], &s->tables[2 * i + 1]))
-                return pn_error_at(err, PN_EINVAL, s->path, s->tables[2 * i + 1].line, 1,
-                                   "%zu tables for %zu launches of %s, but this one differs "
-                                   "from the one before it (line %ld): cannot pair tables "
-                                   "with launches", s->n_tables, n, ncu->path,
-                                   s->tables[2 * i].line);
-    } else
-        return pn_error_at(err, PN_EINVAL, s->path, s->tables[0].line, 1,
-                           "%zu source tables for the %zu launches of %s (expected %zu, or "
-                           "%zu when ncu prints each twice): not the same report?",
-                           s->n_tables, n, ncu->path, n, 2 * n);
+    size_t n = ncu->n_launches, j = 0;
+    if (s->n_tables < n)
+        return pn_error_at(err, PN_EINVAL, s->path, s->n_tables ? s->tables[0].line : 1, 1,
+                           "%zu source tables for the %zu launches of %s: not the same "
+                           "report?", s->n_tables, n, ncu->path);
+    /* launch i takes the next table, and the one after it when that repeats it and
+     * enough tables are left for the launches after i */
     for (size_t i = 0; i < n; i++) {
-        const pn_ncu_sass_table_t *t = &s->tables[step * i];
+        table_of[i] = j++;
+        if (j < s->n_tables && s->n_tables - j - 1 >= n - i - 1 &&
+            same_table(&s->tables[j - 1], &s->tables[j]))
+            j++;
+    }
+    if (j < s->n_tables)
+        return pn_error_at(err, PN_EINVAL, s->path, s->tables[j].line, 1,
+                           "%zu source tables for the %zu launches of %s, and this one is "
+                           "left over (no repeat of the table before it): not the same "
+                           "report?", s->n_tables, n, ncu->path);
+    for (size_t i = 0; i < n; i++) {
+        const pn_ncu_sass_table_t *t = &s->tables[table_of[i]];
         const pn_ncu_launch_t *l = &ncu->launches[i];
         size_t kl;
         const char *tk = pn_ncu_kernel_name(t->kernel, &kl);
@@ -444,7 +448,6 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                "launch", (int)kl, tk, t->executed, l->id, ncu->path,
                                inst);
         PN_CHECK(check_kinds(t, l, s->path, ncu->path, err));
-        table_of[i] = step * i;
     }
     return PN_OK;
 }

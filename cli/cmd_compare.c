@@ -11,6 +11,7 @@
 #include "pn_commands.h"
 #include "pn_compare.h"
 #include "pn_csv.h"
+#include "pn_ncu.h"
 #include "pn_kernel_net.h"
 #include "pn_plot.h"
 #include "pn_yaml.h"
@@ -33,7 +34,9 @@ static const char compare_usage[] =
     "launch's threads in all). CONFIG_DIR holds the configs of\n"
     "`pnsim import -O CONFIG_DIR` (<kernel>-<threads>x<blocks>-<id>.yaml; a\n"
     "template kernel's name may carry a 'void ' prefix, as configs of older\n"
-    "imports do). A row takes the config of\n"
+    "imports do). A row's kernel may be ncu's signature or a qualified name: it\n"
+    "is the function's own name, as import names configs (DeviceReduceKernel for\n"
+    "\"void cub::...::DeviceReduceKernel<...>(...)\"). A row takes the config of\n"
     "its kernel, threads and blocks; rows with the same three take those configs\n"
     "in the order of their launch IDs. A row without a config is listed, not\n"
     "counted. Times are mean predicted microseconds over the runs.\n"
@@ -287,9 +290,11 @@ int pn_cmd_compare(int argc, char **argv)
             us /= 1000;                       /* ns */
             snprintf(size, sizeof size, "%llu", (unsigned long long)(t * b));
         }
-        const char *kernel = row->f[col[0]].text;
-        if (!strncmp(kernel, "void ", 5))     /* a template's name, as ncu gives it */
-            kernel += 5;
+        /* ncu's signature or a qualified name: the kernel's own name, as import names configs */
+        size_t kl;
+        const char *ks = pn_ncu_kernel_name(row->f[col[0]].text, &kl);
+        char kernel[512];
+        snprintf(kernel, sizeof kernel, "%.*s", (int)(kl < sizeof kernel ? kl : sizeof kernel - 1), ks);
         entry_t *e = take(ents, n_ents, kernel, (uint32_t)t, b);
         if (e && predict(e->path, runs, seed, (unsigned)jobs, &pred, &err) != PN_OK)
             goto fail;

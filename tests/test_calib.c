@@ -2,7 +2,8 @@
  * known coefficients), error metrics, Spearman and leave-one-kernel-out by
  * hand, the roofline bound, the CSV and measurements readers (every malformed
  * fixture tests/calib/{meas,points}-bad-*.csv with its exact file:line:col),
- * resolving and simulating points, and the calibrated profile writer. */
+ * resolving and simulating points, the calibrated profile writer, and kernel
+ * names from ncu's signatures. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include "pn_calib.h"
 #include "pn_csv.h"
 #include "pn_measure.h"
+#include "pn_ncu.h"
 #include "pn_points.h"
 #include "pn_profile.h"
 
@@ -416,6 +418,39 @@ static void test_points(void **state)
 
 /* ---- profile writer ------------------------------------------------------- */
 
+/* Kernel names as ncu prints them on its raw page (abbreviated) and source page (in full),
+ * from the H100 profiles of examples/library: both give the function's own name. */
+static void test_kernel_name(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        { "dp_serial(const float *, float *, long)", "dp_serial" },
+        { "void dp_serial<(int)4>(const float *, float *)", "dp_serial" },
+        { "void reduce::DeviceReduceKernel<reduce::policy_hub<float, unsigned int, "
+          "cuda::plus<void>>::Policy1000, float *, unsigned int>(T2, T5 *, T3)",
+          "DeviceReduceKernel" },
+        { "void cub::CUB_300001_SM_900::detail::reduce::DeviceReduceKernel<cub::CUB_300001_"
+          "SM_900::detail::reduce::policy_hub<float, unsigned int, cuda::std::__4::plus<void>>"
+          "::Policy1000, float *>(T2, T5 *, T3, cub::CUB_300001_SM_900::GridEvenShare<T3>)",
+          "DeviceReduceKernel" },
+        { "std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, float, (bool)0, "
+          "cublasGemvParamsEx<int, float>>(T13)", "kernel" },
+        { "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3", "sm80_xmma_gemm_f32f32_"
+          "f32f32_f32_nn_n_tilesize128x64x8_stage3" },
+        { "void at::native::(anonymous namespace)::softmax_warp_forward<float, float, float, 10, "
+          "false, false>(T2 *, const T1 *, int, int, int, const bool *, int, bool)",
+          "softmax_warp_forward" },
+        { "void f<(lambda [](int)->float)>(int) ", "f" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        const char *k = pn_ncu_kernel_name(cases[i][0], &len);
+        char got[256];
+        snprintf(got, sizeof got, "%.*s", (int)len, k);
+        assert_string_equal(got, cases[i][1]);
+    }
+}
+
 static void test_profile_write(void **state)
 {
     (void)state;
@@ -480,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_measure_bad),
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_profile_write),
+        cmocka_unit_test(test_kernel_name),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
