@@ -50,6 +50,12 @@ static const char compare_usage[] =
     "  -p, --plot FILE       draw predicted against measured microseconds, log-log,\n"
     "                        with y = x, +-20 % lines and the MAPE, into FILE.svg\n"
     "                        or FILE.png (needs gnuplot; written only on success)\n"
+    "      --durations       the measured times are kernel durations as profilers\n"
+    "                        report them (start to end on the GPU: CUPTI, Nsight\n"
+    "                        Systems, ncu), not CUDA events around a launch alone:\n"
+    "                        predictions add the profile's launch_duration_us in\n"
+    "                        place of launch_us (for ncu's durations, where the\n"
+    "                        profile gives it)\n"
     "      --versions        also rank kernels named FAMILY_VERSION at one size\n"
     "                        together: the fastest version and block size, regret\n"
     "  -w, --worst N         list the N largest errors (default 5)\n"
@@ -161,9 +167,10 @@ static entry_t *take(entry_t *e, size_t n, const char *kernel, uint32_t t, uint6
     return best;
 }
 
-/* Mean predicted time of config path over runs (seeds seed...). */
+/* Mean predicted time of config path over runs (seeds seed...); with durations 1 the
+ * launch costs launch_duration_us (an error without it), with 2 where the profile has it. */
 static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsigned jobs,
-                           double *us, pn_error_t *err)
+                           int durations, double *us, pn_error_t *err)
 {
     pn_model_t m;
     PN_CHECK(pn_model_load_engine(&m, path, NULL, 0, PN_ENGINE_AUTO, err));
@@ -176,6 +183,17 @@ static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsig
     if (st == PN_OK && !pn_kernel_time_coef(&m.kernel, &m.dev, &a, &b))
         st = pn_error_set(err, PN_EINVAL, "%s: the config gives steps only (a paper-net "
                           "config on an uncalibrated device): no time to compare", path);
+    /* a launch's cost as profilers time a kernel: durations 1 needs it, 2 takes it if there */
+    const int have = m.kernel.net == PN_NET_PIPELINED && !m.kernel.pdev.calibrated &&
+                     (m.kernel.pdev.set & PN_PD_LAUNCH_DURATION);
+    if (st == PN_OK && (durations == 1 || (durations == 2 && have))) {
+        if (!have)
+            st = pn_error_set(err, PN_EINVAL, "%s: kernel durations need a pipelined config "
+                              "whose device profile gives launch_duration_us (device %s)",
+                              path, m.dev.name);
+        else
+            b = m.kernel.pdev.launch_duration_us;
+    }
     if (st == PN_OK)
         st = pn_kernel_net_check_steps(&m.cfg, &m.kernel, m.cfg.max_steps, 0, &opts.max_steps,
                                        err);
@@ -204,12 +222,13 @@ int pn_cmd_compare(int argc, char **argv)
         { "output", required_argument, NULL, 'o' }, { "versions", no_argument, NULL, 'V' },
         { "worst", required_argument, NULL, 'w' },  { "quiet", no_argument, NULL, 'q' },
         { "plot", required_argument, NULL, 'p' },   { "help", no_argument, NULL, 'h' },
+        { "durations", no_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
     };
     uint64_t runs = 2, seed = 1, jobs = 0, worst = 5;
     pn_format_t fmt = PN_FORMAT_TEXT;
     const char *output = NULL, *plot = NULL;
-    int versions = 0, quiet = 0, c;
+    int versions = 0, quiet = 0, durations = 0, c;
     pn_error_t err;
     pn_error_clear(&err);
     optind = 1;
@@ -225,6 +244,7 @@ int pn_cmd_compare(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'p': plot = optarg; break;
         case 'V': versions = 1; break;
+        case 'D': durations = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(compare_usage, stdout); return 0;
         default: return pn_cli_option_error("compare", c, argv);
@@ -296,7 +316,8 @@ int pn_cmd_compare(int argc, char **argv)
         char kernel[512];
         snprintf(kernel, sizeof kernel, "%.*s", (int)(kl < sizeof kernel ? kl : sizeof kernel - 1), ks);
         entry_t *e = take(ents, n_ents, kernel, (uint32_t)t, b);
-        if (e && predict(e->path, runs, seed, (unsigned)jobs, &pred, &err) != PN_OK)
+        if (e && predict(e->path, runs, seed, (unsigned)jobs, durations ? 1 : ncu_times ? 2 : 0,
+                         &pred, &err) != PN_OK)
             goto fail;
         if (pn_compare_add(&cmp, kernel, ncu_times ? size : row->f[col[1]].text, (uint32_t)t, b,
                            us, pred,

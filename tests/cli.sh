@@ -357,6 +357,17 @@ assert abs(r["error"] - (r["predicted_us"] - 1182.16) / 1182.16) < 1e-6 and d["l
    [ "$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/sass" | head -1)" = "kernel,size,threads,blocks,measured_us,predicted_us,error,config" ]; then
     ok compare
 else bad compare "rc $rc: $(cat "$TMP/err") $(tail -1 "$TMP/cmp.txt")"; fi
+# --durations: measured times are kernel durations as profilers report them; the launch
+# then costs the profile's launch_duration_us (h100: 0.864) in place of launch_us (3.168)
+a=$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/sass" 2>"$TMP/err" | awk -F, '$1 == "dp_serial" { print $6 }')
+b=$($RUN compare -q -r 1 -f csv --durations "$TMP/times.csv" "$TMP/sass" 2>>"$TMP/err" | awk -F, '$1 == "dp_serial" { print $6 }')
+if [ -n "$a" ] && [ -n "$b" ] && python3 -c "import sys; assert abs(($a - $b) - (3.168 - 0.864)) < 1e-3"; then
+    ok compare-durations
+else bad compare-durations "'$a' '$b' $(cat "$TMP/err")"; fi
+rm -rf "$TMP/sass200"; mkdir -p "$TMP/sass200"
+sed 's/^device: h100$/device: h200/; s|^  sass: |  sass: '"$TMP"'/sass/|' "$TMP/sass/dp_serial-256x16384-91.yaml" >"$TMP/sass200/dp_serial-256x16384-91.yaml"
+expect compare-durations-missing 1 "$TMP/sass200/dp_serial-256x16384-91.yaml: kernel durations need a pipelined config whose device profile gives launch_duration_us (device h200)" \
+    $RUN compare -q -r 1 --durations "$TMP/times.csv" "$TMP/sass200"
 printf 'kernel,size,threads,blocks\nx,1,64,2\n' >"$TMP/t2.csv"
 $RUN compare "$TMP/t2.csv" "$TMP/sass" >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q "t2.csv:1:1: missing column 'median_us'" "$TMP/err"; then ok compare-missing-column

@@ -17,6 +17,7 @@
  *   blas_sgemv    cublasSgemv, n x n                                 4096, 8192 (n)
  *   blas_sdot     cublasSdot                                         2^24
  *   fft_c2c       cufftExecC2C, one complex-float transform           2^20, 2^24
+ *   empty         an empty kernel of 32-thread blocks (the launch)      32, 4224 threads
  *
  *   library [--kernels call1,...] [--launches 40] [--warmup 5] [--launch-log FILE] [--info]
  * Timing rows, per kernel of each call: "kernel,size,threads,blocks,0,0,median_us,p10_us,
@@ -46,6 +47,10 @@
             exit(2);                                                                         \
         }                                                                                    \
     } while (0)
+
+/* An empty kernel: what a launch costs, as events (around it alone) and CUPTI (its start to
+ * end on the GPU) each see it. */
+__global__ void lb_empty() {}
 
 struct saxpy_op {
     float a;
@@ -205,7 +210,7 @@ static void lb_init(lb_data *d, uint64_t seed)
 
 static const char *const lb_calls[] = {"cub_reduce", "cub_scan",    "cub_sort",   "cub_hist",
                                        "cub_select", "thrust_saxpy", "blas_sgemm", "blas_hgemm",
-                                       "blas_sgemv", "blas_sdot",    "fft_c2c"};
+                                       "blas_sgemv", "blas_sdot",    "fft_c2c",     "empty"};
 enum { LB_NCALLS = sizeof lb_calls / sizeof lb_calls[0] };
 
 static std::vector<long> lb_sizes(int c)
@@ -219,6 +224,7 @@ static std::vector<long> lb_sizes(int c)
     case 7: return {1024, 2048, 4096};
     case 8: return {4096, 8192};
     case 10: return {1L << 20, 1L << 24};
+    case 11: return {32, 4224};
     default: return {1L << 24};
     }
 }
@@ -267,6 +273,7 @@ static void lb_run(int c, long n, lb_data *d)
         }
         break;
     }
+    case 11: lb_empty<<<(unsigned)(n / 32), 32>>>(); break;
     default:
         LB_CK_BLAS(cublasSetPointerMode(d->blas, CUBLAS_POINTER_MODE_DEVICE));
         LB_CK_BLAS(cublasSdot(d->blas, (int)n, d->x, 1, d->y, 1, d->z));

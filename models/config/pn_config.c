@@ -35,7 +35,7 @@ static const char *const model_keys[] = {"schedulers", "latency", "selection", "
                                          "l2_sm_write", "alu_busy", "fmaheavy_busy",
                                          "tensor_busy", "tensor_latency", "branch_busy",
                                          "diverge_switch", "fp64_busy", "fp64_latency",
-                                         NULL};
+                                         "launch_duration_us", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};

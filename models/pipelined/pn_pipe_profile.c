@@ -110,6 +110,8 @@ static const struct scalar_key {
 } scalar_keys[] = {
     { "clock_mhz", offsetof(pn_pipe_device_t, clock_mhz), PN_PD_CLOCK, 0, 1, MAX_CLOCK_MHZ },
     { "launch_us", offsetof(pn_pipe_device_t, launch_us), PN_PD_LAUNCH, 0, 0, MAX_LAUNCH_US },
+    { "launch_duration_us", offsetof(pn_pipe_device_t, launch_duration_us),
+      PN_PD_LAUNCH_DURATION, 0, 0, MAX_LAUNCH_US },
     { "sfu_busy", offsetof(pn_pipe_device_t, sfu_busy), PN_PD_SFU_BUSY, 1, 0, MAX_BUSY },
     { "block_launch", offsetof(pn_pipe_device_t, block_launch), PN_PD_BLOCK_LAUNCH, 1, 0,
       PN_PIPE_MAX_LATENCY },
@@ -251,7 +253,7 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                                "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
                                "l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, "
                                "tensor_latency, branch_busy, diverge_switch, fp64_busy, "
-                               "fp64_latency)",
+                               "fp64_latency, launch_duration_us)",
                                snip, what,
                                list);
         }

@@ -52,6 +52,7 @@ enum {
 #define PN_PD_DIVERGE_SWITCH (UINT64_C(1) << 41) /* diverge_switch */
 #define PN_PD_FP64_BUSY (UINT64_C(1) << 42)     /* fp64_busy */
 #define PN_PD_FP64_LAT (UINT64_C(1) << 43)      /* fp64_latency */
+#define PN_PD_LAUNCH_DURATION (UINT64_C(1) << 44) /* launch_duration_us */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -66,6 +67,9 @@ typedef struct pn_pipe_device {
     uint32_t partitions, issue;
     double clock_mhz;             /* steps per microsecond */
     double launch_us;             /* a launch's fixed cost, added to every time */
+    double launch_duration_us;    /* the same as profilers time a kernel: start to end on
+                                   * the GPU (CUPTI, Nsight Systems, ncu's
+                                   * gpu__time_duration); optional */
     uint32_t latency[PN_PD_LAT_KEYS];
     double sfu_busy;              /* steps a partition's SFU pipe is busy per instruction */
     double arith_busy;            /* the same for its arithmetic pipes (1: issue-bound) */
