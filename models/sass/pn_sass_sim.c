@@ -396,11 +396,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (op->in.kind == PN_SASS_ATOM_GLOBAL && ex > 0)
                 o->cost[P_ATOM] = pn_sass_atomic_cost(pd, op, from[i], grid, busy);
             /* measured: the busiest L2 slice's atomic unit, every SM's atomics in
-             * turn; at least what the profile's rules give */
+             * turn; at least what the one-address rule gives (the lines rule
+             * guesses how many lines the blocks share: the measure knows) */
             if (op->in.kind == PN_SASS_ATOM_GLOBAL && p->mem->atomic_ns > 0 && pd->clock_mhz > 0) {
                 uint32_t m = pn_sass_units(pn_sass_atomic_measured(pd, op, p->mem->atomic_ns) *
                                            busy);
-                o->cost[P_ATOM] = m > o->cost[P_ATOM] ? m : o->cost[P_ATOM];
+                o->cost[P_ATOM] = m > o->cost[P_ATOM] || op->sectors > ex ? m : o->cost[P_ATOM];
             }
             break;
         case PN_SASS_GLOBAL_ST:
