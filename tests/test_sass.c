@@ -106,6 +106,28 @@ static void test_control(void **state)
     assert_int_equal(in.kind, PN_SASS_BARRIER);
 }
 
+/* A branch whose condition is its first operand (sm_90 code of recent compilers, cuBLAS's
+ * nvjet kernels) is guarded as "@!P0 BRA" is. */
+static void test_predicate_operand(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in = parse("BRA !P0, 0x3fa0 ;");
+    assert_true(in.guarded);
+    assert_true(in.guard_negated);
+    assert_reg(in.guard, PN_SASS_P, 0, 1);
+    assert_true(in.has_target);
+    assert_int_equal(in.target, 0x3fa0);
+    assert_int_equal(in.n_reads, 0);
+    in = parse("BRA.U UP1, 0x100 ;");
+    assert_true(in.guarded);
+    assert_false(in.guard_negated);
+    assert_reg(in.guard, PN_SASS_UP, 1, 1);
+    assert_int_equal(in.target, 0x100);
+    in = parse("BRA 0x280 ;");
+    assert_false(in.guarded);
+    assert_int_equal(in.target, 0x280);
+}
+
 static void test_kinds(void **state)
 {
     (void)state;
@@ -153,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_guarded_load), cmocka_unit_test(test_wide_and_setp),
         cmocka_unit_test(test_store_and_fp64), cmocka_unit_test(test_control),
         cmocka_unit_test(test_kinds), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_predicate_operand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,12 +115,30 @@ static double mma_depth(const char *m)
     return atof(d + 1);
 }
 
+/* The width N of a warpgroup matrix op's .MxNxK shape (HGMMA.64x128x16: 128); 0 for
+ * any other shape. */
+static double mma_width(const char *m)
+{
+    if (*m != '.')
+        return 0;
+    const char *x = strchr(m + 1, 'x');
+    return x && x < m + 1 + strcspn(m + 1, ".") ? atof(x + 1) : 0;
+}
+
 double pn_sass_tensor_steps(const pn_pipe_device_t *pd, const pn_sass_op_t *op, int w)
 {
     double k = mma_depth(op->in.modifiers);
     if (pd->n_tensor[w] < 1 || !(k > 0))
         return 0;
-    return table_at((const double (*)[2])pd->tensor[w], pd->n_tensor[w], k, 0);
+    double v = table_at((const double (*)[2])pd->tensor[w], pd->n_tensor[w], k, 0);
+    /* a warpgroup's 64xNxK op (HGMMA): each of its four warps takes a 16xNxK
+     * share, N/8 HMMA.168K's worth of its partition, back to back */
+    double n = mma_width(op->in.modifiers);
+    if (n >= 8) {
+        double busy = table_at((const double (*)[2])pd->tensor[0], pd->n_tensor[0], k, 0);
+        v = w == 0 ? busy * n / 8 : v + busy * (n / 8 - 1);
+    }
+    return v;
 }
 
 /* The steps a line takes per warp-level access when every block works on the

@@ -211,6 +211,22 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
     memcpy(in->modifiers, p, mn);
     p += mn;
     in->kind = pn_sass_kind_of(in->opcode, &in->known);
+    /* a branch whose condition is its first operand ("BRA !P0, 0x3fa0", "BRA.U UP1,
+     * 0x100": sm_90 code of recent compilers) is guarded as "@!P0 BRA 0x3fa0" is */
+    if (!in->guarded && !strcmp(in->opcode, "BRA")) {
+        const char *g = p + strspn(p, " \t");
+        bool neg = *g == '!', none;
+        pn_sass_reg_t pr;
+        size_t n = reg_at(g + neg, &pr, &none);
+        const char *after = g + neg + n;
+        if (n && (pr.file == PN_SASS_P || pr.file == PN_SASS_UP) &&
+            after[strspn(after, " \t")] == ',') {
+            in->guard = pr;
+            in->guard_negated = neg;
+            in->guarded = !none || neg;
+            p = after + strspn(after, " \t") + 1;
+        }
+    }
     const char *m = in->modifiers;
     pn_sass_kind_t k = in->kind;
     bool memory = k >= PN_SASS_GLOBAL_LD && k <= PN_SASS_CONST_LD;
