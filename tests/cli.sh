@@ -382,6 +382,20 @@ m = max(v for k, v in b.items() if isinstance(v, int))
 assert b["latency"] == 221903 and "l2" in b, b
 assert d["steps"]["min"] >= m, (d["steps"], m)' 2>"$TMP/err"; then ok run-sass-bounds
 else bad run-sass-bounds "$(tail -1 "$TMP/err")"; fi
+# examples/library (CUB, Thrust, cuBLAS, cuFFT on an H100): every launch imports (names the
+# raw page abbreviates, tables printed once or twice, spinning kernels' counts), and a run
+# whose warps leave the plan (cuBLAS's warp-specialised FP16 GEMM at 2048^2) still ends no
+# earlier than the plan's largest bound
+xz -dc examples/data/h100/library/library.source.csv.xz >"$TMP/lib-src.csv"
+rm -rf "$TMP/lib"
+$RUN import -O "$TMP/lib" -S "$TMP/lib-src.csv" examples/data/h100/library/library.raw.csv 2>"$TMP/err"; rc=$?
+lcfg="$TMP/lib/nvjet_sm90_hss_256x128_64x4_1x2_h_bz_coopA_NNT-384x128-43.yaml"
+if [ $rc -eq 0 ] && [ "$(ls "$TMP/lib" | grep -c 'yaml$')" -eq 55 ] && [ -f "$lcfg" ] &&
+   $RUN run -r 1 -f json "$lcfg" | python3 -c 'import json, sys
+d = json.load(sys.stdin); b = d["bounds"]
+m = max(v for k, v in b.items() if isinstance(v, int))
+assert m > 40000 and d["steps"]["min"] >= m, (d["steps"], m)' 2>>"$TMP/err"; then ok import-library-floor
+else bad import-library-floor "rc $rc: $(tail -3 "$TMP/err")"; fi
 # the bundled example on every engine: the same distribution (tests/test_sass_net.c); here
 # their first runs within 1 % of each other. An imported launch too large to unroll is refused
 for e in auto literal fast; do

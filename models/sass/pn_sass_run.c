@@ -546,6 +546,10 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
     /* as the net counts them: its last warp terminates at `end`, the kernel
      * ends in the next step and the marking after it is dead */
     res->steps = end + 2;
+    /* never below a lower bound of the plan: a run whose warps left it (control
+     * flow it could not follow, doc/dependencies.md) ends there */
+    if (res->steps < s->floor)
+        res->steps = s->floor;
     res->idle_steps = res->steps > busy_steps ? res->steps - busy_steps : 0;
     res->firings = r.issued + res->idle_steps; /* issues, and t0 in the idle steps */
 out:

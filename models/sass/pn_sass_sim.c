@@ -470,6 +470,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         pn_sass_sim_free(s);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
+    pn_pipe_bounds_t bd;
+    pn_sass_sim_bounds(s, &bd);
+    s->floor = bd.steps[bd.binding];
     if ((pd->dram_queue > 0 || pd->dram_write_delay > 0) && s->rate[P_DRAM] && !p->bounds_only &&
         (st = settle_dram(s, pd, err)) != PN_OK) {
         pn_sass_sim_free(s);

@@ -75,6 +75,7 @@ struct pn_sass_sim {
                                  * turns to its waiting side (pd->diverge_switch) */
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
+    uint64_t floor;             /* the largest of the plan's lower bounds (pn_sass_sim_bounds) */
     double l1_hit, l2_hit;
     pn_sass_class_t *cls;       /* the ops' distinct classes */
     uint32_t n_cls;
