@@ -385,6 +385,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* measured DRAM sectors, dearer for a few sectors a line; else
              * the line's floor */
             double scat = pn_sass_dram_scatter(pd, sec, lines);
+            /* measured DRAM reads no more than the L1's reads from L2: no sector
+             * was read alone (ncu counts a lone sector as its 64-byte pair), so
+             * scattered accesses came back for the rest of their lines */
+            if (p->mem->dram_ld >= 0 && p->mem->l2_ld > 0 && p->mem->dram_ld <= p->mem->l2_ld)
+                scat = 1;
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
                                   ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec * scat) : 0)
                                   : pn_sass_units(fmax(sec, D * lines));
