@@ -735,7 +735,8 @@ static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
  * steps less the full bucket (12 + 2): 82. The same sectors in 2 lines: x 3
  * / 2 again (a pair a line); in 1 line (whole lines): x 1, 64 - 10 = 54; 3
  * sectors a line: x 1 (4 measured a load: 26);
- * without the key: x 1. */
+ * without the key: x 1; with the L2's reads measured at no less than the
+ * DRAM's (no sector read alone): x 1. */
 static void test_dram_scattered(void **state)
 {
     (void)state;
@@ -752,6 +753,12 @@ static void test_dram_scattered(void **state)
     assert_int_equal(dram_bound_lines(ldg, 1, &mem, &pd), 54);
     mem.dram_ld = 4; /* 3 sectors a line: counted as 3, x 1 */
     assert_int_equal(dram_bound_lines(ldg, 4.0 / 3, &mem, &pd), 26);
+    /* measured DRAM reads no more than the L2 reads: no sector read alone, x 1 */
+    mem.dram_ld = 8;
+    mem.l2_ld = 8;
+    assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 54);
+    mem.l2_ld = 4;
+    assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 82);
 }
 
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
