@@ -420,6 +420,44 @@ static void test_divergence(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* Steps of one warp: a load (its text, `sectors` sectors in one line) and an add
+ * that reads it, with latencies arith LA, L1 10, L2 20, DRAM 40 and no hits. */
+static uint64_t level_run(const char *load, double sectors)
+{
+    const char *t[2] = { load, "IADD3 R5, R4, 0x1, RZ" };
+    double sec[2] = { sectors, 0 }, lines[2] = { sectors > 0 ? 1 : 0, 0 }, wf[2] = { 0, 0 };
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 2, sec, lines, wf);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 20;
+    pp.latency[PN_PIPE_LD_DRAM] = 40;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+/* A load strong at the GPU's or system's scope (a flag other blocks write) is
+ * served at L2 whatever the hit rates (DRAM here): 20 + LA + 2 against 40 + LA
+ * + 2; one strong at the SM's scope takes its level as any load. A guarded
+ * load that moved no sector in its executions (every thread predicated off)
+ * went nowhere: LA + LA + 2. */
+static void test_load_scope(void **state)
+{
+    (void)state;
+    assert_int_equal(level_run("LDG.E R4, desc[UR4][R2.64]", 4), 40 + LA + 2);
+    assert_int_equal(level_run("LDG.E.STRONG.GPU R4, desc[UR4][R2.64]", 4), 20 + LA + 2);
+    assert_int_equal(level_run("LD.E.64.STRONG.SYS R4, desc[UR4][R2.64]", 4), 20 + LA + 2);
+    assert_int_equal(level_run("LDG.E.STRONG.SM R4, desc[UR4][R2.64]", 4), 40 + LA + 2);
+    assert_int_equal(level_run("@P0 LDG.E R4, desc[UR4][R2.64]", 0), LA + LA + 2);
+    assert_int_equal(level_run("@P0 LDG.E R4, desc[UR4][R2.64]", 4), 40 + LA + 2);
+}
+
 /* Matrix ops (HMMA) take the profile's tensor rows at their depth K: two
  * dependent HMMA.16816 wait 24 each (the row of K 16), two HMMA.1688 17 (K 8),
  * an HMMA.884 (K 4, below the first row) 17; without the rows the SFU's
@@ -1171,6 +1209,7 @@ int main(void)
         cmocka_unit_test(test_dram_queue),
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_dram_scattered),
+        cmocka_unit_test(test_load_scope),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_divergence),

@@ -85,6 +85,13 @@ static uint32_t global_lsu_units(const pn_sass_op_t *op, double sec, double line
     return pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
 }
 
+/* Is op a load strong at the GPU's or the system's scope (.STRONG.GPU,
+ * .STRONG.SYS: coherent at L2)? */
+static int strong_beyond_sm(const pn_sass_op_t *op)
+{
+    return strstr(op->in.modifiers, ".STRONG.GPU") || strstr(op->in.modifiers, ".STRONG.SYS");
+}
+
 /* Op's part in cp.async (sop_t's async, async_n): LDGSTS copies, LDGDEPBAR
  * commits, DEPBAR.LE SB0, N waits (N at most PN_SASS_ASYNC_GROUPS - 1; other
  * scoreboards and forms are plain control). */
@@ -323,6 +330,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         double lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(sec / 4);
         double wf = ex > 0 && op->wavefronts > 0 ? op->wavefronts / ex : 1;
         o->lat = L[PN_PIPE_ARITH];
+        /* a guarded global load that moved no sector in any of its executions:
+         * every thread was predicated off, nothing went to memory */
+        if (op->in.kind == PN_SASS_GLOBAL_LD && op->in.guarded && ex > 0 && op->sectors == 0 &&
+            !pn_sass_op_is_local(op) && !pn_sass_op_is_texture(op) &&
+            strcmp(op->in.opcode, "LDGSTS"))
+            o->kind = K_CTRL;
+        else
         switch (op->in.kind) {
         case PN_SASS_ARITH: case PN_SASS_FP64:
             o->kind = K_ALU;
@@ -375,7 +389,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->cost[P_SHARED] = pn_sass_units(1);
             break;
         case PN_SASS_GLOBAL_LD: case PN_SASS_ATOM_GLOBAL:
-            o->kind = op->in.kind == PN_SASS_GLOBAL_LD ? K_GLD : K_ATOMG;
+            /* a load strong at the GPU's or system's scope (a flag, a look-back
+             * status, a volatile) reads what other SMs write: at L2, where their
+             * writes land, as an atomic does (.STRONG.SM loads stay in the L1) */
+            o->kind = op->in.kind == PN_SASS_GLOBAL_LD && !strong_beyond_sm(op) ? K_GLD
+                                                                                 : K_ATOMG;
             /* the same addresses in every block (no block index, no loaded value in
              * them): the warps of every block on the SM ask for its lines at about
              * the same time, so its L1 hits are hits on a line in flight */
