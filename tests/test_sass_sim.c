@@ -373,6 +373,31 @@ static void test_async_copies(void **state)
  * reconverges at the BSSY's target (its add at 4 + LA, the BSYNC again, EXIT
  * at 6 + LA), done when the add's result is back (4 + 2 LA), +2; the plan
  * walks the 8 instructions the counts give. */
+/* A loop (behind a guard) whose threads leave at different trips: ncu counts its exit's
+ * BSYNC once for each part of the warp that left (3 here), the warp goes on once. The
+ * plan runs the body its 10 times (fewer before: the loop's flows solved from the
+ * BSYNC's 3). */
+static void test_divergent_loop_exit(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    add(&p, 0x00, 1, "BSSY B0, 0x50");
+    add(&p, 0x10, 1, "@P1 BRA 0x40");
+    add(&p, 0x20, 10, "IADD3 R1, R1, 1, RZ");
+    add(&p, 0x30, 10, "@!P0 BRA 0x20");
+    add(&p, 0x40, 3, "BSYNC B0");
+    add(&p, 0x50, 1, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_int_equal(pl.op_execs[2], 10);
+    assert_int_equal(pl.op_execs[4], 1);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
 static void test_divergence(void **state)
 {
     (void)state;
@@ -1210,6 +1235,7 @@ int main(void)
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_load_scope),
+        cmocka_unit_test(test_divergent_loop_exit),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_divergence),

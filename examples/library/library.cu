@@ -18,6 +18,15 @@
  *   blas_sdot     cublasSdot                                         2^24
  *   fft_c2c       cufftExecC2C, one complex-float transform           2^20, 2^24
  *   empty         an empty kernel of 32-thread blocks (the launch)      32, 4224 threads
+ * and a second set, measured after the model had learnt from the first (examples/library2):
+ *   cub_segreduce cub::DeviceSegmentedReduce::Sum, segments of 1000    2^22, 2^24
+ *   cub_mergesort cub::DeviceMergeSort::SortKeys, floats               2^20
+ *   thrust_sortpairs thrust::sort_by_key, 32-bit keys, float values    2^22
+ *   cub_rle       cub::DeviceRunLengthEncode::Encode, runs of 16       2^24
+ *   rand_uniform  curandGenerateUniform (Philox)                        2^24, 2^26
+ *   blas_batched  cublasSgemmStridedBatched, 2048 products n x n       64, 128 (n)
+ *   blas_geam     cublasSgeam, a transpose n x n                       4096 (n)
+ *   sparse_spmv   cusparseSpMV, CSR, 2^20 rows of 16 random columns    2^20 (rows)
  *
  *   library [--kernels call1,...] [--launches 40] [--warmup 5] [--launch-log FILE] [--info]
  * Timing rows, per kernel of each call: "kernel,size,threads,blocks,0,0,median_us,p10_us,
@@ -34,9 +43,12 @@
 #include <cxxabi.h>
 #include <cuda_fp16.h>
 #include <cufft.h>
+#include <curand.h>
+#include <cusparse.h>
 #include <map>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
+#include <thrust/sort.h>
 #include <thrust/transform.h>
 
 #define LB_CK_BLAS(call)                                                                     \
@@ -127,37 +139,40 @@ static std::string lb_short_name(const std::string &sig)
     return sig.substr(b == n ? 0 : b, b == n ? n : n - b);
 }
 
-/* The kernels of one group (a call at one size): the records since its start, without the
- * spin kernels, are 1 + warmup + launches repeats of the call's k kernels; per kernel of the
- * call, one timing row with the median (p10, p90) over the last `launches` repeats. */
+/* The kernels of one group (a call at one size): the records since its start are the
+ * untimed call's kernels (with whatever a library launches once, on its first call), then
+ * warmup + launches times a spin kernel and the call's k kernels. Per kernel of the call,
+ * one timing row with the median (p10, p90) over the last `launches` calls. */
 static bool lb_print_kernels(const char *call, long n, int warmup, int launches)
 {
-    std::vector<lb_rec> ks;
+    std::vector<std::vector<lb_rec>> calls;
     for (auto &r : g_recs)
-        if (r.name.find("pn_spin") == std::string::npos)
-            ks.push_back(r);
+        if (r.name.find("pn_spin") != std::string::npos)
+            calls.emplace_back();
+        else if (!calls.empty())
+            calls.back().push_back(r);
     g_recs.clear();
-    size_t reps = 1 + (size_t)warmup + (size_t)launches, k = ks.size() / reps;
-    if (k == 0 || ks.size() % reps) {
-        fprintf(stderr, "%s n=%ld: %zu kernel records, not a multiple of %zu calls\n", call, n,
-                ks.size(), reps);
+    if (calls.size() != (size_t)(warmup + launches) || calls.back().empty()) {
+        fprintf(stderr, "%s n=%ld: %zu timed calls recorded, not %d\n", call, n, calls.size(),
+                warmup + launches);
         return false;
     }
-    for (size_t j = 0; j < k; j++) {
+    const std::vector<lb_rec> &first = calls[(size_t)warmup];
+    for (size_t j = 0; j < first.size(); j++) {
         std::vector<double> us;
-        for (size_t r = reps - (size_t)launches; r < reps; r++) {
-            const lb_rec &x = ks[r * k + j];
-            if (x.name != ks[j].name || x.blocks != ks[j].blocks) {
-                fprintf(stderr, "%s n=%ld: call %zu ran %s, the first %s\n", call, n, r,
-                        x.name.c_str(), ks[j].name.c_str());
+        for (size_t c = (size_t)warmup; c < calls.size(); c++) {
+            if (calls[c].size() != first.size() || calls[c][j].name != first[j].name ||
+                calls[c][j].blocks != first[j].blocks) {
+                fprintf(stderr, "%s n=%ld: call %zu ran other kernels than call %d\n", call, n,
+                        c, warmup);
                 return false;
             }
-            us.push_back(x.us);
+            us.push_back(calls[c][j].us);
         }
         std::sort(us.begin(), us.end());
-        printf("%s,%ld,%ld,%ld,0,0,%.3f,%.3f,%.3f,%d\n", lb_short_name(ks[j].name).c_str(), n,
-               ks[j].threads, ks[j].blocks, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9),
-               launches);
+        printf("%s,%ld,%ld,%ld,0,0,%.3f,%.3f,%.3f,%d\n", lb_short_name(first[j].name).c_str(), n,
+               first[j].threads, first[j].blocks, pn_pct(us, 0.5), pn_pct(us, 0.1),
+               pn_pct(us, 0.9), launches);
     }
     fflush(stdout);
     return true;
@@ -174,7 +189,15 @@ struct lb_data {
     size_t tmp_bytes = 0;
     cublasHandle_t blas;
     std::map<long, cufftHandle> fft; /* a plan per size, made on first use */
+    int *offs = nullptr, *runs = nullptr;  /* segment offsets (1000 apart), runs of 16 */
+    int *csr_rows = nullptr, *csr_cols = nullptr; /* a 2^20-row CSR matrix, 16 per row */
+    float *csr_vals = nullptr;
+    curandGenerator_t rng;
+    cusparseHandle_t sparse;
 };
+
+#define LB_SPMV_ROWS (1 << 20)
+#define LB_SPMV_PER_ROW 16
 
 static void lb_fill(lb_data *d, uint64_t seed)
 {
@@ -185,6 +208,21 @@ static void lb_fill(lb_data *d, uint64_t seed)
     PN_CK(cudaMemcpy(d->x, h.data(), d->cap * 4, cudaMemcpyHostToDevice));
     PN_CK(cudaMemcpy(d->y, h.data(), d->cap * 4, cudaMemcpyHostToDevice));
     PN_CK(cudaMemcpy(d->k, hk.data(), d->cap * 4, cudaMemcpyHostToDevice));
+    std::vector<int> hi(d->cap / 16 + 1);
+    for (size_t i = 0; i < hi.size(); i++) hi[i] = (int)std::min<long>(1000L * (long)i, d->cap);
+    PN_CK(cudaMemcpy(d->offs, hi.data(), hi.size() * 4, cudaMemcpyHostToDevice));
+    std::vector<int> hr(d->cap);
+    for (long i = 0; i < d->cap; i++) hr[i] = (int)(i / 16);
+    PN_CK(cudaMemcpy(d->runs, hr.data(), d->cap * 4, cudaMemcpyHostToDevice));
+    std::vector<int> rows(LB_SPMV_ROWS + 1), cols((size_t)LB_SPMV_ROWS * LB_SPMV_PER_ROW);
+    for (int r = 0; r <= LB_SPMV_ROWS; r++) rows[r] = r * LB_SPMV_PER_ROW;
+    for (int r = 0; r < LB_SPMV_ROWS; r++) {
+        for (int j = 0; j < LB_SPMV_PER_ROW; j++) cols[(size_t)r * LB_SPMV_PER_ROW + j] = (int)(pn_rand64(&s) % LB_SPMV_ROWS);
+        std::sort(cols.begin() + (size_t)r * LB_SPMV_PER_ROW, cols.begin() + (size_t)(r + 1) * LB_SPMV_PER_ROW);
+    }
+    PN_CK(cudaMemcpy(d->csr_rows, rows.data(), rows.size() * 4, cudaMemcpyHostToDevice));
+    PN_CK(cudaMemcpy(d->csr_cols, cols.data(), cols.size() * 4, cudaMemcpyHostToDevice));
+    PN_CK(cudaMemcpy(d->csr_vals, h.data(), cols.size() * 4, cudaMemcpyHostToDevice));
     std::vector<__half> hh(4096L * 4096);
     for (size_t i = 0; i < hh.size(); i++) hh[i] = __float2half(h[i] - 0.5f);
     PN_CK(cudaMemcpy(d->ha, hh.data(), hh.size() * 2, cudaMemcpyHostToDevice));
@@ -198,6 +236,16 @@ static void lb_init(lb_data *d, uint64_t seed)
     PN_CK(cudaMalloc(&d->z, d->cap * 4));
     PN_CK(cudaMalloc(&d->k, d->cap * 4));
     PN_CK(cudaMalloc(&d->k2, d->cap * 4));
+    PN_CK(cudaMalloc(&d->offs, (d->cap / 16 + 1) * 4));
+    PN_CK(cudaMalloc(&d->runs, d->cap * 4));
+    PN_CK(cudaMalloc(&d->csr_rows, (LB_SPMV_ROWS + 1) * 4));
+    PN_CK(cudaMalloc(&d->csr_cols, (size_t)LB_SPMV_ROWS * LB_SPMV_PER_ROW * 4));
+    PN_CK(cudaMalloc(&d->csr_vals, (size_t)LB_SPMV_ROWS * LB_SPMV_PER_ROW * 4));
+    if (curandCreateGenerator(&d->rng, CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS ||
+        cusparseCreate(&d->sparse) != CUSPARSE_STATUS_SUCCESS) {
+        fprintf(stderr, "cuRAND or cuSPARSE failed to start\n");
+        exit(2);
+    }
     PN_CK(cudaMalloc(&d->hist, 257 * sizeof(int)));
     PN_CK(cudaMalloc(&d->cnt, sizeof(int)));
     PN_CK(cudaMalloc(&d->ha, 4096L * 4096 * 2));
@@ -210,7 +258,10 @@ static void lb_init(lb_data *d, uint64_t seed)
 
 static const char *const lb_calls[] = {"cub_reduce", "cub_scan",    "cub_sort",   "cub_hist",
                                        "cub_select", "thrust_saxpy", "blas_sgemm", "blas_hgemm",
-                                       "blas_sgemv", "blas_sdot",    "fft_c2c",     "empty"};
+                                       "blas_sgemv", "blas_sdot",    "fft_c2c",     "empty",
+                                       "cub_segreduce", "cub_mergesort", "thrust_sortpairs",
+                                       "cub_rle", "rand_uniform", "blas_batched", "blas_geam",
+                                       "sparse_spmv"};
 enum { LB_NCALLS = sizeof lb_calls / sizeof lb_calls[0] };
 
 static std::vector<long> lb_sizes(int c)
@@ -225,6 +276,14 @@ static std::vector<long> lb_sizes(int c)
     case 8: return {4096, 8192};
     case 10: return {1L << 20, 1L << 24};
     case 11: return {32, 4224};
+    case 12: return {1L << 22, 1L << 24};
+    case 13: return {1L << 20};
+    case 14: return {1L << 22};
+    case 15: return {1L << 24};
+    case 16: return {1L << 24, 1L << 26};
+    case 17: return {64, 128};
+    case 18: return {4096};
+    case 19: return {LB_SPMV_ROWS};
     default: return {1L << 24};
     }
 }
@@ -274,6 +333,66 @@ static void lb_run(int c, long n, lb_data *d)
         break;
     }
     case 11: lb_empty<<<(unsigned)(n / 32), 32>>>(); break;
+    case 12:
+        PN_CK(cub::DeviceSegmentedReduce::Sum(d->tmp, tb, d->x, d->z, (int)(n / 1000), d->offs,
+                                               d->offs + 1));
+        break;
+    case 13: /* sorts in place: a fresh copy of the keys each call */
+        PN_CK(cudaMemcpyAsync(d->z, d->x, n * 4, cudaMemcpyDeviceToDevice, 0));
+        PN_CK(cub::DeviceMergeSort::SortKeys(d->tmp, tb, d->z, (int)n, cuda::std::less<float>()));
+        break;
+    case 14: {
+        PN_CK(cudaMemcpyAsync(d->k2, d->k, n * 4, cudaMemcpyDeviceToDevice, 0));
+        PN_CK(cudaMemcpyAsync(d->z, d->x, n * 4, cudaMemcpyDeviceToDevice, 0));
+        thrust::device_ptr<unsigned> k(d->k2);
+        thrust::device_ptr<float> v(d->z);
+        thrust::sort_by_key(thrust::device, k, k + n, v);
+        break;
+    }
+    case 15:
+        PN_CK(cub::DeviceRunLengthEncode::Encode(d->tmp, tb, d->runs, (int *)d->k2, (int *)d->z,
+                                                 d->cnt, (int)n));
+        break;
+    case 16:
+        if (curandGenerateUniform(d->rng, d->z, (size_t)n) != CURAND_STATUS_SUCCESS) {
+            fprintf(stderr, "curandGenerateUniform failed\n");
+            exit(2);
+        }
+        break;
+    case 17: /* 2048 products of n x n matrices */
+        LB_CK_BLAS(cublasSgemmStridedBatched(d->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)n,
+                                             (int)n, &one, d->x, (int)n, n * n, d->y, (int)n,
+                                             n * n, &zero, d->z, (int)n, n * n, 2048));
+        break;
+    case 18: /* a transpose */
+        LB_CK_BLAS(cublasSgeam(d->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)n, (int)n, &one, d->x,
+                               (int)n, &zero, d->y, (int)n, d->z, (int)n));
+        break;
+    case 19: {
+        static cusparseSpMatDescr_t A;
+        static cusparseDnVecDescr_t X, Y;
+        static void *buf;
+        if (!buf) {
+            size_t bytes = 0;
+            if (cusparseCreateCsr(&A, n, n, n * LB_SPMV_PER_ROW, d->csr_rows, d->csr_cols,
+                                  d->csr_vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F) ||
+                cusparseCreateDnVec(&X, n, d->x, CUDA_R_32F) ||
+                cusparseCreateDnVec(&Y, n, d->z, CUDA_R_32F) ||
+                cusparseSpMV_bufferSize(d->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X,
+                                        &zero, Y, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes)) {
+                fprintf(stderr, "cuSPARSE SpMV set-up failed\n");
+                exit(2);
+            }
+            PN_CK(cudaMalloc(&buf, bytes ? bytes : 1));
+        }
+        if (cusparseSpMV(d->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
+                         CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buf)) {
+            fprintf(stderr, "cusparseSpMV failed\n");
+            exit(2);
+        }
+        break;
+    }
     default:
         LB_CK_BLAS(cublasSetPointerMode(d->blas, CUBLAS_POINTER_MODE_DEVICE));
         LB_CK_BLAS(cublasSdot(d->blas, (int)n, d->x, 1, d->y, 1, d->z));
@@ -373,6 +492,8 @@ int main(int argc, char **argv)
     }
     if (log) fclose(log);
     for (auto &p : d.fft) cufftDestroy(p.second);
+    curandDestroyGenerator(d.rng);
+    cusparseDestroy(d.sparse);
     cublasDestroy(d.blas);
     return failures ? 1 : 0;
 }

@@ -167,6 +167,18 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         last[p->ops[i].block] = (uint32_t)i;
         count[p->ops[i].block] = p->ops[i].executed;
     }
+    /* a loop's exit into a BSYNC: ncu counts the BSYNC once for every part of a
+     * warp that left the loop on its own (threads leaving at different trips),
+     * the warp goes on once, as the block after it counts */
+    for (uint32_t b = 0; b + 1 < nb; b++) {
+        const pn_sass_op_t *op = &p->ops[first[b]];
+        if (first[b] == 0 || first[b] != last[b] || strcmp(op->in.opcode, "BSYNC"))
+            continue;
+        const pn_sass_op_t *prev = &p->ops[first[b] - 1];
+        if (prev->in.guarded && pn_sass_op_is_branch(prev) && prev->in.target <= prev->offset &&
+            count[b + 1] < count[b])
+            count[b] = count[b + 1];
+    }
     int32_t *reconv_of = reconvergence(p);
     if (!reconv_of) {
         free(count), free(first), free(last), free(e);
