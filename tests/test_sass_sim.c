@@ -445,6 +445,8 @@ static void test_divergence(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+static uint64_t store_dram_bound(double sectors);
+
 /* Steps of one warp: a load (its text, `sectors` sectors in one line) and an add
  * that reads it, with latencies arith LA, L1 10, L2 20, DRAM 40 and no hits. */
 static uint64_t level_run(const char *load, double sectors)
@@ -471,7 +473,7 @@ static uint64_t level_run(const char *load, double sectors)
  * served at L2 whatever the hit rates (DRAM here): 20 + LA + 2 against 40 + LA
  * + 2; one strong at the SM's scope takes its level as any load. A guarded
  * load that moved no sector in its executions (every thread predicated off)
- * went nowhere: LA + LA + 2. */
+ * went nowhere: LA + LA + 2; so did such a store. */
 static void test_load_scope(void **state)
 {
     (void)state;
@@ -481,6 +483,10 @@ static void test_load_scope(void **state)
     assert_int_equal(level_run("LDG.E.STRONG.SM R4, desc[UR4][R2.64]", 4), 40 + LA + 2);
     assert_int_equal(level_run("@P0 LDG.E R4, desc[UR4][R2.64]", 0), LA + LA + 2);
     assert_int_equal(level_run("@P0 LDG.E R4, desc[UR4][R2.64]", 4), 40 + LA + 2);
+    /* guarded stores: 8 of 4 sectors, 32 less the full bucket (4 + 2): 26; of no
+     * sector, none (before: the default 4 sectors each) */
+    assert_int_equal(store_dram_bound(4), 26);
+    assert_int_equal(store_dram_bound(0), 0);
 }
 
 /* Matrix ops (HMMA) take the profile's tensor rows at their depth K: two
@@ -781,6 +787,29 @@ static uint64_t dram_bound_lines(const char *text, double n_lines, const pn_memo
     pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
     pn_pipe_bounds_t b;
     bounds_on(&p, &pp, pd, mem, &b);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+}
+
+/* The DRAM bound of 8 guarded stores of `sectors` sectors each over the launch (0:
+ * every thread predicated off), their DRAM sectors as they miss L2. */
+static uint64_t store_dram_bound(double sectors)
+{
+    const char *t[8];
+    double sec[8], lines[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = "@P0 STG.E desc[UR4][R2.64], R4", sec[i] = sectors, lines[i] = sectors > 0;
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 8, sec, lines, NULL);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    pn_pipe_device_t pd = { 0 };
+    pn_pipe_bounds_t b;
+    bounds_on(&p, &pp, &pd, &mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
 }

@@ -330,11 +330,15 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         double lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(sec / 4);
         double wf = ex > 0 && op->wavefronts > 0 ? op->wavefronts / ex : 1;
         o->lat = L[PN_PIPE_ARITH];
-        /* a guarded global load that moved no sector in any of its executions:
-         * every thread was predicated off, nothing went to memory */
-        if (op->in.kind == PN_SASS_GLOBAL_LD && op->in.guarded && ex > 0 && op->sectors == 0 &&
-            !pn_sass_op_is_local(op) && !pn_sass_op_is_texture(op) &&
-            strcmp(op->in.opcode, "LDGSTS"))
+        /* a guarded global load or store that moved no sector in any of its
+         * executions, a guarded shared one with no wavefront: every thread was
+         * predicated off, nothing went to memory */
+        if (op->in.guarded && ex > 0 && !pn_sass_op_is_local(op) && !pn_sass_op_is_texture(op) &&
+            strcmp(op->in.opcode, "LDGSTS") &&
+            (((op->in.kind == PN_SASS_GLOBAL_LD || op->in.kind == PN_SASS_GLOBAL_ST) &&
+              op->sectors == 0) ||
+             ((op->in.kind == PN_SASS_SHARED_LD || op->in.kind == PN_SASS_SHARED_ST) &&
+              op->wavefronts == 0)))
             o->kind = K_CTRL;
         else
         switch (op->in.kind) {
