@@ -18,7 +18,7 @@
  *   blas_sdot     cublasSdot                                         2^24
  *   fft_c2c       cufftExecC2C, one complex-float transform           2^20, 2^24
  *   empty         an empty kernel of 32-thread blocks (the launch)      32, 4224 threads
- * and a second set, measured after the model had learnt from the first (examples/library2):
+ * and a second set, measured after the model had learnt from the first (examples/data/h100/library2):
  *   cub_segreduce cub::DeviceSegmentedReduce::Sum, segments of 1000    2^22, 2^24
  *   cub_mergesort cub::DeviceMergeSort::SortKeys, floats               2^20
  *   thrust_sortpairs thrust::sort_by_key, 32-bit keys, float values    2^22
