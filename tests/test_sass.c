@@ -135,6 +135,9 @@ static void test_kinds(void **state)
     assert_int_equal(pn_sass_kind_of("MUFU", &known), PN_SASS_SFU);
     assert_int_equal(pn_sass_kind_of("I2F", &known), PN_SASS_CONV);
     assert_int_equal(pn_sass_kind_of("ATOMS", &known), PN_SASS_ATOM_SHARED);
+    /* an mbarrier op (arrive, poll, init) waits for no other warp: not a barrier */
+    assert_int_equal(pn_sass_kind_of("SYNCS", &known), PN_SASS_CONTROL);
+    assert_int_equal(pn_sass_kind_of("BAR", &known), PN_SASS_BARRIER);
     /* what ncu counts apart from the global accesses */
     assert_int_equal(pn_sass_opcode_apart("LDL"), PN_SASS_APART_LOCAL);
     assert_int_equal(pn_sass_opcode_apart("STL"), PN_SASS_APART_LOCAL);
