@@ -53,6 +53,14 @@ static const struct {
     { "ENDCOLLECTIVE", PN_SASS_CONTROL }, { "MOVM", PN_SASS_SHUFFLE },
     { "HSETP2", PN_SASS_ARITH }, { "HMNMX2", PN_SASS_ARITH }, { "MOV32I", PN_SASS_ARITH },
     { "F2IP", PN_SASS_ARITH },
+    /* synchronisation of warpgroups, clusters and dependent launches: they wait
+     * for no data a register carries (TMA copies, UTMALDG and UTMASTG, stay
+     * unknown: their traffic is not on the page) */
+    { "WARPGROUP", PN_SASS_CONTROL }, { "FENCE", PN_SASS_CONTROL },
+    { "UCGABAR_ARV", PN_SASS_CONTROL }, { "UCGABAR_WAIT", PN_SASS_CONTROL },
+    { "CGAERRBAR", PN_SASS_CONTROL }, { "USETMAXREG", PN_SASS_CONTROL },
+    { "UTMACMDFLUSH", PN_SASS_CONTROL }, { "ACQBULK", PN_SASS_CONTROL },
+    { "PREEXIT", PN_SASS_CONTROL },
     /* texture and surface accesses: through the L1 as loads and stores are (the
      * page gives them no sectors: a line each) */
     { "TEX", PN_SASS_GLOBAL_LD }, { "TLD", PN_SASS_GLOBAL_LD }, { "TLD4", PN_SASS_GLOBAL_LD },
