@@ -92,6 +92,22 @@ static int strong_beyond_sm(const pn_sass_op_t *op)
     return strstr(op->in.modifiers, ".STRONG.GPU") || strstr(op->in.modifiers, ".STRONG.SYS");
 }
 
+/* Were all the threads of guarded memory op `op` predicated off in every
+ * execution: a global load or store that moved no sector, a shared one with
+ * no wavefront (the page's counts; local and texture accesses and cp.async
+ * copies have none of their own there)? */
+static int predicated_off(const pn_sass_op_t *op)
+{
+    if (!op->in.guarded || !(op->executed > 0) || pn_sass_op_is_local(op) ||
+        pn_sass_op_is_texture(op) || !strcmp(op->in.opcode, "LDGSTS"))
+        return 0;
+    switch (op->in.kind) {
+    case PN_SASS_GLOBAL_LD: case PN_SASS_GLOBAL_ST: return op->sectors == 0;
+    case PN_SASS_SHARED_LD: case PN_SASS_SHARED_ST: return op->wavefronts == 0;
+    default: return 0;
+    }
+}
+
 /* Op's part in cp.async (sop_t's async, async_n): LDGSTS copies, LDGDEPBAR
  * commits, DEPBAR.LE SB0, N waits (N at most PN_SASS_ASYNC_GROUPS - 1; other
  * scoreboards and forms are plain control). */
@@ -330,18 +346,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         double lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(sec / 4);
         double wf = ex > 0 && op->wavefronts > 0 ? op->wavefronts / ex : 1;
         o->lat = L[PN_PIPE_ARITH];
-        /* a guarded global load or store that moved no sector in any of its
-         * executions, a guarded shared one with no wavefront: every thread was
-         * predicated off, nothing went to memory */
-        if (op->in.guarded && ex > 0 && !pn_sass_op_is_local(op) && !pn_sass_op_is_texture(op) &&
-            strcmp(op->in.opcode, "LDGSTS") &&
-            (((op->in.kind == PN_SASS_GLOBAL_LD || op->in.kind == PN_SASS_GLOBAL_ST) &&
-              op->sectors == 0) ||
-             ((op->in.kind == PN_SASS_SHARED_LD || op->in.kind == PN_SASS_SHARED_ST) &&
-              op->wavefronts == 0)))
-            o->kind = K_CTRL;
-        else
-        switch (op->in.kind) {
+        /* nothing went to memory: a control op (the switch's default) */
+        switch (predicated_off(op) ? PN_SASS_CONTROL : op->in.kind) {
         case PN_SASS_ARITH: case PN_SASS_FP64:
             o->kind = K_ALU;
             o->cost[P_ALU] = pn_sass_units(op->in.kind == PN_SASS_FP64 ? 2 : 1);
