@@ -396,6 +396,11 @@ d = json.load(sys.stdin); b = d["bounds"]
 m = max(v for k, v in b.items() if isinstance(v, int))
 assert m > 40000 and d["steps"]["min"] >= m, (d["steps"], m)' 2>>"$TMP/err"; then ok import-library-floor
 else bad import-library-floor "rc $rc: $(tail -3 "$TMP/err")"; fi
+# an unknown key in a profile's pipelined section: the required keys, then the optional ones
+sed 's/^  lsu_sectors:/  bogus_key: 1\n  lsu_sectors:/' models/devices/h100.yaml >"$TMP/bogus.yaml"
+bl=$(grep -n '^  bogus_key:' "$TMP/bogus.yaml" | cut -d: -f1)
+expect profile-unknown-key 1 "$TMP/bogus.yaml:$bl:3: unknown key 'bogus_key' in pipelined (expected partitions, issue, clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, arith_busy, block_launch, latency, or the optional dram_line_sectors, l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, tensor_latency, branch_busy, diverge_switch, fp64_busy, fp64_latency, launch_duration_us)" \
+    $RUN run -r 1 -d "$TMP/bogus.yaml" configs/example.yaml
 # the bundled example on every engine: the same distribution (tests/test_sass_net.c); here
 # their first runs within 1 % of each other. An imported launch too large to unroll is refused
 for e in auto literal fast; do

@@ -3,6 +3,7 @@
 #include "pn_config.h"
 #include "pn_config_i.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,21 +22,8 @@
 
 static const char *const top_keys[] = {"device", "model", "params", "kernel",
                                        "simulation", "sweep", NULL};
-static const char *const model_keys[] = {"schedulers", "latency", "selection", "net",
-                                         /* the pipelined section's keys */
-                                         "partitions", "issue", "clock_mhz", "launch_us",
-                                         "sfu_busy", "lsu_sectors", "shared_wavefronts",
-                                         "dram_sectors", "inflight", "arith_busy",
-                                         "block_launch", "dram_line_sectors", "l2_sectors",
-                                         "l2_line_sectors", "l2_store_sectors",
-                                         "l2_store_line_sectors", "l2_atomic_sectors",
-                                         "atomic_serial", "atomic_serial_float",
-                                         "bank_conflict", "atomic_lines", "l2_resident_mib",
-                                         "dram_queue", "dram_write_delay", "l2_sm_read",
-                                         "l2_sm_write", "alu_busy", "fmaheavy_busy",
-                                         "tensor_busy", "tensor_latency", "branch_busy",
-                                         "diverge_switch", "fp64_busy", "fp64_latency",
-                                         "launch_duration_us", NULL};
+/* model's own keys; the pipelined section's (pn_pipe_device_keys) follow them */
+static const char *const model_keys[] = {"schedulers", "latency", "selection", "net", NULL};
 /* keys of model: and model.latency that pn_pipe_device_parse leaves alone */
 static const char *const paper_model_keys[] = {"schedulers", "selection", "net", "global",
                                                "shared", NULL};
@@ -94,7 +82,17 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     pn_config_t *c = r->c;
     yaml_node_t *v;
     PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "model", r->err));
-    PN_CHECK(pn_yaml_check_keys(r->y, m, "model", model_keys, r->err));
+    const char *keys[64];
+    size_t n = 0;
+    for (size_t i = 0; model_keys[i]; i++)
+        keys[n++] = model_keys[i];
+    for (size_t i = 0; pn_pipe_device_keys[i]; i++)
+        if (strcmp(pn_pipe_device_keys[i], "latency")) {
+            assert(n + 1 < sizeof keys / sizeof keys[0]);
+            keys[n++] = pn_pipe_device_keys[i];
+        }
+    keys[n] = NULL;
+    PN_CHECK(pn_yaml_check_keys(r->y, m, "model", keys, r->err));
     c->model_pos = pos_of(m);
     if ((v = pn_yaml_get(r->y, m, "net", NULL)) != NULL) {
         char *s = NULL;

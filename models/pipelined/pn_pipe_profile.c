@@ -10,11 +10,16 @@ const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS] = {
     "arith", "sfu", "shared_ld", "shared_st", "l1", "l2", "dram", "global_st", "barrier"
 };
 
-static const char *const pd_keys[] = {
+const char *const pn_pipe_device_keys[] = {
     "partitions", "issue", "clock_mhz", "launch_us", "sfu_busy", "lsu_sectors",
-    "shared_wavefronts", "dram_sectors", "inflight", "arith_busy", "block_launch", "latency"
+    "shared_wavefronts", "dram_sectors", "inflight", "arith_busy", "block_launch", "latency",
+    /* optional */
+    "dram_line_sectors", "l2_sectors", "l2_line_sectors", "l2_store_sectors",
+    "l2_store_line_sectors", "l2_atomic_sectors", "atomic_serial", "atomic_serial_float",
+    "bank_conflict", "atomic_lines", "l2_resident_mib", "dram_queue", "dram_write_delay",
+    "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
+    "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us", NULL
 };
-#define N_PD_KEYS (sizeof pd_keys / sizeof pd_keys[0])
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
 static const char *const l2_keys[] = {
@@ -238,31 +243,22 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
                 d->set |= PN_PD_LAT0 << idx;
             }
         } else if (!(extra && in_list(key, extra))) {
-            char list[256] = "";
-            for (size_t j = 0; j < N_PD_KEYS; j++) {
-                strcat(list, j ? ", " : "");
-                strcat(list, pd_keys[j]);
+            char list[1024] = "";
+            for (size_t j = 0; pn_pipe_device_keys[j]; j++) {
+                strcat(list, j == PN_PD_REQUIRED_KEYS ? ", or the optional " : j ? ", " : "");
+                strcat(list, pn_pipe_device_keys[j]);
             }
             char snip[64];
             pn_yaml_snippet(snip, sizeof snip, key, strlen(key));
             return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(k), pn_yaml_col(k),
-                               "unknown key '%s' in %s (expected %s, or the optional "
-                               "dram_line_sectors, l2_sectors, l2_line_sectors, "
-                               "l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, "
-                               "atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, "
-                               "l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, "
-                               "l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, "
-                               "tensor_latency, branch_busy, diverge_switch, fp64_busy, "
-                               "fp64_latency, launch_duration_us)",
-                               snip, what,
-                               list);
+                               "unknown key '%s' in %s (expected %s)", snip, what, list);
         }
     }
     if (complete && (d->set & PN_PD_ALL) != PN_PD_ALL) {
-        for (size_t j = 0; j < N_PD_KEYS - 1; j++)
+        for (size_t j = 0; j < PN_PD_REQUIRED_KEYS - 1; j++)
             if (!(d->set & (1u << j)))
                 return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(map),
-                                   pn_yaml_col(map), "%s: missing key '%s'", what, pd_keys[j]);
+                                   pn_yaml_col(map), "%s: missing key '%s'", what, pn_pipe_device_keys[j]);
         for (int q = 0; q < PN_PD_LAT_KEYS; q++)
             if (!(d->set & (PN_PD_LAT0 << q)))
                 return pn_error_at(err, PN_EINVAL, y->file, pn_yaml_line(map),

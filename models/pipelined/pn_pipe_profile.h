@@ -62,6 +62,14 @@ enum {
 #define PN_PD_LAT_KEYS 9
 extern const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS];
 
+/* The keys of a pipelined section, NULL-terminated: the PN_PD_REQUIRED_KEYS
+ * every profile gives (partitions, issue, clock_mhz, launch_us, sfu_busy,
+ * lsu_sectors, shared_wavefronts, dram_sectors, inflight, arith_busy,
+ * block_launch, latency), then the optional ones; pn_pipe_device_parse reads
+ * them all and a config's model section may give any of them. */
+#define PN_PD_REQUIRED_KEYS 12
+extern const char *const pn_pipe_device_keys[];
+
 typedef struct pn_pipe_device {
     uint64_t set;                 /* which keys were given */
     uint32_t partitions, issue;
