@@ -158,37 +158,32 @@ static const char *const kind_keys[K_N] = { "arith", "sfu", "shared_ld", "shared
                                             "global_ld", "global_st", "barriers" };
 static void totals(const pn_ncu_launch_t *l, double tot[K_N]);
 
+/* The length of k[0..n) without the group of `open` ... `close` that ends it
+ * (nested; a '>' after '-' is an arrow, no bracket); n when k[0..n) does not
+ * end in such a group. */
+static size_t before_group(const char *k, size_t n, char open, char close)
+{
+    if (n == 0 || k[n - 1] != close)
+        return n;
+    size_t depth = 0, i = n;
+    while (i-- > 0) {
+        depth += k[i] == close && !(close == '>' && i > 0 && k[i - 1] == '-');
+        depth -= k[i] == open;
+        if (depth == 0)
+            break;
+    }
+    return depth == 0 ? i : n;
+}
+
 const char *pn_ncu_kernel_name(const char *k, size_t *len)
 {
     size_t n = strlen(k);
     while (n > 0 && k[n - 1] == ' ')
         n--;
-    /* the parameter list: the parentheses that close the signature */
-    if (n > 0 && k[n - 1] == ')') {
-        size_t depth = 0, i = n;
-        while (i-- > 0) {
-            depth += k[i] == ')';
-            depth -= k[i] == '(';
-            if (depth == 0)
-                break;
-        }
-        if (depth == 0)
-            n = i;
-    }
+    n = before_group(k, n, '(', ')');   /* the parameters */
     while (n > 0 && k[n - 1] == ' ')
         n--;
-    /* the template arguments: angle brackets that close the name ("->" is no bracket) */
-    if (n > 0 && k[n - 1] == '>') {
-        size_t depth = 0, i = n;
-        while (i-- > 0) {
-            depth += k[i] == '>' && !(i > 0 && k[i - 1] == '-');
-            depth -= k[i] == '<';
-            if (depth == 0)
-                break;
-        }
-        if (depth == 0)
-            n = i;
-    }
+    n = before_group(k, n, '<', '>');   /* the template arguments */
     /* the last part of the qualified name: after a return type, namespaces, classes */
     size_t b = n;
     while (b > 0 && k[b - 1] != ':' && k[b - 1] != ' ')
@@ -201,7 +196,7 @@ const char *pn_ncu_kernel_name(const char *k, size_t *len)
 
 /* A kernel name pnsim import can write as kernel.name and into a file name:
  * letters, digits, '_', ':' and inner spaces, not a word YAML reads as null
- * (a template's leading "void " is dropped before). */
+ * (pn_ncu_kernel_name leaves no return type, namespace or template). */
 static int kernel_name_ok(const char *k)
 {
     if (!*k || *k == ' ' || k[strlen(k) - 1] == ' ' || !strcmp(k, "null") ||

@@ -62,7 +62,8 @@ static const char compare_usage[] =
     "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n"
     "  -h, --help            this help\n";
 
-/* A config file of the directory: name (without "void "), threads, blocks, id. */
+/* A config file of the directory: its kernel's own name (pn_ncu_kernel_name), threads,
+ * blocks, id. */
 typedef struct entry {
     char *path;
     char *name;
@@ -101,17 +102,20 @@ static int parse_name(const char *dir, const char *file, entry_t *e)
     unsigned long long b = strtoull(end + 1, &end, 10);
     if (end != dash2 || t == 0 || b == 0)
         return 0;
-    const char *name = file;
-    if (!strncmp(name, "void ", 5))
-        name += 5;
-    e->name = malloc((size_t)(dash1 - name) + 1);
+    /* the kernel's own name, as the times' kernel column is reduced (an older
+     * import's config may carry a template's 'void ' prefix) */
+    e->name = malloc((size_t)(dash1 - file) + 1);
     e->path = malloc(strlen(dir) + len + 2);
     if (!e->name || !e->path) {
         free(e->name), free(e->path);
         return -1;
     }
-    memcpy(e->name, name, (size_t)(dash1 - name));
-    e->name[dash1 - name] = '\0';
+    memcpy(e->name, file, (size_t)(dash1 - file));
+    e->name[dash1 - file] = '\0';
+    size_t kl;
+    const char *k = pn_ncu_kernel_name(e->name, &kl);
+    memmove(e->name, k, kl);
+    e->name[kl] = '\0';
     sprintf(e->path, "%s/%s", dir, file);
     e->threads = (uint32_t)t;
     e->blocks = b;
@@ -314,7 +318,7 @@ int pn_cmd_compare(int argc, char **argv)
         size_t kl;
         const char *ks = pn_ncu_kernel_name(row->f[col[0]].text, &kl);
         char kernel[512];
-        snprintf(kernel, sizeof kernel, "%.*s", (int)(kl < sizeof kernel ? kl : sizeof kernel - 1), ks);
+        snprintf(kernel, sizeof kernel, "%.*s", (int)kl, ks);
         entry_t *e = take(ents, n_ents, kernel, (uint32_t)t, b);
         if (e && predict(e->path, runs, seed, (unsigned)jobs, durations ? 1 : ncu_times ? 2 : 0,
                          &pred, &err) != PN_OK)
