@@ -137,8 +137,7 @@ int main(int argc, char **argv)
             return 2;
         }
     const std::vector<int> T5 = {64, 128, 256, 512, 1024};
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) { perror(o.launch_log); return 2; }
+    FILE *log = pn_open_launch_log(o);
     PN_CK(cudaMalloc(&g_sink, sizeof(unsigned)));
     int failures = 0;
     for (int S = 1; S <= 4; S++) {

@@ -276,6 +276,19 @@ static void pn_parse_set_opts(int argc, char **argv, pn_opts *o, std::vector<std
     }
 }
 
+/* The launch log of --launch-log, opened to append; NULL without the option. A log that
+ * cannot be opened ends the program: its name and the reason on stderr, exit status 2. */
+static FILE *pn_open_launch_log(const pn_opts &o)
+{
+    if (!o.launch_log) return nullptr;
+    FILE *log = fopen(o.launch_log, "a");
+    if (!log) {
+        perror(o.launch_log);
+        exit(2);
+    }
+    return log;
+}
+
 /* Is every --kernels name one of the n kernels of all? Prints "unknown kernel 'X'" for the
  * first that is not. */
 static bool pn_names_known(const std::vector<std::string> &names, const char *const *all, int n)

@@ -171,8 +171,7 @@ int main(int argc, char **argv)
     const void *fn[] = {(const void *)f64_axpy, (const void *)f64_horner, (const void *)f64_norm,
                         (const void *)f64_gemm};
     if (!pn_names_known(names, all, (int)(sizeof all / sizeof all[0]))) return 2;
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) { perror(o.launch_log); return 2; }
+    FILE *log = pn_open_launch_log(o);
     PN_CK(cudaMalloc(&g_sink, sizeof(unsigned)));
     f_data d(o.seed);
     int failures = 0;

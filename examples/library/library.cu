@@ -448,8 +448,7 @@ int main(int argc, char **argv)
     std::vector<std::string> names;
     pn_parse_set_opts(argc, argv, &o, &names);
     if (!pn_names_known(names, lb_calls, LB_NCALLS)) return 2;
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) { perror(o.launch_log); return 2; }
+    FILE *log = pn_open_launch_log(o);
     lb_data d;
     lb_init(&d, o.seed);
     if (o.launches > 0) {

@@ -322,11 +322,7 @@ int main(int argc, char **argv)
         pn_print_devinfo();
         return 0;
     }
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) {
-        perror(o.launch_log);
-        return 2;
-    }
+    FILE *log = pn_open_launch_log(o);
 
     int dev = 0;
     cudaDeviceProp prop;

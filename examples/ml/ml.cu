@@ -369,8 +369,7 @@ int main(int argc, char **argv)
         for (auto &k : all) known = known || n == k.name;
         if (!known) { fprintf(stderr, "unknown kernel '%s'\n", n.c_str()); return 2; }
     }
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) { perror(o.launch_log); return 2; }
+    FILE *log = pn_open_launch_log(o);
     PN_CK(cudaMalloc(&g_sink, sizeof(unsigned)));
     int failures = 0;
     for (auto &k : all) {

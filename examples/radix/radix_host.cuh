@@ -81,11 +81,7 @@ int main(int argc, char **argv)
     PN_CK(cudaMalloc(&d_bbv, (size_t)PN_NBB * 1024 * sizeof(unsigned)));
     PN_CK(cudaMemcpyToSymbol(pn_bbv, &d_bbv, sizeof d_bbv));
 #endif
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) {
-        perror(o.launch_log);
-        return 2;
-    }
+    FILE *log = pn_open_launch_log(o);
 
     int failures = 0;
     for (int T : o.threads) {

@@ -309,8 +309,7 @@ int main(int argc, char **argv)
                         (const void *)rb_call,
                         (const void *)rb_switch, (const void *)rb_warp, (const void *)rb_wmma};
     if (!pn_names_known(names, all, (int)(sizeof all / sizeof all[0]))) return 2;
-    FILE *log = o.launch_log ? fopen(o.launch_log, "a") : nullptr;
-    if (o.launch_log && !log) { perror(o.launch_log); return 2; }
+    FILE *log = pn_open_launch_log(o);
     PN_CK(cudaMalloc(&g_sink, sizeof(unsigned)));
     rb_data d(o.seed);
     int failures = 0;
