@@ -469,6 +469,46 @@ static uint64_t level_run(const char *load, double sectors)
     return steps;
 }
 
+/* Steps of one warp: its block's index, a load of 32 sectors over `lines` lines
+ * from it and an add that reads the load, latencies as level_run's, all its
+ * loads L1 hits (l1 1) or L2 hits (l1 0), and the profile's line_latency ll. */
+static uint64_t spread_run(double lines, int l1, double ll)
+{
+    const char *t[3] = { "S2R R2, SR_CTAID.X", "LDG.E R4, desc[UR4][R2.64]",
+                         "IADD3 R5, R4, 0x1, RZ" };
+    double sec[3] = { 0, 32, 0 }, ln[3] = { 0, lines, 0 }, wf[3] = { 0, 0, 0 };
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 3, sec, ln, wf);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 20;
+    pp.latency[PN_PIPE_LD_DRAM] = 40;
+    pn_pipe_device_t pd = { 0 };
+    pd.line_latency = ll;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = l1;
+    mem.l2_hit = 1;
+    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+/* A load's lines come back one after another past L1: its result waits
+ * line_latency (2.5) a line past its first, rounded (8 lines: 17.5 -> 18;
+ * issued when the S2R's result is back, LA); one line, L1 hits or no
+ * line_latency: the level's latency alone. */
+static void test_line_spread(void **state)
+{
+    (void)state;
+    assert_int_equal(spread_run(8, 0, 0), LA + 20 + LA + 2);
+    assert_int_equal(spread_run(8, 0, 2.5), LA + 20 + 18 + LA + 2);
+    assert_int_equal(spread_run(32, 0, 2.5), LA + 20 + 78 + LA + 2);
+    assert_int_equal(spread_run(1, 0, 2.5), LA + 20 + LA + 2);
+    assert_int_equal(spread_run(8, 1, 2.5), LA + 10 + LA + 2);
+}
+
 /* A load strong at the GPU's or system's scope (a flag other blocks write) is
  * served at L2 whatever the hit rates (DRAM here): 20 + LA + 2 against 40 + LA
  * + 2; one strong at the SM's scope takes its level as any load. A guarded
@@ -1264,6 +1304,7 @@ int main(void)
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_load_scope),
+        cmocka_unit_test(test_line_spread),
         cmocka_unit_test(test_divergent_loop_exit),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),

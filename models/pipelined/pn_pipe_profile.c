@@ -18,7 +18,8 @@ const char *const pn_pipe_device_keys[] = {
     "l2_store_line_sectors", "l2_atomic_sectors", "atomic_serial", "atomic_serial_float",
     "bank_conflict", "atomic_lines", "l2_resident_mib", "dram_queue", "dram_write_delay",
     "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
-    "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us", NULL
+    "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
+    "line_latency", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -130,6 +131,8 @@ static const struct scalar_key {
     { "diverge_switch", offsetof(pn_pipe_device_t, diverge_switch), PN_PD_DIVERGE_SWITCH, 0, 0,
       MAX_BUSY },
     { "branch_busy", offsetof(pn_pipe_device_t, branch_busy), PN_PD_BRANCH_BUSY, 0, 0,
+      MAX_BUSY },
+    { "line_latency", offsetof(pn_pipe_device_t, line_latency), PN_PD_LINE_LATENCY, 0, 0,
       MAX_BUSY },
     { "fp64_busy", offsetof(pn_pipe_device_t, fp64_busy), PN_PD_FP64_BUSY, 1, 0, MAX_BUSY },
     { "fp64_latency", offsetof(pn_pipe_device_t, fp64_latency), PN_PD_FP64_LAT, 1, 0,

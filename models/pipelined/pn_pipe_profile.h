@@ -53,6 +53,7 @@ enum {
 #define PN_PD_FP64_BUSY (UINT64_C(1) << 42)     /* fp64_busy */
 #define PN_PD_FP64_LAT (UINT64_C(1) << 43)      /* fp64_latency */
 #define PN_PD_LAUNCH_DURATION (UINT64_C(1) << 44) /* launch_duration_us */
+#define PN_PD_LINE_LATENCY (UINT64_C(1) << 45) /* line_latency */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -107,6 +108,8 @@ typedef struct pn_pipe_device {
                                    * integer pipe (0: none; needs alu_busy) */
     double diverge_switch;        /* steps a partition issues nothing after a diverged warp
                                    * turns to its waiting side (0: none) */
+    double line_latency;          /* steps a global load served past L1 waits longer for
+                                   * each line of it past its first (0: none) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

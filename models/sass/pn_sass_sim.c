@@ -410,6 +410,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->alike = op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_op_is_local(op) &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
+            /* its lines come back one after another: its last one later by
+             * line_latency a line (examples/probe/line_latency.cu) */
+            if (o->kind == K_GLD && lines > 1 && pd->line_latency > 0)
+                o->spread = (uint32_t)llround(pd->line_latency * (lines - 1));
             /* measured DRAM sectors, dearer for a few sectors a line; else
              * the line's floor */
             double scat = pn_sass_dram_scatter(pd, sec, lines);
