@@ -3,7 +3,10 @@
  * profile an application whose kernels come from libraries. The block sizes are the
  * libraries' own; each call runs one or more kernels (a radix sort six): the timing rows are
  * per kernel, from CUPTI's activity records (each kernel's start to end on the GPU), with
- * each call's time around all its kernels (CUDA events) in a comment line.
+ * each call's time around all its kernels (CUDA events) in a comment line. A kernel that
+ * starts before the previous one ends (CUDA's programmatic dependent launch: CUB's kernels
+ * on sm_90 wait for their predecessor in ACQBULK) counts from that end: its row is the time
+ * it adds to the stream, and a comment line gives its start-to-end time.
  *
  *   call          what it runs                                     sizes (elements)
  *   cub_reduce    cub::DeviceReduce::Sum over floats                2^20, 2^24, 2^26
@@ -78,7 +81,7 @@ struct above_half {
 struct lb_rec {
     std::string name;
     long threads, blocks;
-    double us;
+    uint64_t start, end; /* ns */
 };
 static std::vector<lb_rec> g_recs;
 
@@ -98,7 +101,7 @@ static void CUPTIAPI lb_buf_done(CUcontext, uint32_t, uint8_t *buf, size_t, size
         int st = 0;
         char *dm = abi::__cxa_demangle(k->name, nullptr, nullptr, &st);
         g_recs.push_back({st == 0 && dm ? dm : k->name, (long)k->blockX * k->blockY * k->blockZ,
-                          (long)k->gridX * k->gridY * k->gridZ, 1e-3 * (double)(k->end - k->start)});
+                          (long)k->gridX * k->gridY * k->gridZ, k->start, k->end});
         free(dm);
     }
     free(buf);
@@ -145,34 +148,47 @@ static std::string lb_short_name(const std::string &sig)
  * one timing row with the median (p10, p90) over the last `launches` calls. */
 static bool lb_print_kernels(const char *call, long n, int warmup, int launches)
 {
-    std::vector<std::vector<lb_rec>> calls;
+    std::vector<std::vector<lb_rec>> calls; /* each starts with its spin kernel */
     for (auto &r : g_recs)
         if (r.name.find("pn_spin") != std::string::npos)
-            calls.emplace_back();
+            calls.push_back({r});
         else if (!calls.empty())
             calls.back().push_back(r);
     g_recs.clear();
-    if (calls.size() != (size_t)(warmup + launches) || calls.back().empty()) {
+    if (calls.size() != (size_t)(warmup + launches) || calls.back().size() < 2) {
         fprintf(stderr, "%s n=%ld: %zu timed calls recorded, not %d\n", call, n, calls.size(),
                 warmup + launches);
         return false;
     }
     const std::vector<lb_rec> &first = calls[(size_t)warmup];
-    for (size_t j = 0; j < first.size(); j++) {
-        std::vector<double> us;
+    for (size_t j = 1; j < first.size(); j++) {
+        std::vector<double> us, whole;
+        int early = 0;
         for (size_t c = (size_t)warmup; c < calls.size(); c++) {
-            if (calls[c].size() != first.size() || calls[c][j].name != first[j].name ||
-                calls[c][j].blocks != first[j].blocks) {
+            const std::vector<lb_rec> &k = calls[c];
+            if (k.size() != first.size() || k[j].name != first[j].name ||
+                k[j].blocks != first[j].blocks) {
                 fprintf(stderr, "%s n=%ld: call %zu ran other kernels than call %d\n", call, n,
                         c, warmup);
                 return false;
             }
-            us.push_back(calls[c][j].us);
+            /* from the later of its start and the end of the kernels before it */
+            uint64_t from = k[j].start;
+            for (size_t i = 0; i < j; i++)
+                from = k[i].end > from ? k[i].end : from;
+            early += from > k[j].start;
+            us.push_back(1e-3 * (double)(k[j].end - from));
+            whole.push_back(1e-3 * (double)(k[j].end - k[j].start));
         }
         std::sort(us.begin(), us.end());
-        printf("%s,%ld,%ld,%ld,0,0,%.3f,%.3f,%.3f,%d\n", lb_short_name(first[j].name).c_str(), n,
-               first[j].threads, first[j].blocks, pn_pct(us, 0.5), pn_pct(us, 0.1),
-               pn_pct(us, 0.9), launches);
+        std::sort(whole.begin(), whole.end());
+        std::string name = lb_short_name(first[j].name);
+        if (early)
+            printf("# %s started before the kernels before it ended in %d of %d calls: start "
+                   "to end %.3f us (median), from their end %.3f\n",
+                   name.c_str(), early, launches, pn_pct(whole, 0.5), pn_pct(us, 0.5));
+        printf("%s,%ld,%ld,%ld,0,0,%.3f,%.3f,%.3f,%d\n", name.c_str(), n, first[j].threads,
+               first[j].blocks, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9), launches);
     }
     fflush(stdout);
     return true;
