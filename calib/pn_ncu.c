@@ -375,9 +375,9 @@ pn_status_t pn_ncu_read(pn_ncu_t *ncu, const char *path, pn_error_t *err)
     memset(ncu, 0, sizeof *ncu);
     char *text;
     size_t len;
-    if (pn_yaml_read_file(path, &text, &len) != PN_OK)
+    if (pn_yaml_read_file_max(path, PN_NCU_FILE_MAX, &text, &len) != PN_OK)
         return pn_error_at(err, PN_EIO, path, 0, 0, "cannot open the ncu CSV: %s",
-                           pn_yaml_strerror(errno));
+                           pn_yaml_strerror_max(errno, PN_NCU_FILE_MAX));
     /* keep the CSV lines (they start with a quote) and blank out ncu's own
      * lines, so that line numbers stay those of the file */
     long line = 1, first_other = 0;

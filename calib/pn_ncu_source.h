@@ -88,7 +88,10 @@ void pn_ncu_source_destroy(pn_ncu_source_t *s);
  * over, or too few, is PN_EINVAL "path:L: N source tables for the M launches
  * ...". Each pair must agree: the kernel name up to its
  * arguments, and the sum of Instructions Executed equal to the launch's
- * smsp__inst_executed.sum (within PN_NCU_SOURCE_INST_SLACK), and per memory
+ * smsp__inst_executed.sum (within PN_NCU_SOURCE_INST_SLACK, unless the table
+ * waits for other blocks: a load strong at the GPU's or the system's scope,
+ * a YIELD or a NANOSLEEP ran; cuSOLVER's one-launch Cholesky polled 2.3
+ * times as much on the page as in the metrics' pass), and per memory
  * kind (global loads, stores, atomics and reductions; shared loads, stores,
  * atomics) the executions of the table's instructions of that kind equal
  * ncu's smsp__sass_inst_executed_op_* count, exceeding it by at most the

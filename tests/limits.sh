@@ -2,7 +2,7 @@
 # tests/limits.sh - inputs that must be refused with one clear line, quickly,
 # in bounded memory and without an output file, by every command that reads
 # a file: a directory, a device (/dev/zero, also as stdin), a file larger
-# than 64 MiB (sparse, made with truncate) or a pipe that exceeds it, YAML
+# than 64 MiB (ncu pages: 1 GiB; sparse, made with truncate) or a pipe that exceeds it, YAML
 # aliases (billion laughs), deep nesting, bytes that are not UTF-8.
 # Prints "ok NAME" or "not ok NAME: why" per case; exits non-zero on a failure.
 . tests/lib/pn_test.sh
@@ -24,6 +24,7 @@ refuse() {
 mkdir "$TMP/dir"
 truncate -s 65M "$TMP/huge.yaml"
 truncate -s 65M "$TMP/huge.csv"
+truncate -s 1025M "$TMP/hugencu.csv"
 printf 'kernel: {threads: 32}\n' >"$TMP/k.yaml"
 printf 'device: dir/\nkernel: {threads: 32}\n' >"$TMP/devdir.yaml"
 printf 'device: huge.yaml\nkernel: {threads: 32}\n' >"$TMP/devhuge.yaml"
@@ -75,8 +76,10 @@ refuse probe-huge "$TMP/huge.csv: cannot open: file larger than the 64 MiB limit
     $PNSIM probe -d h100 -o "$TMP/out" "$TMP/huge.csv"
 refuse import-dev-zero "/dev/zero: cannot open the ncu CSV: not a regular file" \
     $PNSIM import -O "$TMP/dir" /dev/zero
-refuse import-huge "$TMP/huge.csv: cannot open the ncu CSV: file larger than the 64 MiB limit" \
-    $PNSIM import -O "$TMP/dir" "$TMP/huge.csv"
+refuse import-huge "$TMP/hugencu.csv: cannot open the ncu CSV: file larger than the 1 GiB limit" \
+    $PNSIM import -O "$TMP/dir" "$TMP/hugencu.csv"
+refuse import-source-huge "$TMP/hugencu.csv: cannot open the source page: file larger than the 1 GiB limit" \
+    $PNSIM import -O "$TMP/dir" -S "$TMP/hugencu.csv" examples/data/h100/deps/deps.raw.csv
 
 # a probe value beyond what a profile accepts (found by fuzz_probe: 6.8e39
 # cycles overflowed the conversion to steps)

@@ -25,10 +25,16 @@ char *pn_yaml_strdup(const char *s)
 
 const char *pn_yaml_strerror(int e)
 {
+    return pn_yaml_strerror_max(e, PN_YAML_FILE_MAX);
+}
+
+const char *pn_yaml_strerror_max(int e, size_t max)
+{
     if (e == ENODEV)
         return "not a regular file";
     if (e == EFBIG)
-        return "file larger than the 64 MiB limit";
+        return max >= ((size_t)1 << 30) ? "file larger than the 1 GiB limit"
+                                         : "file larger than the 64 MiB limit";
     return strerror(e);
 }
 
@@ -43,6 +49,11 @@ static pn_status_t read_fail(FILE *f, char *buf, int e)
 
 pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len)
 {
+    return pn_yaml_read_file_max(path, PN_YAML_FILE_MAX, text, len);
+}
+
+pn_status_t pn_yaml_read_file_max(const char *path, size_t max, char **text, size_t *len)
+{
     struct stat sb;
     *text = NULL;
     *len = 0;
@@ -55,7 +66,7 @@ pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len)
         return read_fail(f, NULL, errno);
     if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))
         return read_fail(f, NULL, ENODEV);
-    if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > PN_YAML_FILE_MAX)
+    if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > max)
         return read_fail(f, NULL, EFBIG);
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
@@ -71,7 +82,7 @@ pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len)
         }
         size_t got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
-        if (n > PN_YAML_FILE_MAX)
+        if (n > max)
             return read_fail(f, buf, EFBIG);
         if (got == 0) {
             if (ferror(f))

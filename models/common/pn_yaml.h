@@ -22,6 +22,9 @@ typedef struct pn_yaml {
 
 /* The largest file pn_yaml_read_file reads (configs, profiles, CSVs). */
 #define PN_YAML_FILE_MAX ((size_t)64 << 20)
+/* The largest Nsight Compute page pnsim import reads (a report of a few hundred
+ * launches prints a source page of a few hundred MiB). */
+#define PN_NCU_FILE_MAX ((size_t)1 << 30)
 
 /* The deepest nesting of mappings and sequences pn_yaml_load accepts. */
 #define PN_YAML_MAX_DEPTH 64
@@ -35,10 +38,17 @@ typedef struct pn_yaml {
  * the message with pn_yaml_strerror). O(file size). */
 pn_status_t pn_yaml_read_file(const char *path, char **text, size_t *len);
 
+/* The same with a limit of max bytes (PN_YAML_FILE_MAX or PN_NCU_FILE_MAX). */
+pn_status_t pn_yaml_read_file_max(const char *path, size_t max, char **text, size_t *len);
+
 /* The reason for errno e of pn_yaml_read_file, for messages: "not a regular
  * file" (ENODEV), "file larger than the 64 MiB limit" (EFBIG), else
  * strerror(e). */
 const char *pn_yaml_strerror(int e);
+
+/* The same for a read with limit max: "file larger than the 1 GiB limit" for
+ * PN_NCU_FILE_MAX. */
+const char *pn_yaml_strerror_max(int e, size_t max);
 
 /* Parse text (len bytes) as exactly one YAML document. A syntax error (bytes
  * that are not UTF-8 included), a second document, an alias ("*name": refused,

@@ -161,11 +161,15 @@ int pn_sass_op_is_branch(const pn_sass_op_t *op)
            (!strcmp(op->in.opcode, "WARPSYNC") && op->in.has_target);
 }
 
-/* Does control leave op's straight line after it (a block ends there)? */
+/* Does control leave op's straight line after it (a block ends there)? A
+ * YIELD or NANOSLEEP lets the threads of a waiting warp go on apart, so the
+ * instructions after it may run in more or fewer warp-level executions
+ * (cuSOLVER's pivot search polls with YIELD in its loops: 66465 before one,
+ * 64512 after it). */
 static int ends_block(const pn_sass_op_t *op)
 {
     static const char *const ops[] = { "BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "CALL",
-                                       "BSYNC", "WARPSYNC", "BPT" };
+                                       "BSYNC", "WARPSYNC", "BPT", "YIELD", "NANOSLEEP" };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(op->in.opcode, ops[i]))
             return 1;

@@ -266,8 +266,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
              * a kernel.sass config: loads LDG, LDL, TEX, ... + ATOMG, stores STG, STL,
              * SUST + RED (the atomics' own traffic is left to the L2) */
             int local = pn_sass_op_is_local(op), tex = pn_sass_op_is_texture(op);
+            /* cp.async copies (LDGSTS) are no loads ncu counts, but the L2 and
+             * DRAM read their sectors: in the sectors, not the accesses
+             * (cuSOLVER's split-K SGEMM: 14 times its L2 reads otherwise) */
+            int copy = !strcmp(op->in.opcode, "LDGSTS");
             if (op->in.kind == PN_SASS_GLOBAL_LD)
-                n_ld += op->executed, s_ld += op->sectors,
+                n_ld += copy ? 0 : op->executed, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
                 n_st += op->executed, s_st += op->sectors;
