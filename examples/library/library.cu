@@ -30,6 +30,11 @@
  *   blas_batched  cublasSgemmStridedBatched, 2048 products n x n       64, 128 (n)
  *   blas_geam     cublasSgeam, a transpose n x n                       4096 (n)
  *   sparse_spmv   cusparseSpMV, CSR, 2^20 rows of 16 random columns    2^20 (rows)
+ * and a third (examples/data/h100/library3), dense solvers from cuSOLVER, on a fresh copy of
+ * an n x n matrix each call (diagonally dominant, symmetric):
+ *   solve_potrf   cusolverDnSpotrf, Cholesky, lower                   1024, 2048 (n)
+ *   solve_getrf   cusolverDnSgetrf, LU with partial pivoting          1024, 2048 (n)
+ *   solve_geqrf   cusolverDnSgeqrf, QR (Householder)                  1024 (n)
  *
  *   library [--kernels call1,...] [--launches 40] [--warmup 5] [--launch-log FILE] [--info]
  * Timing rows, per kernel of each call: "kernel,size,threads,blocks,0,0,median_us,p10_us,
@@ -47,6 +52,7 @@
 #include <cuda_fp16.h>
 #include <cufft.h>
 #include <curand.h>
+#include <cusolverDn.h>
 #include <cusparse.h>
 #include <map>
 #include <thrust/device_ptr.h>
@@ -210,9 +216,13 @@ struct lb_data {
     float *csr_vals = nullptr;
     curandGenerator_t rng;
     cusparseHandle_t sparse;
+    cusolverDnHandle_t solver;
+    float *spd = nullptr;  /* 2048 x 2048, symmetric and diagonally dominant */
+    int *ipiv = nullptr, *info = nullptr;
 };
 
 #define LB_SPMV_ROWS (1 << 20)
+#define LB_SOLVE_MAX 2048
 #define LB_SPMV_PER_ROW 16
 
 static void lb_fill(lb_data *d, uint64_t seed)
@@ -239,6 +249,12 @@ static void lb_fill(lb_data *d, uint64_t seed)
     PN_CK(cudaMemcpy(d->csr_rows, rows.data(), rows.size() * 4, cudaMemcpyHostToDevice));
     PN_CK(cudaMemcpy(d->csr_cols, cols.data(), cols.size() * 4, cudaMemcpyHostToDevice));
     PN_CK(cudaMemcpy(d->csr_vals, h.data(), cols.size() * 4, cudaMemcpyHostToDevice));
+    std::vector<float> a((size_t)LB_SOLVE_MAX * LB_SOLVE_MAX);
+    for (long i = 0; i < LB_SOLVE_MAX; i++)
+        for (long j = 0; j <= i; j++)
+            a[i * LB_SOLVE_MAX + j] = a[j * LB_SOLVE_MAX + i] =
+                i == j ? (float)LB_SOLVE_MAX : pn_randf(&s) - 0.5f;
+    PN_CK(cudaMemcpy(d->spd, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
     std::vector<__half> hh(4096L * 4096);
     for (size_t i = 0; i < hh.size(); i++) hh[i] = __float2half(h[i] - 0.5f);
     PN_CK(cudaMemcpy(d->ha, hh.data(), hh.size() * 2, cudaMemcpyHostToDevice));
@@ -257,9 +273,13 @@ static void lb_init(lb_data *d, uint64_t seed)
     PN_CK(cudaMalloc(&d->csr_rows, (LB_SPMV_ROWS + 1) * 4));
     PN_CK(cudaMalloc(&d->csr_cols, (size_t)LB_SPMV_ROWS * LB_SPMV_PER_ROW * 4));
     PN_CK(cudaMalloc(&d->csr_vals, (size_t)LB_SPMV_ROWS * LB_SPMV_PER_ROW * 4));
+    PN_CK(cudaMalloc(&d->spd, (size_t)LB_SOLVE_MAX * LB_SOLVE_MAX * 4));
+    PN_CK(cudaMalloc(&d->ipiv, LB_SOLVE_MAX * sizeof(int)));
+    PN_CK(cudaMalloc(&d->info, sizeof(int)));
     if (curandCreateGenerator(&d->rng, CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS ||
-        cusparseCreate(&d->sparse) != CUSPARSE_STATUS_SUCCESS) {
-        fprintf(stderr, "cuRAND or cuSPARSE failed to start\n");
+        cusparseCreate(&d->sparse) != CUSPARSE_STATUS_SUCCESS ||
+        cusolverDnCreate(&d->solver) != CUSOLVER_STATUS_SUCCESS) {
+        fprintf(stderr, "cuRAND, cuSPARSE or cuSOLVER failed to start\n");
         exit(2);
     }
     PN_CK(cudaMalloc(&d->hist, 257 * sizeof(int)));
@@ -277,7 +297,8 @@ static const char *const lb_calls[] = {"cub_reduce", "cub_scan",    "cub_sort", 
                                        "blas_sgemv", "blas_sdot",    "fft_c2c",     "empty",
                                        "cub_segreduce", "cub_mergesort", "thrust_sortpairs",
                                        "cub_rle", "rand_uniform", "blas_batched", "blas_geam",
-                                       "sparse_spmv"};
+                                       "sparse_spmv", "solve_potrf", "solve_getrf",
+                                       "solve_geqrf"};
 enum { LB_NCALLS = sizeof lb_calls / sizeof lb_calls[0] };
 
 static std::vector<long> lb_sizes(int c)
@@ -300,6 +321,8 @@ static std::vector<long> lb_sizes(int c)
     case 17: return {64, 128};
     case 18: return {4096};
     case 19: return {LB_SPMV_ROWS};
+    case 20: case 21: return {1024, 2048};
+    case 22: return {1024};
     default: return {1L << 24};
     }
 }
@@ -409,6 +432,30 @@ static void lb_run(int c, long n, lb_data *d)
         }
         break;
     }
+    case 20: case 21: case 22: { /* on a fresh copy of the matrix's leading n x n */
+        PN_CK(cudaMemcpy2DAsync(d->z, n * 4, d->spd, LB_SOLVE_MAX * 4, n * 4, n,
+                                cudaMemcpyDeviceToDevice, 0));
+        int lw = 0;
+        cusolverStatus_t st =
+            c == 20   ? cusolverDnSpotrf_bufferSize(d->solver, CUBLAS_FILL_MODE_LOWER, (int)n,
+                                                    d->z, (int)n, &lw)
+            : c == 21 ? cusolverDnSgetrf_bufferSize(d->solver, (int)n, (int)n, d->z, (int)n, &lw)
+                      : cusolverDnSgeqrf_bufferSize(d->solver, (int)n, (int)n, d->z, (int)n, &lw);
+        if (st == CUSOLVER_STATUS_SUCCESS && (size_t)lw * 4 + n * 4 <= tb) {
+            float *work = (float *)d->tmp, *tau = work + lw;
+            st = c == 20   ? cusolverDnSpotrf(d->solver, CUBLAS_FILL_MODE_LOWER, (int)n, d->z,
+                                              (int)n, work, lw, d->info)
+                 : c == 21 ? cusolverDnSgetrf(d->solver, (int)n, (int)n, d->z, (int)n, work,
+                                              d->ipiv, d->info)
+                           : cusolverDnSgeqrf(d->solver, (int)n, (int)n, d->z, (int)n, tau,
+                                              work, lw, d->info);
+        }
+        if (st != CUSOLVER_STATUS_SUCCESS) {
+            fprintf(stderr, "%s n=%ld: cuSOLVER error %d\n", lb_calls[c], n, (int)st);
+            exit(2);
+        }
+        break;
+    }
     default:
         LB_CK_BLAS(cublasSetPointerMode(d->blas, CUBLAS_POINTER_MODE_DEVICE));
         LB_CK_BLAS(cublasSdot(d->blas, (int)n, d->x, 1, d->y, 1, d->z));
@@ -443,6 +490,14 @@ static bool lb_check(int c, long n, lb_data *d, std::string *err)
                 *err = m;
                 return false;
             }
+    } else if (c >= 20 && c <= 22) {
+        int info = -1;
+        PN_CK(cudaMemcpy(&info, d->info, sizeof info, cudaMemcpyDeviceToHost));
+        if (info != 0) {
+            snprintf(m, sizeof m, "devInfo %d", info);
+            *err = m;
+            return false;
+        }
     } else if (c == 5) {
         std::vector<float> x(n), y(n), z(n);
         PN_CK(cudaMemcpy(x.data(), d->x, n * 4, cudaMemcpyDeviceToHost));
@@ -509,6 +564,7 @@ int main(int argc, char **argv)
     for (auto &p : d.fft) cufftDestroy(p.second);
     curandDestroyGenerator(d.rng);
     cusparseDestroy(d.sparse);
+    cusolverDnDestroy(d.solver);
     cublasDestroy(d.blas);
     return failures ? 1 : 0;
 }
