@@ -460,10 +460,7 @@ static pn_status_t pair_launches(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
     return st;
 }
 
-/* Does table t wait for other blocks (a load strong at the GPU's or the
- * system's scope, a YIELD or a NANOSLEEP that ran)? Such a kernel polls as
- * long as they take, so each replay pass runs it a different number of times. */
-static int table_waits(const pn_ncu_sass_table_t *t, const char *path)
+int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path)
 {
     for (size_t r = 0; r < t->n_rows; r++) {
         pn_sass_insn_t in;
@@ -516,7 +513,7 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                "not the same report, or launches in another order", (int)kl,
                                tk, l->id, l->kernel, ncu->path);
         if (fabs(t->executed - inst) > 0.5 + PN_NCU_SOURCE_INST_SLACK * inst &&
-            !table_waits(t, s->path))
+            !pn_ncu_table_waits(t, s->path))
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of %.*s executed %.0f warp instructions, "
                                "launch %ld of %s %.0f (smsp__inst_executed.sum): not the same "

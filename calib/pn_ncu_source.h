@@ -78,6 +78,13 @@ void pn_ncu_source_destroy(pn_ncu_source_t *s);
  * instructions (H100). cmd_import warns when the instruction totals differ. */
 #define PN_NCU_SOURCE_KIND_SLACK 0.05
 
+/* Does table t (read from path) wait for other blocks: a load strong at the
+ * GPU's or the system's scope, a YIELD or a NANOSLEEP that ran? Such a kernel
+ * polls as long as the others take, so each of ncu's replay passes runs it a
+ * different number of times (the source page's pass, instrumented, longer).
+ * O(rows). */
+int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path);
+
 /* Pair the tables of s with the launches of ncu (the raw or metric page of
  * the same report): table_of[i] = the table of launch i. ncu prints the
  * tables in profiling order, one per launch, and (ncu 2025.3) most of them

@@ -311,11 +311,16 @@ int pn_cmd_import(int argc, char **argv)
         for (size_t i = 0; i < ncu.n_launches; i++) {
             double got = src.tables[table_of[i]].executed;
             double inst = pn_ncu_inst_executed(&ncu.launches[i]);
+            /* beyond the slack only a kernel that waits for other blocks pairs */
+            int polls = fabs(got - inst) > 0.5 + PN_NCU_SOURCE_INST_SLACK * inst;
             if (fabs(got - inst) > 0.5)
                 fprintf(stderr, "pnsim import: warning: the source table of launch %ld (%s) "
                         "executed %.0f warp instructions, ncu counted %.0f (%+.1f %%): "
-                        "simulated as the table has them\n", ncu.launches[i].id,
-                        ncu.launches[i].kernel, got, inst, 100 * (inst - got) / got);
+                        "simulated as the table has them%s\n", ncu.launches[i].id,
+                        ncu.launches[i].kernel, got, inst, 100 * (inst - got) / got,
+                        polls ? "; it waits for other blocks, and the one SM simulated "
+                                "replays the polls of ncu's pass, which cannot tell how long "
+                                "they take when it runs alone" : "");
         }
     }
     if (outdir && mkdir(outdir, 0777) != 0 && errno != EEXIST) {

@@ -579,7 +579,7 @@ sed '103 s/"      NOP","0","0"/"      YIELD","4000000","128000000"/; 217 s/"    
     tests/ncu/sass-source.csv >"$TMP/spin.csv"
 rm -rf "$TMP/sass2"
 $RUN import -O "$TMP/sass2" -S "$TMP/spin.csv" tests/ncu/sass-raw.csv 2>"$TMP/err"; rc=$?
-if [ $rc -eq 0 ] && grep -q "warning: the source table of launch 91 (dp_serial) executed 7236536 warp instructions, ncu counted 3236536" "$TMP/err" &&
+if [ $rc -eq 0 ] && grep -q "warning: the source table of launch 91 (dp_serial) executed 7236536 warp instructions, ncu counted 3236536 (-55.3 %): simulated as the table has them; it waits for other blocks" "$TMP/err" &&
    [ -f "$TMP/sass2/dp_serial-256x16384-91.sass" ]; then ok import-source-spinning
 else bad import-source-spinning "rc $rc: $(cat "$TMP/err")"; fi
 # launches of one kernel in a row whose tables the page prints once each, then another
