@@ -409,6 +409,11 @@ static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch
     return PN_OK;
 }
 
+int pn_ncu_source_inst_apart(double got, double inst)
+{
+    return fabs(got - inst) > 0.5 + PN_NCU_SOURCE_INST_SLACK * inst;
+}
+
 /* Is table t one of launch l's kernel (the same name up to the arguments)? */
 static int table_is(const pn_ncu_sass_table_t *t, const pn_ncu_launch_t *l)
 {
@@ -418,8 +423,8 @@ static int table_is(const pn_ncu_sass_table_t *t, const pn_ncu_launch_t *l)
 }
 
 /* Pair every launch with its kernel's table and, where the next one repeats
- * it, that one too, so that all tables are taken: table_of[i] and in *used the
- * tables taken (all). Tables printed once and twice mix (cuBLAS's have no line
+ * it, that one too, so that all tables are taken: table_of[i]. Tables printed
+ * once and twice mix (cuBLAS's have no line
  * information), and launches of one kernel in a row have equal tables, so a
  * repeat is told from the next launch's table by what follows: ok[i][d] says
  * whether launches i.. can take the tables from i + d on, d repeats taken
@@ -427,7 +432,7 @@ static int table_is(const pn_ncu_sass_table_t *t, const pn_ncu_launch_t *l)
  * when no pairing does (the caller then reports where the first reading fails),
  * PN_ENOMEM. O(launches x repeats + rows). */
 static pn_status_t pair_launches(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
-                                 size_t *table_of, size_t *used)
+                                 size_t *table_of)
 {
     size_t n = ncu->n_launches, D = s->n_tables - n, w = D + 1;
     if (s->n_tables < n || D > n)
@@ -454,7 +459,6 @@ static pn_status_t pair_launches(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
         if (d < D && eq[i + d] && ok[(i + 1) * w + d + 1])
             d++;
     }
-    *used = s->n_tables;
     free(ok);
     free(eq);
     return st;
@@ -469,8 +473,7 @@ int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path)
             pn_sass_insn_parse(&in, t->rows[r].source, path, t->rows[r].line, 1, &e) != PN_OK)
             continue;
         if (!strcmp(in.opcode, "YIELD") || !strcmp(in.opcode, "NANOSLEEP") ||
-            (in.kind == PN_SASS_GLOBAL_LD && (strstr(in.modifiers, ".STRONG.GPU") ||
-                                              strstr(in.modifiers, ".STRONG.SYS"))))
+            pn_sass_insn_strong_beyond_sm(&in))
             return 1;
     }
     return 0;
@@ -489,8 +492,13 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
      * ones repeat is what lets every launch find its kernel's table
      * (pair_launches); failing that, the first reading, whose checks below say
      * where the page and the metrics part */
-    if (pair_launches(s, ncu, table_of, &j) != PN_OK)
-        for (size_t i = j = 0; i < n; i++) {
+    pn_status_t st = pair_launches(s, ncu, table_of);
+    if (st == PN_ENOMEM)
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    if (st == PN_OK)
+        j = s->n_tables;
+    else
+        for (size_t i = 0; i < n; i++) {
             table_of[i] = j++;
             if (j < s->n_tables && s->n_tables - j - 1 >= n - i - 1 &&
                 same_table(&s->tables[j - 1], &s->tables[j]))
@@ -507,13 +515,12 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
         size_t kl;
         const char *tk = pn_ncu_kernel_name(t->kernel, &kl);
         double inst = pn_ncu_inst_executed(l);
-        if (kl != strlen(l->kernel) || strncmp(tk, l->kernel, kl))
+        if (!table_is(t, l))
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of kernel '%.*s' is not launch %ld (%s) of %s: "
                                "not the same report, or launches in another order", (int)kl,
                                tk, l->id, l->kernel, ncu->path);
-        if (fabs(t->executed - inst) > 0.5 + PN_NCU_SOURCE_INST_SLACK * inst &&
-            !pn_ncu_table_waits(t, s->path))
+        if (pn_ncu_source_inst_apart(t->executed, inst) && !pn_ncu_table_waits(t, s->path))
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of %.*s executed %.0f warp instructions, "
                                "launch %ld of %s %.0f (smsp__inst_executed.sum): not the same "

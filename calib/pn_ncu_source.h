@@ -66,6 +66,10 @@ void pn_ncu_source_destroy(pn_ncu_source_t *s);
  * the page; examples/library, H100). cmd_import warns when they differ. */
 #define PN_NCU_SOURCE_INST_SLACK 0.25
 
+/* Are a table's got warp instructions further from the launch's inst than
+ * PN_NCU_SOURCE_INST_SLACK allows? */
+int pn_ncu_source_inst_apart(double got, double inst);
+
 /* How far a launch's executions of a memory kind on the source page may be
  * from ncu's count of them beyond what guarded and apart-counted accesses
  * explain: this share of the count, plus the instructions the whole launch ran
@@ -89,11 +93,14 @@ int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path);
  * the same report): table_of[i] = the table of launch i. ncu prints the
  * tables in profiling order, one per launch, and (ncu 2025.3) most of them
  * twice in a row (not those of kernels built without line information, as
- * cuBLAS's): launch i takes the next table, and skips the one after it when
- * that one is equal to it and the tables left still cover the launches left
- * (two launches with equal tables would run alike either way); a table left
- * over, or too few, is PN_EINVAL "path:L: N source tables for the M launches
- * ...". Each pair must agree: the kernel name up to its
+ * cuBLAS's): launch i takes the next table, and the one after it when that
+ * one is equal to it; which equal tables are repeats (launches of one kernel
+ * in a row have equal tables) is what lets every launch take a table of its
+ * own kernel and all tables be taken. Where no pairing does, launch i takes
+ * the next table and skips an equal one after it while the tables left still
+ * cover the launches left, and the checks below say where that fails; a
+ * table left over, or too few, is PN_EINVAL "path:L: N source tables for the
+ * M launches ...". Each pair must agree: the kernel name up to its
  * arguments, and the sum of Instructions Executed equal to the launch's
  * smsp__inst_executed.sum (within PN_NCU_SOURCE_INST_SLACK, unless the table
  * waits for other blocks: a load strong at the GPU's or the system's scope,
@@ -108,7 +115,8 @@ int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path);
  * way with the slack of PN_NCU_SOURCE_KIND_SLACK;
  * otherwise PN_EINVAL
  * "path:L: the source table of ... is not launch ID (...)" or "... executes
- * N warp-level global loads ..., ncu counted M". O(tables + rows). */
+ * N warp-level global loads ..., ncu counted M"; PN_ENOMEM. O(launches x
+ * repeated tables + rows). */
 pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                size_t *table_of, pn_error_t *err);
 

@@ -312,7 +312,7 @@ int pn_cmd_import(int argc, char **argv)
             double got = src.tables[table_of[i]].executed;
             double inst = pn_ncu_inst_executed(&ncu.launches[i]);
             /* beyond the slack only a kernel that waits for other blocks pairs */
-            int polls = fabs(got - inst) > 0.5 + PN_NCU_SOURCE_INST_SLACK * inst;
+            int polls = pn_ncu_source_inst_apart(got, inst);
             if (fabs(got - inst) > 0.5)
                 fprintf(stderr, "pnsim import: warning: the source table of launch %ld (%s) "
                         "executed %.0f warp instructions, ncu counted %.0f (%+.1f %%): "

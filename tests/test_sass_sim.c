@@ -367,12 +367,6 @@ static void test_async_copies(void **state)
     assert_int_equal(async_run("NANOSLEEP 0x20"), LD + 4);
 }
 
-/* A branch whose sides ran more often than it did diverged: one warp runs
- * both, the fall side first (BSSY at 0, the branch at 1, an add at 2, BRA to
- * the BSYNC at 3, the BSYNC at 3 + LA), then the taken side when the first
- * reconverges at the BSSY's target (its add at 4 + LA, the BSYNC again, EXIT
- * at 6 + LA), done when the add's result is back (4 + 2 LA), +2; the plan
- * walks the 8 instructions the counts give. */
 /* A loop (behind a guard) whose threads leave at different trips: ncu counts its exit's
  * BSYNC once for each part of the warp that left (3 here), the warp goes on once. The
  * plan runs the body its 10 times (fewer before: the loop's flows solved from the
@@ -398,6 +392,12 @@ static void test_divergent_loop_exit(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A branch whose sides ran more often than it did diverged: one warp runs
+ * both, the fall side first (BSSY at 0, the branch at 1, an add at 2, BRA to
+ * the BSYNC at 3, the BSYNC at 3 + LA), then the taken side when the first
+ * reconverges at the BSSY's target (its add at 4 + LA, the BSYNC again, EXIT
+ * at 6 + LA), done when the add's result is back (4 + 2 LA), +2; the plan
+ * walks the 8 instructions the counts give. */
 static void test_divergence(void **state)
 {
     (void)state;
@@ -447,8 +447,17 @@ static void test_divergence(void **state)
 
 static uint64_t store_dram_bound(double sectors);
 
+/* one_warp_params with load latencies L1 10, L2 20, DRAM 40 */
+static void level_params(pn_pipe_params_t *pp)
+{
+    one_warp_params(pp);
+    pp->latency[PN_PIPE_LD_L1] = 10;
+    pp->latency[PN_PIPE_LD_L2] = 20;
+    pp->latency[PN_PIPE_LD_DRAM] = 40;
+}
+
 /* Steps of one warp: a load (its text, `sectors` sectors in one line) and an add
- * that reads it, with latencies arith LA, L1 10, L2 20, DRAM 40 and no hits. */
+ * that reads it, with latencies arith LA and level_params', and no hits. */
 static uint64_t level_run(const char *load, double sectors)
 {
     const char *t[2] = { load, "IADD3 R5, R4, 0x1, RZ" };
@@ -456,10 +465,7 @@ static uint64_t level_run(const char *load, double sectors)
     pn_sass_prog_t p;
     rows_prog(&p, t, 2, sec, lines, wf);
     pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.latency[PN_PIPE_LD_L1] = 10;
-    pp.latency[PN_PIPE_LD_L2] = 20;
-    pp.latency[PN_PIPE_LD_DRAM] = 40;
+    level_params(&pp);
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
@@ -480,10 +486,7 @@ static uint64_t spread_run(double lines, int l1, double ll)
     pn_sass_prog_t p;
     rows_prog(&p, t, 3, sec, ln, wf);
     pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.latency[PN_PIPE_LD_L1] = 10;
-    pp.latency[PN_PIPE_LD_L2] = 20;
-    pp.latency[PN_PIPE_LD_DRAM] = 40;
+    level_params(&pp);
     pn_pipe_device_t pd = { 0 };
     pd.line_latency = ll;
     pn_memory_t mem;

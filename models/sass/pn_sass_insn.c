@@ -142,6 +142,12 @@ pn_sass_apart_t pn_sass_opcode_apart(const char *opcode)
     return PN_SASS_APART_NONE;
 }
 
+bool pn_sass_insn_strong_beyond_sm(const pn_sass_insn_t *in)
+{
+    return in->kind == PN_SASS_GLOBAL_LD &&
+           (strstr(in->modifiers, ".STRONG.GPU") || strstr(in->modifiers, ".STRONG.SYS"));
+}
+
 /* A register at s ("R12", "UR4", "P0", "UP1", "RZ", "PT"): its length, 0 if
  * none; *none true for RZ, PT, URZ, UPT. */
 static size_t reg_at(const char *s, pn_sass_reg_t *r, bool *none)

@@ -72,4 +72,9 @@ typedef enum {
 } pn_sass_apart_t;
 pn_sass_apart_t pn_sass_opcode_apart(const char *opcode);
 
+/* Is in a global load strong at the GPU's or the system's scope (.STRONG.GPU,
+ * .STRONG.SYS: coherent at L2, as a flag or a status other blocks write is
+ * read)? */
+bool pn_sass_insn_strong_beyond_sm(const pn_sass_insn_t *in);
+
 #endif

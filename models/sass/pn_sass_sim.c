@@ -85,13 +85,6 @@ static uint32_t global_lsu_units(const pn_sass_op_t *op, double sec, double line
     return pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
 }
 
-/* Is op a load strong at the GPU's or the system's scope (.STRONG.GPU,
- * .STRONG.SYS: coherent at L2)? */
-static int strong_beyond_sm(const pn_sass_op_t *op)
-{
-    return strstr(op->in.modifiers, ".STRONG.GPU") || strstr(op->in.modifiers, ".STRONG.SYS");
-}
-
 /* Were all the threads of guarded memory op `op` predicated off in every
  * execution: a global load or store that moved no sector, a shared one with
  * no wavefront (the page's counts; local and texture accesses and cp.async
@@ -406,8 +399,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* a load strong at the GPU's or system's scope (a flag, a look-back
              * status, a volatile) reads what other SMs write: at L2, where their
              * writes land, as an atomic does (.STRONG.SM loads stay in the L1) */
-            o->kind = op->in.kind == PN_SASS_GLOBAL_LD && !strong_beyond_sm(op) ? K_GLD
-                                                                                 : K_ATOMG;
+            o->kind = op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_insn_strong_beyond_sm(&op->in)
+                          ? K_GLD
+                          : K_ATOMG;
             /* the same addresses in every block (no block index, no loaded value in
              * them): the warps of every block on the SM ask for its lines at about
              * the same time, so its L1 hits are hits on a line in flight */
