@@ -301,6 +301,41 @@ static bool pn_names_known(const std::vector<std::string> &names, const char *co
     return true;
 }
 
+/* One point of an example set (kernel k at `size`, T threads a block, nb blocks): in
+ * profiling mode (--launches 0) warm() its inputs and log "k,size,T,nb"; then one
+ * prep() + launch(), checked by check(&err) ("k T=T: WRONG: err" on stderr, or "k
+ * size=size T=T: ..." with show_size, and false); when timing, the row "k,size,T,nb,
+ * registers,shared_bytes,median_us,p10_us,p90_us,launches" of pn_time_launches(prep,
+ * launch). */
+template <class Warm, class Prep, class Launch, class Check>
+static bool pn_set_point(const pn_opts &o, FILE *log, const char *k, long size, int T, long nb,
+                         const cudaFuncAttributes &fa, bool show_size, Warm warm, Prep prep,
+                         Launch launch, Check check)
+{
+    if (o.launches <= 0) {
+        warm();
+        if (log) { fprintf(log, "%s,%ld,%d,%ld\n", k, size, T, nb); fflush(log); }
+    }
+    prep();
+    launch();
+    PN_CK_LAUNCH();
+    PN_CK(cudaDeviceSynchronize());
+    std::string err;
+    if (!check(&err)) {
+        if (show_size)
+            fprintf(stderr, "%s size=%ld T=%d: WRONG: %s\n", k, size, T, err.c_str());
+        else
+            fprintf(stderr, "%s T=%d: WRONG: %s\n", k, T, err.c_str());
+        return false;
+    }
+    if (o.launches <= 0) return true;
+    std::vector<double> us = pn_time_launches(o.warmup, o.launches, prep, launch);
+    printf("%s,%ld,%d,%ld,%d,%zu,%.3f,%.3f,%.3f,%zu\n", k, size, T, nb, fa.numRegs,
+           fa.sharedSizeBytes, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9), us.size());
+    fflush(stdout);
+    return true;
+}
+
 /* Is kernel k selected (named by --kernels, or none named)? */
 static bool pn_wanted(const std::vector<std::string> &names, const char *k)
 {

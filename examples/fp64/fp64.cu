@@ -184,26 +184,9 @@ int main(int argc, char **argv)
         long size = f_size(k);
         for (int T : o.threads.empty() ? T5 : o.threads) {
             if (T < 32 || T > 1024 || T % 32) continue;
-            long nb = f_blocks(k, T);
-            if (o.launches <= 0) {
-                f_warm(k, d);
-                if (log) { fprintf(log, "%s,%ld,%d,%ld\n", k, size, T, nb); fflush(log); }
-            }
-            f_launch(k, T, d);
-            PN_CK_LAUNCH();
-            PN_CK(cudaDeviceSynchronize());
-            std::string err;
-            if (!f_check(k, d, &err)) {
-                fprintf(stderr, "%s T=%d: WRONG: %s\n", k, T, err.c_str());
-                failures++;
-                continue;
-            }
-            if (o.launches <= 0) continue;
-            std::vector<double> us = pn_time_launches(o.warmup, o.launches, [] {},
-                                                      [&] { f_launch(k, T, d); });
-            printf("%s,%ld,%d,%ld,%d,%zu,%.3f,%.3f,%.3f,%zu\n", k, size, T, nb, fa.numRegs,
-                   fa.sharedSizeBytes, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9), us.size());
-            fflush(stdout);
+            failures += !pn_set_point(o, log, k, size, T, f_blocks(k, T), fa, false,
+                                      [&] { f_warm(k, d); }, [] {}, [&] { f_launch(k, T, d); },
+                                      [&](std::string *err) { return f_check(k, d, err); });
         }
     }
     if (log) fclose(log);

@@ -227,26 +227,9 @@ int main(int argc, char **argv)
             std::unique_ptr<g_case> c(new g_case(k, size, o.seed + (uint64_t)size));
             for (int T : o.threads.empty() ? (c->one_block() ? T1 : T5) : o.threads) {
                 if (T < 32 || T > 1024 || T % 32) continue;
-                long nb = c->blocks(T);
-                if (o.launches <= 0) {
-                    c->warm();
-                    if (log) { fprintf(log, "%s,%ld,%d,%ld\n", k, size, T, nb); fflush(log); }
-                }
-                c->launch(T);
-                PN_CK_LAUNCH();
-                PN_CK(cudaDeviceSynchronize());
-                std::string err;
-                if (!c->check(T, &err)) {
-                    fprintf(stderr, "%s size=%ld T=%d: WRONG: %s\n", k, size, T, err.c_str());
-                    failures++;
-                    continue;
-                }
-                if (o.launches <= 0) continue;
-                std::vector<double> us = pn_time_launches(o.warmup, o.launches, [] {},
-                                                          [&] { c->launch(T); });
-                printf("%s,%ld,%d,%ld,%d,%zu,%.3f,%.3f,%.3f,%zu\n", k, size, T, nb, fa.numRegs,
-                       fa.sharedSizeBytes, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9), us.size());
-                fflush(stdout);
+                failures += !pn_set_point(o, log, k, size, T, c->blocks(T), fa, true,
+                                          [&] { c->warm(); }, [] {}, [&] { c->launch(T); },
+                                          [&](std::string *err) { return c->check(T, err); });
             }
         }
     }

@@ -322,25 +322,9 @@ int main(int argc, char **argv)
         long size = !strcmp(k, "rb_wmma") ? RB_MM : RB_N;
         for (int T : o.threads.empty() ? T3 : o.threads) {
             if (T < 32 || T > 1024 || T % 32) continue;
-            long nb = rb_blocks(k, T);
-            if (o.launches <= 0) {
-                rb_warm(k, d);
-                if (log) { fprintf(log, "%s,%ld,%d,%ld\n", k, size, T, nb); fflush(log); }
-            }
-            rb_launch(k, T, d);
-            PN_CK_LAUNCH();
-            PN_CK(cudaDeviceSynchronize());
-            std::string err;
-            if (!rb_check(k, T, d, &err)) {
-                fprintf(stderr, "%s T=%d: WRONG: %s\n", k, T, err.c_str());
-                failures++;
-                continue;
-            }
-            if (o.launches <= 0) continue;
-            std::vector<double> us = pn_time_launches(o.warmup, o.launches, [] {}, [&] { rb_launch(k, T, d); });
-            printf("%s,%ld,%d,%ld,%d,%zu,%.3f,%.3f,%.3f,%zu\n", k, size, T, nb, fa.numRegs,
-                   fa.sharedSizeBytes, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9), us.size());
-            fflush(stdout);
+            failures += !pn_set_point(o, log, k, size, T, rb_blocks(k, T), fa, false,
+                                      [&] { rb_warm(k, d); }, [] {}, [&] { rb_launch(k, T, d); },
+                                      [&](std::string *err) { return rb_check(k, T, d, err); });
         }
     }
     if (log) fclose(log);

@@ -216,27 +216,10 @@ int main(int argc, char **argv)
         for (int T : o.threads.empty() ? T2 : o.threads) {
             if (T < 32 || T > 1024 || T % 32) continue;
             long nb = r2_blocks(k, T), size = !strcmp(k, "r2_gridsync") ? nb * T : R2_N;
-            if (o.launches <= 0) {
-                pn_warm_buf(d.dx, R2_N * 4, g_sink);
-                if (log) { fprintf(log, "%s,%ld,%d,%ld\n", k, size, T, nb); fflush(log); }
-            }
-            r2_prep(k, d);
-            r2_launch(k, T, d);
-            PN_CK_LAUNCH();
-            PN_CK(cudaDeviceSynchronize());
-            std::string err;
-            if (!r2_check(k, T, d, &err)) {
-                fprintf(stderr, "%s T=%d: WRONG: %s\n", k, T, err.c_str());
-                failures++;
-                continue;
-            }
-            if (o.launches <= 0) continue;
-            std::vector<double> us = pn_time_launches(o.warmup, o.launches,
-                                                      [&] { r2_prep(k, d); },
-                                                      [&] { r2_launch(k, T, d); });
-            printf("%s,%ld,%d,%ld,%d,%zu,%.3f,%.3f,%.3f,%zu\n", k, size, T, nb, fa.numRegs,
-                   fa.sharedSizeBytes, pn_pct(us, 0.5), pn_pct(us, 0.1), pn_pct(us, 0.9), us.size());
-            fflush(stdout);
+            failures += !pn_set_point(o, log, k, size, T, nb, fa, false,
+                                      [&] { pn_warm_buf(d.dx, R2_N * 4, g_sink); },
+                                      [&] { r2_prep(k, d); }, [&] { r2_launch(k, T, d); },
+                                      [&](std::string *err) { return r2_check(k, T, d, err); });
         }
     }
     if (log) fclose(log);
