@@ -140,6 +140,25 @@ static uint64_t same_one_warp(const sm_t *m, const row_t *rows, int n)
     return a.steps;
 }
 
+/* The store's order (store_order 12): a load after a store issues 12 steps after
+ * it (a DRAM load, 30, then the add, 4: done at 46, dead at 48; 37 without the
+ * rule), on the net as in the sass engine. */
+static void test_store_order_exact(void **state)
+{
+    (void)state;
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.mem.l1_hit = 0;
+    m.mem.l2_hit = 0;
+    static const row_t prog[] = { { 1, 4, 1, 0, "STG.E desc[UR4][R2.64], R5" },
+                                  { 1, 4, 1, 0, "LDG.E R10, desc[UR4][R6.64]" },
+                                  { 1, 0, 0, 0, "IADD3 R1, R10, 0x1, RZ" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, prog, 4), 1 + 30 + 4 + 2);
+    m.pd.store_order = 12;
+    assert_int_equal(same_one_warp(&m, prog, 4), 12 + 30 + 4 + 2);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -460,6 +479,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_warp_exact),
+        cmocka_unit_test(test_store_order_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

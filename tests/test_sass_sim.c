@@ -524,6 +524,43 @@ static void test_line_spread(void **state)
     assert_int_equal(spread_run(8, 1, 2.5), LA + 10 + LA + 2);
 }
 
+/* Steps of one warp: a store of its block's index, then (after 1) or before (after
+ * 0) it a load and an add that reads the load, all L1 hits (10), latencies LA
+ * otherwise, and the profile's store_order so. */
+static uint64_t order_run(int after, double so)
+{
+    const char *ld = "LDG.E R4, desc[UR4][R2.64]", *st = "STG.E desc[UR4][R2.64], R2";
+    const char *t[4] = { "S2R R2, SR_CTAID.X", after ? st : ld, after ? ld : st,
+                         "IADD3 R5, R4, 0x1, RZ" };
+    double sec[4] = { 0, 4, 4, 0 }, ln[4] = { 0, 1, 1, 0 }, wf[4] = { 0, 0, 0, 0 };
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 4, sec, ln, wf);
+    pn_pipe_params_t pp;
+    level_params(&pp);
+    pn_pipe_device_t pd = { 0 };
+    pd.store_order = so;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 1;
+    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+/* A warp's load after its store waits store_order (30) from the store's issue
+ * (at LA, when the S2R's result is back): the add's result at LA + 30 + 10 + LA
+ * against LA + 1 + 10 + LA without the rule. A load before the store does not
+ * wait (at LA; the add at LA + 10, done at LA + 10 + LA), but the store, issued
+ * at LA + 1, holds the warp until LA + 1 + 30. */
+static void test_store_order(void **state)
+{
+    (void)state;
+    assert_int_equal(order_run(1, 0), LA + 1 + 10 + LA + 2);
+    assert_int_equal(order_run(1, 30), LA + 30 + 10 + LA + 2);
+    assert_int_equal(order_run(0, 0), LA + 10 + LA + 2);
+    assert_int_equal(order_run(0, 30), LA + 1 + 30 + 2);
+}
+
 /* A load strong at the GPU's or system's scope (a flag other blocks write) is
  * served at L2 whatever the hit rates (DRAM here): 20 + LA + 2 against 40 + LA
  * + 2; one strong at the SM's scope takes its level as any load. A guarded
@@ -1348,6 +1385,7 @@ int main(void)
         cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_load_scope),
         cmocka_unit_test(test_line_spread),
+        cmocka_unit_test(test_store_order),
         cmocka_unit_test(test_dram_async_copies),
         cmocka_unit_test(test_divergent_loop_exit),
         cmocka_unit_test(test_async_copies),

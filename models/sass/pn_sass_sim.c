@@ -26,6 +26,25 @@ static void add_reg(sop_t *o, pn_sass_reg_t r)
         o->reg[o->n_regs++] = reg_id(r, k);
 }
 
+/* A warp's loads after its store wait for the store's order (the profile's
+ * store_order; examples/probe/cold.cu): a global or local store writes REG_MEM
+ * ready store_order steps after it issues, a load (not a cp.async copy) reads it. */
+static void store_order(const pn_pipe_device_t *pd, sop_t *o)
+{
+    if (!(pd->store_order >= 1) || o->n_regs >= MAX_OP_REGS)
+        return;
+    if (o->kind == K_GST) {
+        o->reg[o->n_regs++] = REG_MEM;
+        uint32_t l = (uint32_t)llround(pd->store_order);
+        o->lat = l > o->lat ? l : o->lat;
+    } else if (o->kind == K_GLD && o->async != A_COPY) {
+        memmove(o->reg + o->n_reads + 1, o->reg + o->n_reads,
+                (size_t)(o->n_regs - o->n_reads) * sizeof *o->reg);
+        o->reg[o->n_reads++] = REG_MEM;
+        o->n_regs++;
+    }
+}
+
 /* Opcodes of the FMA pipe, one cycle quicker than the other arithmetic. */
 static int fma_pipe(const char *op)
 {
@@ -481,6 +500,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             break;
         }
         async_role(op, o);
+        store_order(pd, o);
     }
     free(from);
     /* loads issued together (a basic block's) share a level: the largest such run */

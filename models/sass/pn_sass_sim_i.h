@@ -12,7 +12,9 @@
 #include "pn_sass_plan.h"
 #include "pn_sass_sim.h"
 
-#define N_REGS 336              /* R0-255, UR0-63, P0-7, UP0-7 */
+#define N_REGS 337              /* R0-255, UR0-63, P0-7, UP0-7, and the memory order */
+#define REG_MEM 336             /* written by a global or local store, read by a load
+                                 * (the profile's store_order) */
 #define MAX_OP_REGS 24
 
 /* What issuing an op does. */
