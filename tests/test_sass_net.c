@@ -159,6 +159,22 @@ static void test_store_order_exact(void **state)
     assert_int_equal(same_one_warp(&m, prog, 4), 12 + 30 + 4 + 2);
 }
 
+/* A BSYNC holds its warp bsync_hold (7) steps: the add after it issues at 1 + 7
+ * and is done at 8 + 4 (dead at 14); without the hold at 2 + 4 (dead at 8). */
+static void test_bsync_hold_exact(void **state)
+{
+    (void)state;
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    static const row_t prog[] = { { 1, 0, 0, 0, "BSSY B0, 0x30" },
+                                  { 1, 0, 0, 0, "BSYNC B0" },
+                                  { 1, 0, 0, 0, "IADD3 R1, R2, 0x1, RZ" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, prog, 4), 2 + 4 + 2);
+    m.pd.bsync_hold = 7;
+    assert_int_equal(same_one_warp(&m, prog, 4), 1 + 7 + 4 + 2);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -480,6 +496,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_store_order_exact),
+        cmocka_unit_test(test_bsync_hold_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

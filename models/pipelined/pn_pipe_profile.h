@@ -55,6 +55,7 @@ enum {
 #define PN_PD_LAUNCH_DURATION (UINT64_C(1) << 44) /* launch_duration_us */
 #define PN_PD_LINE_LATENCY (UINT64_C(1) << 45) /* line_latency */
 #define PN_PD_STORE_ORDER (UINT64_C(1) << 46)  /* store_order */
+#define PN_PD_BSYNC_HOLD (UINT64_C(1) << 47)   /* bsync_hold */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -113,6 +114,8 @@ typedef struct pn_pipe_device {
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the
                                    * warp's last global or local store issued (0: none) */
+    double bsync_hold;            /* steps from a warp's BSYNC to its next issue (below 2:
+                                   * the next step) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

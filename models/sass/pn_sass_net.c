@@ -347,6 +347,8 @@ typedef struct opnet {
     uint32_t done_at[3];          /* completion line per level (NONE: none) */
     uint32_t arrived, pending;    /* a follower's lines */
     uint32_t jump;                /* a taken branch's first place, or its target's pc */
+    uint32_t hold;                /* an op that holds its warp (sop_t.hold >= 2): the first
+                                   * place of its line to the next op (NONE: none) */
 } opnet_t;
 
 static pn_status_t add_jump(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
@@ -361,6 +363,17 @@ static pn_status_t add_jump(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
     snprintf(pre, sizeof pre, "w%u.i%u.J", w->gw, i);
     PN_CHECK(add_line(b, pre, o->lat - 1, &on->jump, &fin, &into_last));
     return out(b, fin, target, 1);
+}
+
+/* Op i holds its warp hold >= 2 steps: its issue leads to a line whose end
+ * gives the warp its next op. */
+static pn_status_t add_hold(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
+{
+    uint32_t fin, into_last;
+    char pre[64];
+    snprintf(pre, sizeof pre, "w%u.i%u.H", w->gw, i);
+    PN_CHECK(add_line(b, pre, b->s->ops[i].hold - 1, &on->hold, &fin, &into_last));
+    return out(b, fin, next_of(b, w, i), 1);
 }
 
 /* BAR op i: the warp waits in wait[i]; once released it takes a release
@@ -447,7 +460,7 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
     else if (o->kind == K_BRA && o->target >= 0)
         to = on->jump;
     else
-        to = next_of(b, w, i);
+        to = on->hold != NONE ? on->hold : next_of(b, w, i);
     return out(b, t, to, 1);
 }
 
@@ -464,6 +477,9 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
         PN_CHECK(add_barrier_wait(b, w, i));
     if (o->kind == K_BRA && o->target >= 0)
         PN_CHECK(add_jump(b, w, i, &on));
+    if (o->hold >= 2 && o->kind != K_BAR && o->kind != K_BRA && o->kind != K_EXIT &&
+        o->branch < 0)
+        PN_CHECK(add_hold(b, w, i, &on));
     if (o->follow >= 0) {
         PN_CHECK(add_follower_lines(b, w, i, s->lat_l1, &on.arrived, &on.pending));
         PN_CHECK(add_issue(b, w, i, &on, ".arrived", 0, NONE, NONE, 0, 1));

@@ -302,7 +302,7 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     /* the warp is done once its results and stores are */
     if (pn_sass_op_drains(o) && t + lat > w->drain)
         w->drain = t + lat;
-    w->next_ok = t + 1;
+    w->next_ok = t + (o->hold ? o->hold : 1);
     uint32_t pc = w->pc;
     if (o->branch >= 0) {
         int taken = pn_sass_decide(s, w->gw, o, w->k[o->branch]++);

@@ -494,6 +494,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->ret = (uint8_t)pn_sass_op_is_ret(op);
             /* branches and reconvergence take the 16-lane integer pipe (fitted to
              * examples/probe/diverge.cu's 8-way switch) */
+            /* the warp's next op waits for the reconvergence (examples/probe/cold.cu) */
+            if (pd->bsync_hold >= 2 && !strcmp(op->in.opcode, "BSYNC"))
+                o->hold = (uint32_t)llround(pd->bsync_hold);
             if (pd->branch_busy > 0 && pd->alu_busy > 0 &&
                 (o->kind == K_BRA || !strcmp(op->in.opcode, "BSYNC")))
                 o->cost[P_INT] = pn_sass_units(pd->branch_busy);

@@ -46,6 +46,7 @@ typedef struct sop {
     uint32_t cls[3];            /* its class at each level (one level: cls[0]) */
     uint8_t async, async_n;     /* cp.async: A_COPY, A_COMMIT, A_WAIT (for all but the
                                  * newest async_n committed groups), or 0 */
+    uint32_t hold;              /* steps before the warp's next issue (0: 1) */
     uint8_t call, ret;          /* a CALL in the code (K_BRA to the function), a RET
                                  * (K_EXIT: back after the last open call, if any) */
 } sop_t;
