@@ -487,6 +487,27 @@ static uint64_t level_run(const char *load, double sectors)
     return steps;
 }
 
+/* Steps of one warp running the n ops t (sectors sec and lines ln a row, no
+ * wavefronts) with level_params' latencies, the profile pd, and the loads' L1
+ * hit rate l1 (their L2 hits all). */
+static uint64_t levels_steps(const char *const *t, int n, const double *sec, const double *ln,
+                             const pn_pipe_device_t *pd, double l1)
+{
+    double wf[8] = { 0 };
+    assert_true(n <= 8);
+    pn_sass_prog_t p;
+    rows_prog(&p, t, n, sec, ln, wf);
+    pn_pipe_params_t pp;
+    level_params(&pp);
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = l1;
+    mem.l2_hit = 1;
+    uint64_t steps = steps_on(&p, &pp, pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
 /* Steps of one warp: its block's index, a load of 32 sectors over `lines` lines
  * from it and an add that reads the load, latencies as level_run's, all its
  * loads L1 hits (l1 1) or L2 hits (l1 0), and the profile's line_latency ll. */
@@ -494,20 +515,10 @@ static uint64_t spread_run(double lines, int l1, double ll)
 {
     const char *t[3] = { "S2R R2, SR_CTAID.X", "LDG.E R4, desc[UR4][R2.64]",
                          "IADD3 R5, R4, 0x1, RZ" };
-    double sec[3] = { 0, 32, 0 }, ln[3] = { 0, lines, 0 }, wf[3] = { 0, 0, 0 };
-    pn_sass_prog_t p;
-    rows_prog(&p, t, 3, sec, ln, wf);
-    pn_pipe_params_t pp;
-    level_params(&pp);
+    double sec[3] = { 0, 32, 0 }, ln[3] = { 0, lines, 0 };
     pn_pipe_device_t pd = { 0 };
     pd.line_latency = ll;
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = l1;
-    mem.l2_hit = 1;
-    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return levels_steps(t, 3, sec, ln, &pd, l1);
 }
 
 /* A load's lines come back one after another past L1: its result waits
@@ -532,19 +543,10 @@ static uint64_t order_run(int after, double so)
     const char *ld = "LDG.E R4, desc[UR4][R2.64]", *st = "STG.E desc[UR4][R2.64], R2";
     const char *t[4] = { "S2R R2, SR_CTAID.X", after ? st : ld, after ? ld : st,
                          "IADD3 R5, R4, 0x1, RZ" };
-    double sec[4] = { 0, 4, 4, 0 }, ln[4] = { 0, 1, 1, 0 }, wf[4] = { 0, 0, 0, 0 };
-    pn_sass_prog_t p;
-    rows_prog(&p, t, 4, sec, ln, wf);
-    pn_pipe_params_t pp;
-    level_params(&pp);
+    double sec[4] = { 0, 4, 4, 0 }, ln[4] = { 0, 1, 1, 0 };
     pn_pipe_device_t pd = { 0 };
     pd.store_order = so;
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = mem.l2_hit = 1;
-    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return levels_steps(t, 4, sec, ln, &pd, 1);
 }
 
 /* A warp's load after its store waits store_order (30) from the store's issue
