@@ -18,6 +18,10 @@ all=$work/all.times.csv
 : > "$all"
 for raw in "$data"/*.raw.csv; do
     n=$(basename "$raw" .raw.csv)
+    if [ ! -f "$data/$n.t1.csv" ] || [ ! -f "$data/$n.t2.csv" ] || [ ! -f "$data/$n.t3.csv" ]; then
+        echo "$n: not three timed runs in $data; skipped" >&2
+        continue
+    fi
     xz -dc "$data/$n.source.csv.xz" > "$work/$n.source.csv"
     rm -rf "${work:?}/$n"
     "$pnsim" import -O "$work/$n" -S "$work/$n.source.csv" "$raw" > /dev/null 2> "$work/$n.import.log"

@@ -63,15 +63,22 @@ app() { # name launches command...
     local n=$1 c=${PN_COUNT:-$2}
     shift 2
     echo "$n: profiling $c launches" >&2
-    ncu --section SourceCounters --metrics "$metrics" --cache-control none \
-        --clock-control none -c "$c" -f -o "$work/$n" "$@" > "$out/$n.log" 2>&1
+    if ! ncu --section SourceCounters --metrics "$metrics" --cache-control none \
+        --clock-control none -c "$c" -f -o "$work/$n" "$@" > "$out/$n.log" 2>&1; then
+        echo "$n: the program failed under ncu (see $out/$n.log); skipped" >&2
+        rm -f "$out/$n.raw.csv" "$out/$n.source.csv.xz"
+        return 0
+    fi
     ncu -i "$work/$n.ncu-rep" --csv --page raw --print-metric-instances details \
         --print-units base --metrics "$metrics" > "$out/$n.raw.csv"
     ncu -i "$work/$n.ncu-rep" --csv --page source --print-source sass > "$out/$n.source.csv"
     xz -f -9 "$out/$n.source.csv"
     for i in 1 2 3; do
-        PN_KTIME_COUNT=$c PN_KTIME_OUT="$out/$n.t$i.csv" \
-            CUDA_INJECTION64_PATH="$B/libpn_ktime.so" "$@" >> "$out/$n.log" 2>&1
+        if ! PN_KTIME_COUNT=$c PN_KTIME_OUT="$out/$n.t$i.csv" \
+            CUDA_INJECTION64_PATH="$B/libpn_ktime.so" "$@" >> "$out/$n.log" 2>&1; then
+            echo "$n: timed run $i failed (see $out/$n.log); its profile is kept" >&2
+            rm -f "$out/$n.t$i.csv"
+        fi
     done
 }
 app backprop 10 "$B/backprop" 65536
