@@ -288,6 +288,7 @@ int pn_cmd_import(int argc, char **argv)
     /* a profile of another compute capability than the device's: say so once
      * (the configs predict the device named, not the GPU that was profiled) */
     const char *cap = dev.description ? strstr(dev.description, "compute capability ") : NULL;
+    int warned = 0;
     for (size_t i = 0; cap && i < ncu.n_launches; i++) {
         const char *have = cap + strlen("compute capability ");
         const char *cc = ncu.launches[i].cc;
@@ -295,6 +296,18 @@ int pn_cmd_import(int argc, char **argv)
             fprintf(stderr, "pnsim import: warning: %s was profiled on a GPU of compute "
                     "capability %s, device %s is %.*s: the configs predict %s\n", argv[optind],
                     cc, device, (int)strspn(have, "0123456789."), have, device);
+            warned = 1;
+            break;
+        }
+    }
+    /* the same architecture with another number of SMs (an H100 PCIe's 114 against
+     * the SXM's 132): its own profile predicts it, this one the device named */
+    for (size_t i = 0; !warned && i < ncu.n_launches; i++) {
+        double sms = pn_ncu_metric(&ncu.launches[i], "device__attribute_multiprocessor_count");
+        if (isfinite(sms) && sms >= 1 && fabs(sms - dev.sms) > 0.5) {
+            fprintf(stderr, "pnsim import: warning: %s was profiled on a GPU of %.0f SMs, "
+                    "device %s has %u: the configs predict %s (a profile of that GPU: "
+                    "examples/probe/README.md)\n", argv[optind], sms, device, dev.sms, device);
             break;
         }
     }

@@ -280,6 +280,14 @@ if [ $rc -eq 0 ] && [ "$(cat "$TMP/err")" = "pnsim import: warning: tests/ncu/go
    grep -q '^device: gtx960m' "$TMP/imp.yaml" && [ -z "$($RUN import tests/ncu/good.csv 2>&1 >/dev/null)" ]; then
     ok import-cc-mismatch-warning
 else bad import-cc-mismatch-warning "rc $rc: $(cat "$TMP/err")"; fi
+# the same compute capability with another number of SMs (an H100 PCIe): one warning line
+sed 's/"device__attribute_multiprocessor_count","","132"/"device__attribute_multiprocessor_count","","114"/' \
+    tests/ncu/good.csv >"$TMP/pcie.csv"
+$RUN import "$TMP/pcie.csv" >"$TMP/imp.yaml" 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$TMP/err")" = "pnsim import: warning: $TMP/pcie.csv was profiled on a GPU of 114 SMs, device h100 has 132: the configs predict h100 (a profile of that GPU: examples/probe/README.md)" ] &&
+   grep -q '^device: h100' "$TMP/imp.yaml"; then
+    ok import-sms-mismatch-warning
+else bad import-sms-mismatch-warning "rc $rc: $(cat "$TMP/err")"; fi
 # -t with a threads axis: refused, not ignored
 $RUN sweep -t 128 configs/example.yaml >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && head -n 1 "$TMP/err" | grep -qx "pnsim sweep: --threads 128: configs/example.yaml:20 sweeps threads already (drop -t, or the axis)"; then
