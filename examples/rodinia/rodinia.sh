@@ -16,7 +16,8 @@
 # program is profiled for its first PN_COUNT launches (default: below per program) and
 # timed for the same launches. Writes OUTDIR/<program>.{raw.csv,source.csv.xz,
 # t1.csv,t2.csv,t3.csv,log} and OUTDIR/env.txt. The metric list is $PN_METRICS or
-# `build/pnsim import --metrics`.
+# `build/pnsim import --metrics`. PN_CACHE (default none) is ncu's --cache-control: all
+# flushes the caches before every pass (each launch then reads its data as the first time).
 set -euo pipefail
 src=$(cd "$1" && pwd)/cuda
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -63,7 +64,7 @@ app() { # name launches command...
     local n=$1 c=${PN_COUNT:-$2}
     shift 2
     echo "$n: profiling $c launches" >&2
-    if ! ncu --section SourceCounters --metrics "$metrics" --cache-control none \
+    if ! ncu --section SourceCounters --metrics "$metrics" --cache-control "${PN_CACHE:-none}" \
         --clock-control none -c "$c" -f -o "$work/$n" "$@" > "$out/$n.log" 2>&1; then
         echo "$n: the program failed under ncu (see $out/$n.log); skipped" >&2
         rm -f "$out/$n.raw.csv" "$out/$n.source.csv.xz"
