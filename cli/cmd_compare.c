@@ -17,7 +17,7 @@
 #include "pn_yaml.h"
 
 static const char compare_usage[] =
-    "usage: pnsim compare [options] TIMES.csv CONFIG_DIR\n"
+    "usage: pnsim compare [options] TIMES.csv [MORE_TIMES.csv ...] CONFIG_DIR\n"
     "\n"
     "Predict every launch of TIMES.csv with its config in CONFIG_DIR and compare:\n"
     "per launch the measured and predicted time and the error, per kernel the\n"
@@ -31,7 +31,11 @@ static const char compare_usage[] =
     "examples/deps/measure.sh writes it; or it is the table of launches of\n"
     "`pnsim import -f csv` (kernel, threads, blocks, duration_ns: ncu's\n"
     "durations, taken at the clocks ncu locks, base by default; the size is a\n"
-    "launch's threads in all). CONFIG_DIR holds the configs of\n"
+    "launch's threads in all); or the file examples/measure/pn_ktime.c writes\n"
+    "(CUPTI durations: add --durations). Several times files of the same launches\n"
+    "(runs of one program: the same rows, kernels, threads and blocks in the same\n"
+    "order; up to 64) give each launch the median of its times.\n"
+    "CONFIG_DIR holds the configs of\n"
     "`pnsim import -O CONFIG_DIR` (<kernel>-<threads>x<blocks>-<id>.yaml; a\n"
     "template kernel's name may carry a 'void ' prefix, as configs of older\n"
     "imports do). A row's kernel may be ncu's signature or a qualified name: it\n"
@@ -158,6 +162,59 @@ static pn_status_t scan_dir(const char *dir, entry_t **out, size_t *n, pn_error_
     return st;
 }
 
+/* Times files a comparison takes the median of. */
+#define MAX_TIMES 64
+
+/* Times file path, one more run of the launches of first (read from
+ * first_path): read into m, its columns in mcol; it must have the columns of a
+ * times table and as many rows. */
+static pn_status_t read_more(pn_csv_t *m, const char *path, const pn_csv_t *first,
+                             const char *first_path, long *mcol, pn_error_t *err)
+{
+    static const char *const cols[5] = { "kernel", "size", "threads", "blocks", "median_us" };
+    PN_CHECK(pn_csv_read(m, path, err));
+    for (int k = 0; k < 5; k++)
+        PN_CHECK(pn_csv_require(m, cols[k], "kernel, size, threads, blocks, median_us",
+                                &mcol[k], err));
+    if (m->n_rows != first->n_rows)
+        return pn_error_set(err, PN_EINVAL, "%s: %zu launches, %s has %zu: several times files "
+                            "must time the same launches", path, m->n_rows, first_path,
+                            first->n_rows);
+    return PN_OK;
+}
+
+/* The median over the times files of row i: first's value us (its row checked
+ * against the others: the same kernel, threads and blocks) and each of the n
+ * files of more (columns mcol). */
+static pn_status_t median_of(const pn_csv_t *first, const pn_csv_t *more, long (*mcol)[5], int n,
+                             size_t i, const long *col, double us, double *out, pn_error_t *err)
+{
+    double v[MAX_TIMES];
+    v[0] = us;
+    const pn_csv_row_t *a = &first->rows[i];
+    for (int k = 0; k < n; k++) {
+        const pn_csv_row_t *b = &more[k].rows[i];
+        for (int c = 0; c < 4; c++)
+            if (c != 1 && strcmp(a->f[col[c]].text, b->f[mcol[k][c]].text))
+                return pn_error_at(err, PN_EINVAL, more[k].path, b->line, b->f[mcol[k][c]].col,
+                                   "%s '%s', but line %ld of %s has '%s': several times files "
+                                   "must time the same launches in the same order",
+                                   c == 0 ? "kernel" : c == 2 ? "threads" : "blocks",
+                                   b->f[mcol[k][c]].text, a->line, first->path,
+                                   a->f[col[c]].text);
+        PN_CHECK(pn_csv_double(&more[k], b, (size_t)mcol[k][4], "median_us", 0, &v[k + 1], err));
+    }
+    /* insertion sort of n + 1 values */
+    for (int x = 1; x <= n; x++)
+        for (int y = x; y > 0 && v[y - 1] > v[y]; y--) {
+            double t = v[y];
+            v[y] = v[y - 1];
+            v[y - 1] = t;
+        }
+    *out = (n + 1) % 2 ? v[n / 2] : (v[n / 2] + v[n / 2 + 1]) / 2;
+    return PN_OK;
+}
+
 /* The unused config of (kernel, threads, blocks) with the lowest id, or NULL. */
 static entry_t *take(entry_t *e, size_t n, const char *kernel, uint32_t t, uint64_t b)
 {
@@ -256,15 +313,21 @@ int pn_cmd_compare(int argc, char **argv)
         if (st != PN_OK)
             return pn_cli_value_error("compare", &err);
     }
-    if (optind != argc - 2)
+    if (optind > argc - 2)
         return pn_cli_usage_error("compare", "expected TIMES.csv and CONFIG_DIR, got %d "
                                   "operands", argc - optind);
+    const int n_times = argc - optind - 1;
+    if (n_times > MAX_TIMES)
+        return pn_cli_usage_error("compare", "%d times files: at most %d", n_times, MAX_TIMES);
     if (plot && !pn_plot_name_ok(plot))
         return pn_cli_usage_error("compare", "--plot %s: expected a .svg or .png file name",
                                   plot);
-    const char *times = argv[optind], *dir = argv[optind + 1];
-    pn_cli_input(times);
-    pn_csv_t csv = { 0 };
+    const char *times = argv[optind], *dir = argv[argc - 1];
+    for (int k = 0; k < n_times; k++)
+        pn_cli_input(argv[optind + k]);
+    pn_csv_t csv = { 0 }, more[MAX_TIMES - 1];
+    long mcol[MAX_TIMES - 1][5];
+    memset(more, 0, sizeof more);
     entry_t *ents = NULL;
     size_t n_ents = 0;
     pn_compare_t cmp;
@@ -291,6 +354,14 @@ int pn_cmd_compare(int argc, char **argv)
                            &col[k], &err) != PN_OK)
             goto fail;
     }
+    if (ncu_times && n_times > 1) {
+        pn_error_set(&err, PN_EINVAL, "%s: ncu's table of launches (duration_ns) cannot be "
+                     "one of several times files: give tables with median_us", times);
+        goto fail;
+    }
+    for (int k = 1; k < n_times; k++)
+        if (read_more(&more[k - 1], argv[optind + k], &csv, times, mcol[k - 1], &err) != PN_OK)
+            goto fail;
     if (ncu_times)
         fprintf(stderr, "pnsim compare: %s: measured times are ncu's gpu__time_duration; ncu "
                 "locks the clocks to base while it profiles (--clock-control base), so they "
@@ -307,7 +378,9 @@ int pn_cmd_compare(int argc, char **argv)
         if (pn_csv_u64(&csv, row, (size_t)col[2], "threads", 1, 1024, &t, &err) != PN_OK ||
             pn_csv_u64(&csv, row, (size_t)col[3], "blocks", 1, UINT32_MAX, &b, &err) != PN_OK ||
             pn_csv_double(&csv, row, (size_t)col[4], ncu_times ? "duration_ns" : "median_us", 0,
-                          &us, &err) != PN_OK)
+                          &us, &err) != PN_OK ||
+            (n_times > 1 && median_of(&csv, more, mcol, n_times - 1, i, col, us, &us, &err) !=
+                                PN_OK))
             goto fail;
         char size[32];
         if (ncu_times) {
@@ -351,5 +424,7 @@ done:
     free(ents);
     pn_compare_destroy(&cmp);
     pn_csv_destroy(&csv);
+    for (int k = 0; k + 1 < n_times; k++)
+        pn_csv_destroy(&more[k]);
     return rc;
 }

@@ -383,6 +383,20 @@ if [ $rc -eq 1 ] && grep -q "t2.csv:1:1: missing column 'median_us'" "$TMP/err";
 else bad compare-missing-column "rc $rc: $(cat "$TMP/err")"; fi
 $RUN compare "$TMP/times.csv" >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ]; then ok compare-usage; else bad compare-usage "rc $rc"; fi
+# several runs of the same launches: the median of each launch's times (1182.16 of
+# 1000, 1182.16 and 1500), as measured; rows that differ or count differently: errors
+printf 'kernel,size,threads,blocks,median_us\ndp_serial,4194304,256,16384,1000\nnone,1,64,2,3\n' >"$TMP/r2.csv"
+printf 'kernel,size,threads,blocks,median_us\ndp_serial,4194304,256,16384,1500\nnone,1,64,2,4\n' >"$TMP/r3.csv"
+m=$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/r2.csv" "$TMP/r3.csv" "$TMP/sass" 2>"$TMP/err" |
+    awk -F, '$1 == "dp_serial" { print $5 } $1 == "none" { print $5 }' | tr '\n' ' ')
+if [ "$m" = "1182.16 3.5 " ]; then ok compare-median-of-runs
+else bad compare-median-of-runs "'$m' $(cat "$TMP/err")"; fi
+printf 'kernel,size,threads,blocks,median_us\ndp_serial,4194304,128,16384,1000\nnone,1,64,2,3\n' >"$TMP/r4.csv"
+expect compare-runs-differ 1 "$TMP/r4.csv:2:19: threads '128', but line 3 of $TMP/times.csv has '256': several times files must time the same launches in the same order" \
+    $RUN compare -q -r 1 "$TMP/times.csv" "$TMP/r4.csv" "$TMP/sass"
+printf 'kernel,size,threads,blocks,median_us\ndp_serial,4194304,256,16384,1000\n' >"$TMP/r5.csv"
+expect compare-runs-count 1 "$TMP/r5.csv: 1 launches, $TMP/times.csv has 2: several times files must time the same launches" \
+    $RUN compare -q -r 1 "$TMP/times.csv" "$TMP/r5.csv" "$TMP/sass"
 # its bounds are the program's own (the serial warp alone issues 221903 instructions, where
 # the count-based bound spreads them over every warp), and no run is below the largest
 if $RUN run -r 2 -f json "$cfg" | python3 -c 'import json, sys
