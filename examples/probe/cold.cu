@@ -11,14 +11,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                \
-    do {                                                                                     \
-        cudaError_t e_ = (x);                                                                \
-        if (e_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));      \
-            return 1;                                                                        \
-        }                                                                                    \
-    } while (0)
+#include "../common/pn_bench.cuh"
+
 
 #define NLOAD 256
 
@@ -125,28 +119,28 @@ int main()
     long long *cyc;
     char *flush;
     int *g;
-    CK(cudaMalloc(&a, bytes));
-    CK(cudaMalloc(&flush, (size_t)256 << 20));
-    CK(cudaMalloc(&out, 8));
-    CK(cudaMalloc(&cyc, 8));
-    CK(cudaMalloc(&g, 4096));
-    CK(cudaMemset(g, 0, 4096));
+    PN_CK(cudaMalloc(&a, bytes));
+    PN_CK(cudaMalloc(&flush, (size_t)256 << 20));
+    PN_CK(cudaMalloc(&out, 8));
+    PN_CK(cudaMalloc(&cyc, 8));
+    PN_CK(cudaMalloc(&g, 4096));
+    PN_CK(cudaMemset(g, 0, 4096));
     cudaDeviceProp p;
-    CK(cudaGetDeviceProperties(&p, 0));
+    PN_CK(cudaGetDeviceProperties(&p, 0));
     printf("# %s, cold.cu\n", p.name);
     printf("stride_bytes,cold_cycles_per_load,warm_cycles_per_load\n");
     const size_t strides[] = { 128, 4096, 65536, (size_t)2 << 20, (size_t)32 << 20 };
     for (size_t st : strides) {
         k_fill<<<1024, 256>>>(a, n, st / 8);
-        CK(cudaDeviceSynchronize());
+        PN_CK(cudaDeviceSynchronize());
         std::vector<double> cold, warm;
         for (int r = 0; r < 5; r++) {
             unsigned long long start = (unsigned long long)(r * 7919) % 1024 * 16;
-            CK(cudaMemset(flush, r, (size_t)256 << 20));
+            PN_CK(cudaMemset(flush, r, (size_t)256 << 20));
             for (int w = 0; w < 2; w++) {
                 k_chain<<<1, 1>>>(a, start, out, cyc);
                 long long c;
-                CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
+                PN_CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
                 (w ? warm : cold).push_back((double)c / NLOAD);
             }
         }
@@ -162,7 +156,7 @@ int main()
                 else
                     k_wave<0><<<1, th>>>(g, 10, cyc);
                 long long c;
-                CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
+                PN_CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
                 v.push_back((double)c / 64);
             }
             printf("%d,%s,%.1f\n", th, all ? "all" : "t<=step", med(v));
@@ -176,7 +170,7 @@ int main()
             else
                 k_alu<0><<<1, 32>>>((float *)g, 0.5f, cyc);
             long long c;
-            CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
+            PN_CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
             v.push_back((double)c / 64);
         }
         printf("32,%s,%.1f\n", all ? "all" : "t<=step", med(v));
@@ -193,7 +187,7 @@ int main()
             else
                 k_cdf<0><<<1, 1>>>(w, cdf, nw, cyc);
             long long c;
-            CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
+            PN_CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
             v.push_back((double)c / nw);
         }
         printf("%d,%.1f\n", store, med(v));

@@ -9,14 +9,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                \
-    do {                                                                                     \
-        cudaError_t e_ = (x);                                                                \
-        if (e_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));      \
-            return 1;                                                                        \
-        }                                                                                    \
-    } while (0)
+#include "../common/pn_bench.cuh"
+
 
 __global__ void k_one(int *flag) { *flag = 1; }
 
@@ -54,9 +48,9 @@ int main()
 {
     int *buf;
     const int mult[3] = { 16, 64, 256 };
-    CK(cudaMalloc(&buf, (size_t)132 * 256 * 1024 * sizeof(int)));
+    PN_CK(cudaMalloc(&buf, (size_t)132 * 256 * 1024 * sizeof(int)));
     cudaDeviceProp p;
-    CK(cudaGetDeviceProperties(&p, 0));
+    PN_CK(cudaGetDeviceProperties(&p, 0));
     printf("# %s, store_one.cu\nkernel,blocks,warps,median_us\n", p.name);
     double t[3][3];
     for (int i = 0; i < 3; i++) {
@@ -64,7 +58,7 @@ int main()
         t[0][i] = median_ms([&] { k_one<<<blocks, 1024>>>(buf); }) * 1e3;
         t[1][i] = median_ms([&] { k_own<<<blocks, 1024>>>(buf); }) * 1e3;
         t[2][i] = median_ms([&] { k_none<<<blocks, 1024>>>(buf); }) * 1e3;
-        CK(cudaGetLastError());
+        PN_CK(cudaGetLastError());
         const char *name[3] = { "one_address", "own_line", "no_store" };
         for (int k = 0; k < 3; k++)
             printf("%s,%d,%d,%.3f\n", name[k], blocks, blocks * 32, t[k][i]);
