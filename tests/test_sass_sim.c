@@ -865,15 +865,15 @@ static void test_half_rate_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
-/* The DRAM bound of 8 copies of text, each an access of 4 sectors of one
- * line, DRAM one sector a step, on mem and pd. */
-static uint64_t dram_bound_lines(const char *text, double n_lines, const pn_memory_t *mem,
-                                 const pn_pipe_device_t *pd)
+/* The DRAM bound of 8 copies of text, each an access of `sectors` sectors over
+ * n_lines lines, DRAM one sector a step, on mem and pd. */
+static uint64_t dram_bound_rows(const char *text, double sectors, double n_lines,
+                                const pn_memory_t *mem, const pn_pipe_device_t *pd)
 {
     const char *t[8];
     double sec[8], lines[8];
     for (int i = 0; i < 8; i++)
-        t[i] = text, sec[i] = 4, lines[i] = n_lines;
+        t[i] = text, sec[i] = sectors, lines[i] = n_lines;
     pn_sass_prog_t p;
     rows_prog(&p, t, 8, sec, lines, NULL);
     pn_pipe_params_t pp;
@@ -885,27 +885,22 @@ static uint64_t dram_bound_lines(const char *text, double n_lines, const pn_memo
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
 }
 
+/* As dram_bound_rows with 4 sectors an access. */
+static uint64_t dram_bound_lines(const char *text, double n_lines, const pn_memory_t *mem,
+                                 const pn_pipe_device_t *pd)
+{
+    return dram_bound_rows(text, 4, n_lines, mem, pd);
+}
+
 /* The DRAM bound of 8 guarded stores of `sectors` sectors each over the launch (0:
  * every thread predicated off), their DRAM sectors as they miss L2. */
 static uint64_t store_dram_bound(double sectors)
 {
-    const char *t[8];
-    double sec[8], lines[8];
-    for (int i = 0; i < 8; i++)
-        t[i] = "@P0 STG.E desc[UR4][R2.64], R4", sec[i] = sectors, lines[i] = sectors > 0;
-    pn_sass_prog_t p;
-    rows_prog(&p, t, 8, sec, lines, NULL);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = mem.l2_hit = 0;
     pn_pipe_device_t pd = { 0 };
-    pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
-    pn_sass_prog_destroy(&p);
-    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+    return dram_bound_rows("@P0 STG.E desc[UR4][R2.64], R4", sectors, sectors > 0, &mem, &pd);
 }
 
 static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,

@@ -150,6 +150,11 @@ int pn_sass_op_is_texture(const pn_sass_op_t *op)
     return pn_sass_opcode_apart(op->in.opcode) == PN_SASS_APART_TEXTURE;
 }
 
+int pn_sass_op_is_async_copy(const pn_sass_op_t *op)
+{
+    return !strcmp(op->in.opcode, "LDGSTS");
+}
+
 int pn_sass_op_is_call(const pn_sass_op_t *op)
 {
     return !strcmp(op->in.opcode, "CALL") && op->in.has_target && op->target >= 0;

@@ -86,5 +86,8 @@ int pn_sass_op_is_ret(const pn_sass_op_t *op);
  * stores, and the source page gives them no sectors. */
 int pn_sass_op_is_local(const pn_sass_op_t *op);
 int pn_sass_op_is_texture(const pn_sass_op_t *op);
+/* Is op a cp.async copy (LDGSTS: global to shared, no register written)? ncu
+ * counts it apart from global loads, and the page gives it sectors. */
+int pn_sass_op_is_async_copy(const pn_sass_op_t *op);
 
 #endif

@@ -111,7 +111,7 @@ static uint32_t global_lsu_units(const pn_sass_op_t *op, double sec, double line
 static int predicated_off(const pn_sass_op_t *op)
 {
     if (!op->in.guarded || !(op->executed > 0) || pn_sass_op_is_local(op) ||
-        pn_sass_op_is_texture(op) || !strcmp(op->in.opcode, "LDGSTS"))
+        pn_sass_op_is_texture(op) || pn_sass_op_is_async_copy(op))
         return 0;
     switch (op->in.kind) {
     case PN_SASS_GLOBAL_LD: case PN_SASS_GLOBAL_ST: return op->sectors == 0;
@@ -126,7 +126,7 @@ static int predicated_off(const pn_sass_op_t *op)
 static void async_role(const pn_sass_op_t *op, sop_t *o)
 {
     const char *c = op->in.opcode, *sb;
-    if (!strcmp(c, "LDGSTS"))
+    if (pn_sass_op_is_async_copy(op))
         o->async = A_COPY;
     else if (!strcmp(c, "LDGDEPBAR"))
         o->async = A_COMMIT;
@@ -281,7 +281,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* cp.async copies (LDGSTS) are no loads ncu counts, but the L2 and
              * DRAM read their sectors: in the sectors, not the accesses
              * (cuSOLVER's split-K SGEMM: 14 times its L2 reads otherwise) */
-            int copy = !strcmp(op->in.opcode, "LDGSTS");
+            int copy = pn_sass_op_is_async_copy(op);
             if (op->in.kind == PN_SASS_GLOBAL_LD)
                 n_ld += copy ? 0 : op->executed, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
@@ -494,12 +494,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->ret = (uint8_t)pn_sass_op_is_ret(op);
             /* branches and reconvergence take the 16-lane integer pipe (fitted to
              * examples/probe/diverge.cu's 8-way switch) */
-            /* the warp's next op waits for the reconvergence (examples/probe/cold.cu) */
-            if (pd->bsync_hold >= 2 && !strcmp(op->in.opcode, "BSYNC"))
-                o->hold = (uint32_t)llround(pd->bsync_hold);
             if (pd->branch_busy > 0 && pd->alu_busy > 0 &&
                 (o->kind == K_BRA || !strcmp(op->in.opcode, "BSYNC")))
                 o->cost[P_INT] = pn_sass_units(pd->branch_busy);
+            /* the warp's next op waits for the reconvergence (examples/probe/cold.cu) */
+            if (pd->bsync_hold >= 2 && !strcmp(op->in.opcode, "BSYNC"))
+                o->hold = (uint32_t)llround(pd->bsync_hold);
             break;
         }
         async_role(op, o);
