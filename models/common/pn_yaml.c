@@ -32,9 +32,14 @@ const char *pn_yaml_strerror_max(int e, size_t max)
 {
     if (e == ENODEV)
         return "not a regular file";
-    if (e == EFBIG)
-        return max >= ((size_t)1 << 30) ? "file larger than the 1 GiB limit"
-                                         : "file larger than the 64 MiB limit";
+    if (e == EFBIG) {
+        static char msg[64];
+        if (max % ((size_t)1 << 30) == 0)
+            snprintf(msg, sizeof msg, "file larger than the %zu GiB limit", max >> 30);
+        else
+            snprintf(msg, sizeof msg, "file larger than the %zu MiB limit", max >> 20);
+        return msg;
+    }
     return strerror(e);
 }
 

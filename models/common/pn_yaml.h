@@ -46,8 +46,8 @@ pn_status_t pn_yaml_read_file_max(const char *path, size_t max, char **text, siz
  * strerror(e). */
 const char *pn_yaml_strerror(int e);
 
-/* The same for a read with limit max: "file larger than the 1 GiB limit" for
- * PN_NCU_FILE_MAX. */
+/* The same for a read with limit max: "file larger than the N GiB limit" (or
+ * N MiB when max is no whole number of GiB), in a static buffer. */
 const char *pn_yaml_strerror_max(int e, size_t max);
 
 /* Parse text (len bytes) as exactly one YAML document. A syntax error (bytes
