@@ -1318,7 +1318,7 @@ static void test_fp64_pipe(void **state)
     pn_sass_prog_destroy(&p);
 }
 
-static uint64_t alu_bound(const char *const *lines, int n, double bank_conflict)
+static uint64_t alu_bound(const char *const *lines, int n, const pn_pipe_device_t *pd)
 {
     pn_sass_prog_t p;
     pn_error_t err = { 0 };
@@ -1337,11 +1337,9 @@ static uint64_t alu_bound(const char *const *lines, int n, double bank_conflict)
     pp.rate[PN_PIPE_ALUP] = 1000;
     pp.n_warps = 8;
     pp.blocks = pp.resident = 1;
-    pn_pipe_device_t pd = { 0 };
-    pd.bank_conflict = bank_conflict;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
+    pn_sass_sim_params_t sp = { &pp, pd, &mem, &p, 1, 0, 1 };
     pn_sass_sim_t *sim;
     assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;
@@ -1357,15 +1355,53 @@ static void test_bank_conflicts(void **state)
     /* 8 warps x 16 ops at 1000 units (2000 conflicting), less the bucket's
      * start-up (the largest cost plus two refills) */
     static const char *chain[] = { "FFMA R0, R0, R4, R5" };
-    assert_int_equal(alu_bound(chain, 1, 0), 128 - 3);
-    assert_int_equal(alu_bound(chain, 1, 2), 256 - 8 - 4); /* the first follows no writer */
+    pn_pipe_device_t pd = { 0 };
+    assert_int_equal(alu_bound(chain, 1, &pd), 128 - 3);
+    pd.bank_conflict = 2;
+    assert_int_equal(alu_bound(chain, 1, &pd), 256 - 8 - 4); /* the first follows no writer */
     /* an immediate or a uniform operand: one register of each bank */
     static const char *imm[] = { "FFMA R0, R0, 2, R5" };
-    assert_int_equal(alu_bound(imm, 1, 2), 128 - 3);
+    assert_int_equal(alu_bound(imm, 1, &pd), 128 - 3);
     /* sources no op of the last three writes: the reuse cache serves them */
     static const char *ind[] = { "FFMA R0, R2, R4, R6", "FFMA R1, R2, R4, R6",
                                  "FFMA R3, R2, R4, R6", "FFMA R5, R2, R4, R6" };
-    assert_int_equal(alu_bound(ind, 4, 2), 512 - 3);
+    assert_int_equal(alu_bound(ind, 4, &pd), 512 - 3);
+    /* 64-bit sources do not count for it */
+    static const char *dfma[] = { "DFMA R12, R12, R6, R8" };
+    pd.fp64_busy = 2;
+    pd.fp64_latency = 8;
+    assert_int_equal(alu_bound(dfma, 1, &pd), 256 - 4);
+}
+
+/* FP64 ops on their pipe (fp64_busy 2, 8 warps x 16 ops less the bucket's
+ * start-up): a 64-bit pair reads both banks, so three distinct pairs right
+ * after a writer of one read each bank three times and take
+ * fp64_bank_conflict steps of the pipe (examples/probe/fp64_operands.cu). */
+static void test_fp64_bank_conflicts(void **state)
+{
+    (void)state;
+    pn_pipe_device_t pd = { 0 };
+    pd.fp64_busy = 2;
+    pd.fp64_latency = 8;
+    static const char *chain[] = { "DFMA R12, R12, R6, R8" };
+    assert_int_equal(alu_bound(chain, 1, &pd), 256 - 4);
+    pd.fp64_bank_conflict = 3;
+    /* the first of each warp follows no writer: 2 steps */
+    assert_int_equal(alu_bound(chain, 1, &pd), 384 - 8 - 5);
+    /* two distinct pairs (each bank read twice), an immediate, a DADD: fp64_busy */
+    static const char *two[] = { "DFMA R12, R12, R6, R6" };
+    assert_int_equal(alu_bound(two, 1, &pd), 256 - 4);
+    static const char *imm[] = { "DFMA R12, R12, R6, 1" };
+    assert_int_equal(alu_bound(imm, 1, &pd), 256 - 4);
+    static const char *dadd[] = { "DADD R12, R12, R6" };
+    assert_int_equal(alu_bound(dadd, 1, &pd), 256 - 4);
+    /* sources no op of the last three writes */
+    static const char *ind[] = { "DFMA R10, R2, R4, R6", "DFMA R12, R2, R4, R6",
+                                 "DFMA R14, R2, R4, R6", "DFMA R16, R2, R4, R6" };
+    assert_int_equal(alu_bound(ind, 4, &pd), 1024 - 4);
+    /* a key below fp64_busy changes nothing */
+    pd.fp64_bank_conflict = 1;
+    assert_int_equal(alu_bound(chain, 1, &pd), 256 - 4);
 }
 
 int main(void)
@@ -1374,7 +1410,7 @@ int main(void)
         cmocka_unit_test(test_source_read), cmocka_unit_test(test_source_errors),
         cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
-        cmocka_unit_test(test_bank_conflicts),
+        cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_fp64_bank_conflicts),
         cmocka_unit_test(test_l2_resident),
         cmocka_unit_test(test_l1_data_path),
         cmocka_unit_test(test_dram_queue),

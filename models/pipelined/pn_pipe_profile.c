@@ -19,7 +19,7 @@ const char *const pn_pipe_device_keys[] = {
     "bank_conflict", "atomic_lines", "l2_resident_mib", "dram_queue", "dram_write_delay",
     "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
     "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
-    "line_latency", "store_order", "bsync_hold", NULL
+    "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -141,6 +141,8 @@ static const struct scalar_key {
     { "fp64_busy", offsetof(pn_pipe_device_t, fp64_busy), PN_PD_FP64_BUSY, 1, 0, MAX_BUSY },
     { "fp64_latency", offsetof(pn_pipe_device_t, fp64_latency), PN_PD_FP64_LAT, 1, 0,
       PN_PIPE_MAX_LATENCY },
+    { "fp64_bank_conflict", offsetof(pn_pipe_device_t, fp64_bank_conflict), PN_PD_FP64_BANK,
+      0, 0, MAX_BUSY },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

@@ -56,6 +56,7 @@ enum {
 #define PN_PD_LINE_LATENCY (UINT64_C(1) << 45) /* line_latency */
 #define PN_PD_STORE_ORDER (UINT64_C(1) << 46)  /* store_order */
 #define PN_PD_BSYNC_HOLD (UINT64_C(1) << 47)   /* bsync_hold */
+#define PN_PD_FP64_BANK (UINT64_C(1) << 48)    /* fp64_bank_conflict */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -106,6 +107,10 @@ typedef struct pn_pipe_device {
                                    * twice) */
     double fp64_latency;          /* steps from an FP64 op to its result (0: the arithmetic
                                    * latency) */
+    double fp64_bank_conflict;    /* steps of its partition's FP64 pipe an FP64 op takes
+                                   * whose 64-bit register sources read one bank three times
+                                   * (three distinct pairs) within three ops of a writer of
+                                   * one of them (0: fp64_busy) */
     double branch_busy;           /* steps a branch (BRA, BSYNC, ...) takes its partition's
                                    * integer pipe (0: none; needs alu_busy) */
     double diverge_switch;        /* steps a partition issues nothing after a diverged warp

@@ -158,11 +158,12 @@ uint32_t pn_sass_sim_unsolved(const pn_sass_sim_t *s)
     return s->plan.unsolved;
 }
 
-/* Does op i read two registers of one bank (index mod 2) within three ops of
- * one that writes one of its sources? Then it stalls, the operand reuse cache
- * cannot serve it, and its operands take two cycles of the register file
- * (FFMA R0, R0, R4, R5 in a dependent chain: half the FMA rate on the H100). */
-static int bank_conflict(const pn_sass_prog_t *prog, size_t i)
+/* The reads of the busier register bank (index mod 2) op i makes when it
+ * follows within three ops one that writes one of its sources, 0 when none
+ * does: then it stalls for that source, the operand reuse cache cannot serve
+ * it, and each distinct source register takes a cycle of its bank. Only
+ * 32-bit sources count, unless wide: then a 64-bit pair reads both banks. */
+static int bank_reads(const pn_sass_prog_t *prog, size_t i, int wide)
 {
     const pn_sass_insn_t *in = &prog->ops[i].in;
     int bank[2] = { 0, 0 }, dep = 0;
@@ -170,7 +171,7 @@ static int bank_conflict(const pn_sass_prog_t *prog, size_t i)
     int n = 0;
     for (int r = 0; r < in->n_reads; r++) {
         pn_sass_reg_t g = in->reads[r];
-        if (g.file != PN_SASS_R || g.width != 1)
+        if (g.file != PN_SASS_R || (g.width != 1 && !(wide && g.width == 2)))
             continue;
         int dup = 0;
         for (int k = 0; k < n; k++)
@@ -179,13 +180,23 @@ static int bank_conflict(const pn_sass_prog_t *prog, size_t i)
             continue;
         seen[n++] = g.index;
         bank[g.index % 2]++;
+        if (g.width == 2)
+            bank[(g.index + 1) % 2]++;
         for (size_t back = 1; back <= 3 && back <= i; back++) {
             const pn_sass_insn_t *prev = &prog->ops[i - back].in;
             for (int w = 0; w < prev->n_writes; w++)
                 dep |= prev->writes[w].file == PN_SASS_R && prev->writes[w].index == g.index;
         }
     }
-    return dep && (bank[0] >= 2 || bank[1] >= 2);
+    return dep ? (bank[0] > bank[1] ? bank[0] : bank[1]) : 0;
+}
+
+/* Does op i read two 32-bit registers of one bank right after a writer of
+ * one? Its operands take two cycles of the register file (FFMA R0, R0, R4, R5
+ * in a dependent chain: half the FMA rate on the H100). */
+static int bank_conflict(const pn_sass_prog_t *prog, size_t i)
+{
+    return bank_reads(prog, i, 0) >= 2;
 }
 
 /* The distinct classes of the ops at each level they may issue at. */
@@ -380,6 +391,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (op->in.kind == PN_SASS_FP64 && pd->fp64_busy > 0) {
                 o->cost[P_ALU] = 0;
                 o->cost[P_FP64] = pn_sass_units(pd->fp64_busy);
+                /* three distinct 64-bit sources after a writer of one: three
+                 * register-file cycles (examples/probe/fp64_operands.cu) */
+                if (pd->fp64_bank_conflict > pd->fp64_busy && bank_reads(prog, i, 1) >= 3)
+                    o->cost[P_FP64] = pn_sass_units(pd->fp64_bank_conflict);
             }
             if (op->in.kind == PN_SASS_FP64 && pd->fp64_latency >= 1)
                 o->lat = (uint32_t)llround(pd->fp64_latency);
