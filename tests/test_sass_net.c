@@ -175,6 +175,40 @@ static void test_bsync_hold_exact(void **state)
     assert_int_equal(same_one_warp(&m, prog, 4), 1 + 7 + 4 + 2);
 }
 
+/* A branch reads its predicate branch_pred (9) steps after the ISETP that
+ * writes it, and its target issues branch_taken (6) steps after it: the BRA at
+ * 9, the add at 15, done at 19 (dead at 21); without the keys the BRA at 4
+ * (the ISETP's latency), the add at 8 (the arithmetic latency), dead at 14.
+ * An SEL reads the predicate at the ISETP's latency either way. */
+static void test_branch_exact(void **state)
+{
+    (void)state;
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    static const row_t jump[] = { { 1, 0, 0, 0, "ISETP.GE.AND P0, PT, R1, R2, PT" },
+                                  { 1, 0, 0, 0, "@P0 BRA 0x30" },
+                                  { 0, 0, 0, 0, "IADD3 R3, R3, 0x1, RZ" },
+                                  { 1, 0, 0, 0, "IADD3 R1, R2, 0x1, RZ" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    static const row_t sel[] = { { 1, 0, 0, 0, "ISETP.GE.AND P0, PT, R1, R2, PT" },
+                                 { 1, 0, 0, 0, "SEL R4, R5, R6, P0" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, jump, 5), 8 + 4 + 2);
+    assert_int_equal(same_one_warp(&m, sel, 3), 4 + 4 + 2);
+    m.pd.branch_pred = 9;
+    m.pd.branch_taken = 6;
+    assert_int_equal(same_one_warp(&m, jump, 5), 9 + 6 + 4 + 2);
+    assert_int_equal(same_one_warp(&m, sel, 3), 4 + 4 + 2);
+    /* a write of the predicate waits until branches may read the last one */
+    static const row_t twice[] = { { 1, 0, 0, 0, "ISETP.GE.AND P0, PT, R1, R2, PT" },
+                                   { 1, 0, 0, 0, "ISETP.GE.AND P0, PT, R1, R3, PT" },
+                                   { 1, 0, 0, 0, "@P0 BRA 0x40" },
+                                   { 0, 0, 0, 0, "IADD3 R3, R3, 0x1, RZ" },
+                                   { 1, 0, 0, 0, "IADD3 R1, R2, 0x1, RZ" },
+                                   { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, twice, 6), 9 + 9 + 6 + 4 + 2);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -496,7 +530,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_store_order_exact),
-        cmocka_unit_test(test_bsync_hold_exact),
+        cmocka_unit_test(test_bsync_hold_exact), cmocka_unit_test(test_branch_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

@@ -1108,22 +1108,36 @@ static void test_l2_resident(void **state)
 
 /* Steps of one warp running the n lines, load latencies 10 (L1), 50 (L2) and
  * 100 (DRAM), at hit rates l1 and l2; arithmetic (and S2R) LA. */
-static uint64_t levels_run_local(const char *const *lines, int n, double l1, double l2,
-                                 double local_l1);
+static uint64_t levels_run_w(const char *const *lines, int n, double l1, double l2,
+                             double local_l1, uint32_t warps);
 
 static uint64_t levels_run(const char *const *lines, int n, double l1, double l2)
 {
-    return levels_run_local(lines, n, l1, l2, -1);
+    return levels_run_w(lines, n, l1, l2, -1, 1);
 }
 
 /* The same with kernel.memory.local_l1_hit local_l1 (< 0: not known). */
 static uint64_t levels_run_local(const char *const *lines, int n, double l1, double l2,
                                  double local_l1)
 {
+    return levels_run_w(lines, n, l1, l2, local_l1, 1);
+}
+
+/* The same with a block of `warps` warps, one a partition (at most 4): each
+ * runs as one warp alone would, but the SM is not the warp's alone. */
+static uint64_t levels_run_w(const char *const *lines, int n, double l1, double l2,
+                             double local_l1, uint32_t warps)
+{
     pn_sass_prog_t p;
-    prog_of(&p, lines, n);
+    pn_error_t err = { 0 };
+    assert_true(warps >= 1 && warps <= 4);
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", warps, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        add(&p, (uint32_t)(16 * i), warps, lines[i]);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_params_t pp;
     one_warp_params(&pp);
+    pp.n_warps = warps;
     pp.latency[PN_PIPE_LD_L1] = 10;
     pp.latency[PN_PIPE_LD_L2] = 50;
     pp.latency[PN_PIPE_LD_DRAM] = 100;
@@ -1165,7 +1179,7 @@ static void test_load_runs(void **state)
     /* the pair at 0, 1 misses (101), the add at 101, the branch at 102 (the next
      * op LA later), the second pair at 107 and 108 (158), the add at 158, its
      * result at 158 + LA */
-    assert_int_equal(levels_run(two, 8, 0.5, 0), 158 + LA + 2);
+    assert_int_equal(levels_run_w(two, 8, 0.5, 0, -1, 2), 158 + LA + 2);
 }
 
 /* Local loads (LDL) hit L1 at their own rate when it is known: the loads'
@@ -1180,13 +1194,14 @@ static void test_local_loads(void **state)
     assert_int_equal(levels_run_local(ldl, 3, 1, 0, 0), 100 + LA + 2);
     assert_int_equal(levels_run_local(ldl, 3, 0, 0, 1), 10 + LA + 2);
     const char *ldg[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R5, R10, R10, RZ", "EXIT" };
-    assert_int_equal(levels_run_local(ldg, 3, 1, 0, 0), 50 + LA + 2);
+    assert_int_equal(levels_run_w(ldg, 3, 1, 0, 0, 2), 50 + LA + 2);
 }
 
 /* A load whose address is the same in every block (no block index and no
  * loaded value in it: pn_sass_addr.h) is an L1 hit only on a line in flight:
  * it takes the L2's latency at the L1 level. One whose address carries the
- * block's index keeps the L1's. */
+ * block's index keeps the L1's, and so does any load of a warp alone on the
+ * SM (two warps here, one a partition, each as it would run alone). */
 static void test_alike_loads(void **state)
 {
     (void)state;
@@ -1194,19 +1209,21 @@ static void test_alike_loads(void **state)
      * add at 51, its result at 51 + LA, the run 2 more */
     const char *uni[] = { "S2R R7, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
                           "IADD3 R5, R10, 1, RZ", "EXIT" };
-    assert_int_equal(levels_run(uni, 4, 1, 1), 51 + LA + 2);
+    assert_int_equal(levels_run_w(uni, 4, 1, 1, -1, 2), 51 + LA + 2);
+    /* alone on the SM: back at 1 + 10 */
+    assert_int_equal(levels_run(uni, 4, 1, 1), 11 + LA + 2);
     /* the same load at L2 and DRAM levels: 50 and 100 as before */
-    assert_int_equal(levels_run(uni, 4, 0, 1), 51 + LA + 2);
-    assert_int_equal(levels_run(uni, 4, 0, 0), 101 + LA + 2);
+    assert_int_equal(levels_run_w(uni, 4, 0, 1, -1, 2), 51 + LA + 2);
+    assert_int_equal(levels_run_w(uni, 4, 0, 0, -1, 2), 101 + LA + 2);
     /* its address from the thread's index: the same in every block, likewise:
      * issued when the S2R's result is back (LA), 50 later */
     const char *tid[] = { "S2R R2, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
                           "IADD3 R5, R10, 1, RZ", "EXIT" };
-    assert_int_equal(levels_run(tid, 4, 1, 1), LA + 50 + LA + 2);
+    assert_int_equal(levels_run_w(tid, 4, 1, 1, -1, 2), LA + 50 + LA + 2);
     /* from the block's index: an L1 hit 10 later */
     const char *cta[] = { "S2R R2, SR_CTAID.X", "LDG.E R10, desc[UR4][R2.64]",
                           "IADD3 R5, R10, 1, RZ", "EXIT" };
-    assert_int_equal(levels_run(cta, 4, 1, 1), LA + 10 + LA + 2);
+    assert_int_equal(levels_run_w(cta, 4, 1, 1, -1, 2), LA + 10 + LA + 2);
 }
 
 static void test_line_merge(void **state)

@@ -19,7 +19,8 @@ const char *const pn_pipe_device_keys[] = {
     "bank_conflict", "atomic_lines", "l2_resident_mib", "dram_queue", "dram_write_delay",
     "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
     "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
-    "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", NULL
+    "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", "branch_pred",
+    "branch_taken", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -143,6 +144,10 @@ static const struct scalar_key {
       PN_PIPE_MAX_LATENCY },
     { "fp64_bank_conflict", offsetof(pn_pipe_device_t, fp64_bank_conflict), PN_PD_FP64_BANK,
       0, 0, MAX_BUSY },
+    { "branch_pred", offsetof(pn_pipe_device_t, branch_pred), PN_PD_BRANCH_PRED, 0, 0,
+      PN_PIPE_MAX_LATENCY },
+    { "branch_taken", offsetof(pn_pipe_device_t, branch_taken), PN_PD_BRANCH_TAKEN, 0, 0,
+      PN_PIPE_MAX_LATENCY },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

@@ -57,6 +57,8 @@ enum {
 #define PN_PD_STORE_ORDER (UINT64_C(1) << 46)  /* store_order */
 #define PN_PD_BSYNC_HOLD (UINT64_C(1) << 47)   /* bsync_hold */
 #define PN_PD_FP64_BANK (UINT64_C(1) << 48)    /* fp64_bank_conflict */
+#define PN_PD_BRANCH_PRED (UINT64_C(1) << 49)  /* branch_pred */
+#define PN_PD_BRANCH_TAKEN (UINT64_C(1) << 50) /* branch_taken */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -121,6 +123,10 @@ typedef struct pn_pipe_device {
                                    * warp's last global or local store issued (0: none) */
     double bsync_hold;            /* steps from a warp's BSYNC to its next issue (below 2:
                                    * the next step) */
+    double branch_pred;           /* steps from an op's issue until a branch may read the
+                                   * predicate it writes (0: the op's latency) */
+    double branch_taken;          /* steps from a taken branch to its target's issue (0: the
+                                   * arithmetic latency) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

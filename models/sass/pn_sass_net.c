@@ -265,14 +265,15 @@ static uint32_t next_of(const nb_t *b, const wnet_t *w, uint32_t i)
     return i + 1 < b->s->n_ops ? w->pc[i + 1] : w->ex;
 }
 
-/* What op i's completion gives back: its written registers' scoreboards, the
- * in-flight slot of a load, and the warp's outstanding count. */
+/* What op i's completion gives back: its written registers' scoreboards (not
+ * its predicates as branches read them: those at lat_br), the in-flight slot
+ * of a load, and the warp's outstanding count. */
 static pn_status_t completion_arcs(nb_t *b, const wnet_t *w, uint32_t i, uint32_t t)
 {
     const sop_t *o = &b->s->ops[i];
     const opregs_t *rg = &b->regs[i];
     for (uint32_t r = 0; r < rg->n; r++)
-        if (rg->written[r])
+        if (rg->written[r] && rg->reg[r] < REG_BR)
             PN_CHECK(out(b, t, w->sb[b->slot_of[rg->reg[r]]], 1));
     if (pn_sass_op_levels(o) && b->inflight != NONE)
         PN_CHECK(out(b, t, b->inflight, 1));
@@ -349,6 +350,8 @@ typedef struct opnet {
     uint32_t jump;                /* a taken branch's first place, or its target's pc */
     uint32_t hold;                /* an op that holds its warp (sop_t.hold >= 2): the first
                                    * place of its line to the next op (NONE: none) */
+    uint32_t br;                  /* a writer of predicates a branch reads (lat_br >= 2):
+                                   * the first place of the line that gives them back */
 } opnet_t;
 
 static pn_status_t add_jump(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
@@ -374,6 +377,21 @@ static pn_status_t add_hold(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
     snprintf(pre, sizeof pre, "w%u.i%u.H", w->gw, i);
     PN_CHECK(add_line(b, pre, b->s->ops[i].hold - 1, &on->hold, &fin, &into_last));
     return out(b, fin, next_of(b, w, i), 1);
+}
+
+/* Op i writes predicates a branch reads, ready lat_br >= 2 steps after its
+ * issue: a line whose end gives back their REG_BR scoreboards. */
+static pn_status_t add_branch_preds(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
+{
+    const opregs_t *rg = &b->regs[i];
+    uint32_t fin, into_last;
+    char pre[64];
+    snprintf(pre, sizeof pre, "w%u.i%u.PB", w->gw, i);
+    PN_CHECK(add_line(b, pre, b->s->ops[i].lat_br - 1, &on->br, &fin, &into_last));
+    for (uint32_t r = 0; r < rg->n; r++)
+        if (rg->written[r] && rg->reg[r] >= REG_BR)
+            PN_CHECK(out(b, fin, w->sb[b->slot_of[rg->reg[r]]], 1));
+    return PN_OK;
 }
 
 /* BAR op i: the warp waits in wait[i]; once released it takes a release
@@ -445,9 +463,16 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
             PN_CHECK(out(b, t, w->out, 1));
     } else {
         for (uint32_t r = 0; r < rg->n; r++)
-            if (rg->written[r])
+            if (rg->written[r] && rg->reg[r] < REG_BR)
                 PN_CHECK(out(b, t, w->sb[b->slot_of[rg->reg[r]]], 1));
     }
+    /* predicates as branches read them: at lat_br */
+    if (on->br != NONE)
+        PN_CHECK(out(b, t, on->br, 1));
+    else
+        for (uint32_t r = 0; r < rg->n; r++)
+            if (rg->written[r] && rg->reg[r] >= REG_BR)
+                PN_CHECK(out(b, t, w->sb[b->slot_of[rg->reg[r]]], 1));
     /* where the warp goes */
     uint32_t to;
     if (o->kind == K_BAR && i + 1 < s->n_ops) {
@@ -480,6 +505,8 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
     if (o->hold >= 2 && o->kind != K_BAR && o->kind != K_BRA && o->kind != K_EXIT &&
         o->branch < 0)
         PN_CHECK(add_hold(b, w, i, &on));
+    if (o->lat_br >= 2)
+        PN_CHECK(add_branch_preds(b, w, i, &on));
     if (o->follow >= 0) {
         PN_CHECK(add_follower_lines(b, w, i, s->lat_l1, &on.arrived, &on.pending));
         PN_CHECK(add_issue(b, w, i, &on, ".arrived", 0, NONE, NONE, 0, 1));

@@ -289,6 +289,8 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
         w->ready[ro->wreg[i]] = t + lat;
         w->ready[ro->wreg[i + 1]] = t + lat;
     }
+    for (uint32_t i = 0; i < ro->n_wbr; i++)
+        w->ready[ro->wbr[i]] = t + (o->lat_br > lat ? o->lat_br : lat);
     if (ro->async == A_COPY && t + lat > w->grp_open)
         w->grp_open = t + lat;
     else if (ro->async == A_COMMIT) {

@@ -48,12 +48,13 @@ typedef struct pn_sass_slot {
 
 /* An op as the run reads it: its registers as indices of those the program
  * uses, the ones it waits for (all) padded to a multiple of 4 with one never
- * written, the ones it writes padded to a multiple of 2 with one never read;
- * the level it issues at as (warp's next load level & lvmask) | lvfix. */
+ * written, the ones it writes padded to a multiple of 2 with one never read
+ * (but its predicates as branches read them: wbr, ready lat_br after it
+ * issues); the level it issues at as (warp's next load level & lvmask) | lvfix. */
 #define PN_SASS_RUN_REGS 24     /* MAX_OP_REGS, a multiple of 4 */
 typedef struct pn_sass_rop {
-    uint16_t rreg[PN_SASS_RUN_REGS], wreg[PN_SASS_RUN_REGS];
-    uint8_t n_rreg, n_wreg, lvmask, lvfix;
+    uint16_t rreg[PN_SASS_RUN_REGS], wreg[PN_SASS_RUN_REGS], wbr[REG_MEM - REG_PRED];
+    uint8_t n_rreg, n_wreg, n_wbr, lvmask, lvfix;
     uint8_t async, async_n;     /* sop_t's */
 } pn_sass_rop_t;
 

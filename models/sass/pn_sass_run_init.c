@@ -104,10 +104,16 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
             ro->wreg[j] = (uint16_t)r_never_read;
         for (int j = 0; j < op->n_regs; j++)
             ro->rreg[j] = (uint16_t)rmap[op->reg[j]];
-        for (int j = op->n_reads; j < op->n_regs; j++)
-            ro->wreg[j - op->n_reads] = (uint16_t)rmap[op->reg[j]];
+        int nwr = 0;
+        for (int j = op->n_reads; j < op->n_regs; j++) {
+            uint16_t g = op->reg[j], x = (uint16_t)rmap[g];
+            if (g >= REG_BR && ro->n_wbr < REG_MEM - REG_PRED)
+                ro->wbr[ro->n_wbr++] = x;
+            else if (g < REG_BR)
+                ro->wreg[nwr++] = x;
+        }
         ro->n_rreg = (uint8_t)((op->n_regs + 3) / 4 * 4);
-        ro->n_wreg = (uint8_t)((op->n_regs - op->n_reads + 1) / 2 * 2);
+        ro->n_wreg = (uint8_t)((nwr + 1) / 2 * 2);
         int lv = pn_sass_op_levels(op);
         ro->lvmask = lv && op->kind != K_ATOMG ? 3 : 0;
         ro->lvfix = lv && op->kind == K_ATOMG ? 1 : 0;

@@ -199,6 +199,38 @@ static int bank_conflict(const pn_sass_prog_t *prog, size_t i)
     return bank_reads(prog, i, 0) >= 2;
 }
 
+/* A branch reads its guard predicate branch_pred steps after the op that
+ * writes it issued (examples/probe/loop_branch.cu: a loop's ISETP to its
+ * BRA, 13 cycles on the H100, where an FSEL reads the same predicate after
+ * about 4): a guarded branch or EXIT reads its guard as REG_BR + p, and every
+ * writer of such a predicate writes that register too, ready lat_br =
+ * max(latency, branch_pred) steps after it issues. */
+static void branch_preds(pn_sass_sim_t *s, const pn_pipe_device_t *pd)
+{
+    if (!(pd->branch_pred >= 1))
+        return;
+    uint32_t L = (uint32_t)llround(pd->branch_pred);
+    uint8_t read[REG_MEM - REG_PRED] = { 0 };
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        sop_t *o = &s->ops[i];
+        int branch = o->kind == K_BRA || o->kind == K_EXIT || o->branch >= 0;
+        /* a guard is the op's first register (pn_sass_sim_new adds it first) */
+        if (branch && o->guarded && o->n_reads > 0 && o->reg[0] >= REG_PRED &&
+            o->reg[0] < REG_MEM) {
+            read[o->reg[0] - REG_PRED] = 1;
+            o->reg[0] = (uint16_t)(REG_BR + o->reg[0] - REG_PRED);
+        }
+    }
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        sop_t *o = &s->ops[i];
+        for (int j = o->n_reads, n = o->n_regs; j < n && o->n_regs < MAX_OP_REGS; j++)
+            if (o->reg[j] >= REG_PRED && o->reg[j] < REG_MEM && read[o->reg[j] - REG_PRED]) {
+                o->reg[o->n_regs++] = (uint16_t)(REG_BR + o->reg[j] - REG_PRED);
+                o->lat_br = L > o->lat ? L : o->lat;
+            }
+    }
+}
+
 /* The distinct classes of the ops at each level they may issue at. */
 static pn_status_t build_classes(pn_sass_sim_t *s)
 {
@@ -438,8 +470,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                           : K_ATOMG;
             /* the same addresses in every block (no block index, no loaded value in
              * them): the warps of every block on the SM ask for its lines at about
-             * the same time, so its L1 hits are hits on a line in flight */
-            o->alike = op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_op_is_local(op) &&
+             * the same time, so its L1 hits are hits on a line in flight; a warp
+             * alone on the SM finds its hits there (examples/probe/loop_branch.cu's
+             * searches) */
+            o->alike = (uint64_t)s->W * s->resident > 1 && op->in.kind == PN_SASS_GLOBAL_LD &&
+                       !pn_sass_op_is_local(op) &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* its lines come back one after another: its last one later by
@@ -507,6 +542,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                                                             : K_CTRL;
             o->call = (uint8_t)pn_sass_op_is_call(op);
             o->ret = (uint8_t)pn_sass_op_is_ret(op);
+            /* a taken branch's target issues branch_taken steps later
+             * (examples/probe/loop_branch.cu) */
+            if (o->kind == K_BRA && pd->branch_taken >= 1)
+                o->lat = (uint32_t)llround(pd->branch_taken);
             /* branches and reconvergence take the 16-lane integer pipe (fitted to
              * examples/probe/diverge.cu's 8-way switch) */
             if (pd->branch_busy > 0 && pd->alu_busy > 0 &&
@@ -521,6 +560,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         store_order(pd, o);
     }
     free(from);
+    branch_preds(s, pd);
     /* loads issued together (a basic block's) share a level: the largest such run */
     s->burst = 1;
     for (uint32_t i = 0, run = 0; i < s->n_ops; i++) {

@@ -12,9 +12,13 @@
 #include "pn_sass_plan.h"
 #include "pn_sass_sim.h"
 
-#define N_REGS 337              /* R0-255, UR0-63, P0-7, UP0-7, and the memory order */
+#define N_REGS 353              /* R0-255, UR0-63, P0-7, UP0-7, the memory order, and
+                                 * P0-7, UP0-7 as branches read them */
 #define REG_MEM 336             /* written by a global or local store, read by a load
                                  * (the profile's store_order) */
+#define REG_PRED 320            /* P0: the predicates P0-7, UP0-7 are 320..335 */
+#define REG_BR 337              /* P0 as a branch reads it (REG_BR + p - REG_PRED for
+                                 * predicate p: the profile's branch_pred) */
 #define MAX_OP_REGS 24
 
 /* What issuing an op does. */
@@ -47,6 +51,8 @@ typedef struct sop {
     uint8_t async, async_n;     /* cp.async: A_COPY, A_COMMIT, A_WAIT (for all but the
                                  * newest async_n committed groups), or 0 */
     uint32_t hold;              /* steps before the warp's next issue (0: 1) */
+    uint32_t lat_br;            /* it writes a predicate a branch reads: steps until the
+                                 * branch may (its REG_BR registers), else 0 */
     uint8_t call, ret;          /* a CALL in the code (K_BRA to the function), a RET
                                  * (K_EXIT: back after the last open call, if any) */
 } sop_t;
