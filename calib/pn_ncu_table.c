@@ -7,22 +7,6 @@
 #include "pn_ncu.h"
 #include "pn_report.h"
 
-/* A CSV field of text (quoted when it holds a comma or a quote). */
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void pn_ncu_write_table(FILE *out, int csv, const pn_ncu_t *ncu, char *const *configs)
 {
     static const char *const metric[] = {
@@ -46,7 +30,7 @@ void pn_ncu_write_table(FILE *out, int csv, const pn_ncu_t *ncu, char *const *co
         const char *cfg = configs && configs[i] ? configs[i] : NULL;
         if (csv) {
             fprintf(out, "%ld,", l->id);
-            csv_field(out, l->kernel);
+            pn_csv_string(out, l->kernel);
             fprintf(out, ",%ld,%s,%u,%u,%u,%u", l->line, l->cc, l->threads, l->blocks,
                     l->registers, l->shared_bytes);
             for (size_t c = 0; c < nc; c++) {
@@ -58,7 +42,7 @@ void pn_ncu_write_table(FILE *out, int csv, const pn_ncu_t *ncu, char *const *co
             }
             fputc(',', out);
             if (cfg)
-                csv_field(out, cfg);
+                pn_csv_string(out, cfg);
             fputc('\n', out);
             continue;
         }

@@ -122,10 +122,10 @@ pn_status_t pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg, pn
 }
 
 int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
-                     pn_cli_sim_opts_t *o, pn_model_t *m)
+                     const pn_cli_extra_t *extra, pn_cli_sim_opts_t *o, pn_model_t *m)
 {
     const char *file;
-    int rc = pn_cli_sim_parse(argc, argv, cmd, usage, NULL, o, &file);
+    int rc = pn_cli_sim_parse(argc, argv, cmd, usage, extra, o, &file);
     if (rc >= 0)
         return rc;
     pn_error_t err;

@@ -95,12 +95,13 @@ int pn_cli_sim_parse(int argc, char **argv, const char *cmd, const char *usage,
  * 2^64 - 1, at simulation.seed or naming --seed. */
 pn_status_t pn_cli_sim_defaults(pn_cli_sim_opts_t *o, const pn_config_t *cfg, pn_error_t *err);
 
-/* The start of `run` and `reorder`: parse argv (pn_cli_sim_parse, no extra
- * options), load the config's model (pn_model_load with -d and -t) into m
- * and apply pn_cli_sim_defaults. Returns -1 when the command goes on (m is
- * then the caller's to destroy), else the exit status after a message. */
+/* The start of `run` and `reorder`: parse argv (pn_cli_sim_parse, with
+ * extra's options when not NULL), load the config's model (pn_model_load with
+ * -d and -t) into m and apply pn_cli_sim_defaults. Returns -1 when the
+ * command goes on (m is then the caller's to destroy), else the exit status
+ * after a message. */
 int pn_cli_sim_start(int argc, char **argv, const char *cmd, const char *usage,
-                     pn_cli_sim_opts_t *o, pn_model_t *m);
+                     const pn_cli_extra_t *extra, pn_cli_sim_opts_t *o, pn_model_t *m);
 
 /* Parse an unsigned decimal integer in [lo, hi] given to option `opt`. */
 pn_status_t pn_cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,

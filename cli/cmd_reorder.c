@@ -33,7 +33,7 @@ int pn_cmd_reorder(int argc, char **argv)
     pn_reorder_t r = { .m = NULL };
     pn_cli_sim_opts_t o;
     pn_model_t m;
-    int rc0 = pn_cli_sim_start(argc, argv, "reorder", reorder_usage, &o, &m);
+    int rc0 = pn_cli_sim_start(argc, argv, "reorder", reorder_usage, NULL, &o, &m);
     if (rc0 >= 0)
         return rc0;
     r = (pn_reorder_t){ .m = &m, .runs = (uint32_t)o.runs, .seed = o.seed,

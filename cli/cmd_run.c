@@ -6,6 +6,7 @@
 #include "cmd_progress.h"
 #include "pn_commands.h"
 #include "pn_engine.h"
+#include "pn_run_ops.h"
 #include "pn_run_report.h"
 #include "pn_stats.h"
 
@@ -17,20 +18,41 @@ static const char run_usage[] =
     "(mean, sd, min, max) and each run.\n"
     "\n"
     "options:\n"
+    "      --ops FILE        also write FILE: one more run (the first seed) of a\n"
+    "                        kernel.sass config, instruction by instruction: its\n"
+    "                        issues and the cycles its warps waited to issue it\n"
+    "                        (CSV; written only on success)\n"
     PN_CLI_SIM_USAGE;
+
+enum { OPT_OPS = 256 };
+
+static int run_option(void *ctx, int c, const char *arg, pn_error_t *err)
+{
+    (void)err;
+    if (c == OPT_OPS)
+        *(const char **)ctx = arg;
+    return 0;
+}
 
 /* Runs simulated and reported at a time (2 MB of results). */
 #define RUN_CHUNK 65536u
 
 int pn_cmd_run(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        { "ops", required_argument, NULL, OPT_OPS },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *ops = NULL;
+    const pn_cli_extra_t extra = { longopts, "", run_option, &ops };
     pn_cli_sim_opts_t o;
     pn_model_t m;
-    int rc0 = pn_cli_sim_start(argc, argv, "run", run_usage, &o, &m);
+    int rc0 = pn_cli_sim_start(argc, argv, "run", run_usage, &extra, &o, &m);
     if (rc0 >= 0)
         return rc0;
     pn_error_t err;
     pn_error_clear(&err);
+    pn_cli_out_t ops_out = { 0 };
     uint32_t n_runs = (uint32_t)o.runs;
     pn_run_opts_t opts = {
         .max_steps = o.max_steps,
@@ -51,6 +73,17 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
+    if (ops && (!m.cfg.sass || m.kernel.net != PN_NET_PIPELINED)) {
+        pn_error_set(&err, PN_EINVAL, "%s: --ops needs a config whose warps run their SASS "
+                     "(kernel.sass)", m.cfg.path);
+        goto fail;
+    }
+    if (ops && o.output && !strcmp(ops, o.output)) {
+        pn_error_set(&err, PN_EINVAL, "--ops and --output name the same file '%s'", ops);
+        goto fail;
+    }
+    if (ops && pn_cli_out_check(ops, &err) != PN_OK)
+        goto fail;
     if (pn_kernel_net_check_steps(&m.cfg, &m.kernel, o.max_steps, o.have_max, &opts.max_steps,
                                   &err) != PN_OK)
         goto fail;
@@ -80,12 +113,21 @@ int pn_cmd_run(int argc, char **argv)
         pn_kernel_net_locate_error(&m.cfg, o.have_max, &err);
         goto fail;
     }
+    if (ops) {
+        pn_run_opts_t one = opts;
+        one.at_step = NULL;
+        if (pn_cli_out_open(&ops_out, ops, &err) != PN_OK ||
+            pn_run_ops_write(ops_out.f, &m, o.seed, &one, &err) != PN_OK)
+            goto fail;
+    }
     if (pn_run_stream_end(&stream, &rep, &err) != PN_OK ||
+        (ops && pn_cli_out_commit(&ops_out, &err) != PN_OK) ||
         pn_cli_out_commit(&out, &err) != PN_OK)
         goto fail;
     goto done;
 fail:
     pn_run_stream_abort(&stream);
+    pn_cli_out_abort(&ops_out);
     pn_cli_out_abort(&out);
     rc = pn_cli_fail("run", &err);
 done:

@@ -45,6 +45,21 @@ void pn_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void pn_csv_string(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
 void pn_json_summary(FILE *out, const char *key, const pn_summary_t *s)
 {
     fprintf(out, "\"%s\": {\"mean\": %.10g, \"sd\": %.10g, \"min\": %" PRIu64

@@ -33,4 +33,8 @@ void pn_json_summary(FILE *out, const char *key, const pn_summary_t *s);
 /* Write s as a JSON string literal (quotes and escapes included). */
 void pn_json_string(FILE *out, const char *s);
 
+/* Write s as a CSV field: as it is, or in double quotes (a quote doubled) when
+ * it holds a comma, a quote or a newline. */
+void pn_csv_string(FILE *out, const char *s);
+
 #endif

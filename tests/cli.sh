@@ -98,6 +98,21 @@ for eng in literal fast; do
     else bad "golden-$eng" "differs or failed: $(cat "$TMP/err")"; fi
 done
 
+# ---- run --ops: a SASS config's time instruction by instruction ----------------
+if $RUN run -q --runs 2 --ops "$TMP/ops.csv" configs/sass-example.yaml >"$TMP/r.ops" 2>"$TMP/err" &&
+   cmp -s "$TMP/ops.csv" tests/golden/sass-example-ops.csv; then ok ops-golden
+else bad ops-golden "$(cat "$TMP/err") $(diff tests/golden/sass-example-ops.csv "$TMP/ops.csv" | head -3)"; fi
+# one row per instruction of the program, shares adding up to 1
+rows=$(($(wc -l <"$TMP/ops.csv") - 1))
+ops=$(grep -c '^ *0x' configs/sass-example.sass)
+share=$(awk -F, 'NR > 1 { s += $NF } END { printf "%.3f", s }' "$TMP/ops.csv")
+if [ "$rows" -eq "$ops" ] && [ "$share" = "1.000" ]; then ok ops-rows
+else bad ops-rows "$rows rows for $ops instructions, shares $share"; fi
+rm -f "$TMP/ops2.csv"
+expect ops-needs-sass 1 "configs/example.yaml: --ops needs a config whose warps run their SASS (kernel.sass)" \
+    $RUN run -q --ops "$TMP/ops2.csv" configs/example.yaml
+if [ ! -e "$TMP/ops2.csv" ]; then ok ops-nothing-written; else bad ops-nothing-written "wrote $TMP/ops2.csv"; fi
+
 # ---- same seed, same output, whatever -j ------------------------------------
 $RUN run --runs 6 --seed 11 -j 1 --format json configs/example.yaml >"$TMP/j1" 2>&1
 $RUN run --runs 6 --seed 11 -j 4 --format json configs/example.yaml >"$TMP/j4" 2>&1

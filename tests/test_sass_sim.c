@@ -1421,6 +1421,45 @@ static void test_fp64_bank_conflicts(void **state)
     assert_int_equal(alu_bound(chain, 1, &pd), 256 - 4);
 }
 
+/* pn_sass_sim_run_ops: per op its issues and the steps its warp waited since
+ * its previous issue. One warp: a load (DRAM, 100), an add that reads it, an
+ * add that reads the first, EXIT: issues at 0, 100, 100 + LA and the step
+ * after (the warp ends when the add's result is back, at 100 + 2 LA); two
+ * runs add up. */
+static void test_run_ops(void **state)
+{
+    (void)state;
+    const char *t[] = { "LDG.E R10, desc[UR4][R2.64]", "IADD3 R1, R10, 1, RZ",
+                        "IADD3 R1, R1, 1, RZ", "EXIT" };
+    pn_sass_prog_t p;
+    prog_of(&p, t, 4);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.latency[PN_PIPE_LD_DRAM] = 100;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    assert_int_equal(pn_sass_sim_n_ops(sim), 4);
+    double issued[4] = { 0 }, cycles[4] = { 0 };
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r;
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pn_sass_sim_run_ops(sim, 1, &o, &r, issued, cycles, &err), PN_OK);
+    static const double want_c[4] = { 0, 2 * 100, 2 * LA, 2 };
+    for (int i = 0; i < 4; i++) {
+        assert_true(issued[i] == 2);
+        assert_true(cycles[i] == want_c[i]);
+    }
+    assert_int_equal(r.steps, 100 + 2 * LA + 2);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1428,6 +1467,7 @@ int main(void)
         cmocka_unit_test(test_program_file), cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_memory_pipes), cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_fp64_bank_conflicts),
+        cmocka_unit_test(test_run_ops),
         cmocka_unit_test(test_l2_resident),
         cmocka_unit_test(test_l1_data_path),
         cmocka_unit_test(test_dram_queue),

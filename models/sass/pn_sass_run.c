@@ -196,6 +196,7 @@ static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
         w->slot = sl;
         w->part = pn_sass_partition(s, b->block, i);
         w->next_ok = first ? t : t + 1;
+        w->last = w->next_ok;
         for (uint32_t q = 0; q < r->nreg; q++)
             w->ready[q] = t;
         pn_sass_warp_levels(s, w->gw, &w->lev);
@@ -256,6 +257,11 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     const pn_sass_sim_t *s = r->s;
     const sop_t *o = &s->ops[w->pc];
     assert(!(pn_sass_op_levels(o) && s->inflight && r->n_inflight >= s->inflight));
+    if (r->op_n) {
+        r->op_n[w->pc] += 1;
+        r->op_cyc[w->pc] += (double)(t - w->last);
+        w->last = t;
+    }
     const pn_sass_rop_t *ro = &r->rop[w->pc];
     int lvl = level_of(ro, w);
     assert(k == w->part * s->n_cls + o->cls[lvl]);
@@ -478,8 +484,8 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
     return issued;
 }
 
-pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
-                            pn_run_result_t *res, pn_error_t *err)
+static pn_status_t sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
+                           pn_run_result_t *res, double *issued, double *cycles, pn_error_t *err)
 {
     memset(res, 0, sizeof *res);
     res->seed = seed;
@@ -487,6 +493,8 @@ pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_
      * registers across the calls out of it): set up and freed through a copy */
     pn_sass_run_t io, r;
     pn_status_t st = pn_sass_run_init(&io, s, seed, err);
+    io.op_n = issued;
+    io.op_cyc = cycles;
     r = io;
     if (st != PN_OK)
         goto out;
@@ -558,6 +566,24 @@ out:
     io = r;
     pn_sass_run_destroy(&io);
     return st;
+}
+
+pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
+                            pn_run_result_t *res, pn_error_t *err)
+{
+    return sim_run(s, seed, o, res, NULL, NULL, err);
+}
+
+pn_status_t pn_sass_sim_run_ops(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
+                                pn_run_result_t *res, double *issued, double *cycles,
+                                pn_error_t *err)
+{
+    return sim_run(s, seed, o, res, issued, cycles, err);
+}
+
+uint32_t pn_sass_sim_n_ops(const pn_sass_sim_t *s)
+{
+    return s->n_ops;
 }
 
 static pn_status_t engine_run(const void *plan, uint64_t seed, const pn_run_opts_t *o,

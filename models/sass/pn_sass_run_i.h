@@ -21,6 +21,7 @@ typedef struct pn_sass_warp {
     int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
     int queued;                 /* in the wake-up heap */
     uint64_t next_ok, drain, wake;
+    uint64_t last;              /* its previous issue, or when it could first issue */
     pn_sass_levels_t lev;       /* its level pattern */
     uint64_t nload;             /* loads that took a level */
     int lvl;                    /* the level of its load number nload */
@@ -109,6 +110,7 @@ typedef struct pn_sass_run {
     pn_sass_rop_t *rop;         /* per op: what the run reads of it */
     uint32_t nreg;              /* registers the program uses, and two more: one never
                                  * written (reads' padding), one never read (writes') */
+    double *op_n, *op_cyc;      /* pn_sass_sim_run_ops' issues and steps per op, or NULL */
 } pn_sass_run_t;
 
 /* Set up run r of s with the given seed: every table, the warps' buffers,

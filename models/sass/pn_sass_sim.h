@@ -49,6 +49,18 @@ void pn_sass_sim_free(pn_sass_sim_t *s);
 pn_status_t pn_sass_sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
                             pn_run_result_t *res, pn_error_t *err);
 
+/* The same run, adding per op i (the program's op i; pn_sass_sim_n_ops of
+ * them) its issues to issued[i] and to cycles[i] the steps each issuing warp
+ * spent since its previous issue (or since it could first issue): where the
+ * warps' time goes, op by op, as Nsight Compute's warp-state samples put a
+ * warp's waiting on the op it waits to issue. */
+pn_status_t pn_sass_sim_run_ops(const pn_sass_sim_t *s, uint64_t seed, const pn_run_opts_t *o,
+                                pn_run_result_t *res, double *issued, double *cycles,
+                                pn_error_t *err);
+
+/* The ops of s's program (the length of pn_sass_sim_run_ops' arrays). */
+uint32_t pn_sass_sim_n_ops(const pn_sass_sim_t *s);
+
 /* Lower bounds on the steps of every run of s, as pn_pipe_bounds names them,
  * from the planned warps' own instructions and costs: issue slots (the busiest
  * partition), the longest warp (one instruction a step), block launches, each

@@ -14,6 +14,7 @@ for eng in literal fast; do
     $PNSIM run --runs 3 --engine $eng --format json configs/example.yaml >$G/example-$eng.json
 done
 $PNSIM sweep -q configs/example.yaml >$G/sweep-example.text
+$PNSIM run -q --runs 2 --ops $G/sass-example-ops.csv configs/sass-example.yaml >/dev/null
 for fmt in text json csv; do
     $PNSIM regroup --format $fmt tests/regroup/bbv.csv -b tests/regroup/blocks.csv \
         -c tests/regroup/pipelined.yaml >$G/regroup-test.$fmt
