@@ -209,6 +209,37 @@ static void test_branch_exact(void **state)
     assert_int_equal(same_one_warp(&m, twice, 6), 9 + 9 + 6 + 4 + 2);
 }
 
+/* Lines of code (128 bytes, 8 ops): a warp waits code_fetch (5) steps at an op
+ * of a line no warp of the SM asked for yet. Ten independent adds and EXIT,
+ * ops 0-7 in line 0, 8-10 in line 1: the first add at 5, the eighth at 12,
+ * the ninth asks for line 1 at 13 and issues at 18, the tenth at 19, done at
+ * 23 (dead at 25); without the key 9 + 4 + 2. Two warps of a block (one a
+ * partition) ask for each line together: the same steps. A second block,
+ * after the first, finds both lines there: 10 steps more only once. */
+static void test_code_fetch_exact(void **state)
+{
+    (void)state;
+    row_t prog[11];
+    static char text[10][40];
+    for (int i = 0; i < 10; i++) {
+        snprintf(text[i], sizeof text[i], "IADD3 R%d, R20, 0x1, RZ", i + 1);
+        prog[i] = (row_t){ 1, 0, 0, 0, text[i] };
+    }
+    prog[10] = (row_t){ 1, 0, 0, 0, "EXIT" };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    assert_int_equal(same_one_warp(&m, prog, 11), 9 + 4 + 2);
+    m.pd.code_fetch = 5;
+    assert_int_equal(same_one_warp(&m, prog, 11), 19 + 4 + 2);
+    small_sm(&m, 2, 1, 1);
+    m.pd.code_fetch = 5;
+    assert_int_equal(same_one_warp(&m, prog, 11), 19 + 4 + 2);
+    small_sm(&m, 1, 2, 1);
+    uint64_t two = same_one_warp(&m, prog, 11);
+    m.pd.code_fetch = 5;
+    assert_int_equal(same_one_warp(&m, prog, 11), two + 10);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -531,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_one_warp_exact),
         cmocka_unit_test(test_store_order_exact),
         cmocka_unit_test(test_bsync_hold_exact), cmocka_unit_test(test_branch_exact),
+        cmocka_unit_test(test_code_fetch_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

@@ -20,7 +20,7 @@ const char *const pn_pipe_device_keys[] = {
     "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
     "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
     "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", "branch_pred",
-    "branch_taken", NULL
+    "branch_taken", "code_fetch", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -147,6 +147,8 @@ static const struct scalar_key {
     { "branch_pred", offsetof(pn_pipe_device_t, branch_pred), PN_PD_BRANCH_PRED, 0, 0,
       PN_PIPE_MAX_LATENCY },
     { "branch_taken", offsetof(pn_pipe_device_t, branch_taken), PN_PD_BRANCH_TAKEN, 0, 0,
+      PN_PIPE_MAX_LATENCY },
+    { "code_fetch", offsetof(pn_pipe_device_t, code_fetch), PN_PD_CODE_FETCH, 0, 0,
       PN_PIPE_MAX_LATENCY },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },

@@ -59,6 +59,7 @@ enum {
 #define PN_PD_FP64_BANK (UINT64_C(1) << 48)    /* fp64_bank_conflict */
 #define PN_PD_BRANCH_PRED (UINT64_C(1) << 49)  /* branch_pred */
 #define PN_PD_BRANCH_TAKEN (UINT64_C(1) << 50) /* branch_taken */
+#define PN_PD_CODE_FETCH (UINT64_C(1) << 51)   /* code_fetch */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -127,6 +128,8 @@ typedef struct pn_pipe_device {
                                    * predicate it writes (0: the op's latency) */
     double branch_taken;          /* steps from a taken branch to its target's issue (0: the
                                    * arithmetic latency) */
+    double code_fetch;            /* steps a warp waits for a 128-byte line of code no warp
+                                   * of its SM has asked for yet (0: none) */
     double bank_conflict;         /* steps of its partition's arithmetic pipe an op takes
                                    * whose register operands conflict (0: not modelled) */
     /* every block's warp-level atomics on distinct words of the same L lines:

@@ -36,6 +36,9 @@ typedef struct nb {
     uint32_t bucket[N_BUCKETS], room[N_BUCKETS];
     uint32_t launch_a, launch_b;  /* the launch counter (NONE: blocks start back to back) */
     int has_bar;
+    /* per line of code (s->fetch > 0): asked for, fetched, and the first place of
+     * its fetch line (NONE: code_fetch 1, the fetch marks ok at once) */
+    uint32_t *code_req, *code_ok, *code_line;
 } nb_t;
 
 /* One block's places. */
@@ -102,6 +105,9 @@ static pn_status_t inh(nb_t *b, uint32_t t, uint32_t p)
     return pn_net_add_arc(b->net, PN_ARC_INHIBITOR, t, p, 1, b->err);
 }
 
+static pn_status_t add_line(nb_t *b, const char *prefix, uint32_t n, uint32_t *first,
+                            uint32_t *fin, uint32_t *into_last);
+
 /* ---- the global part ---------------------------------------------------- */
 
 static pn_status_t add_global(nb_t *b)
@@ -141,6 +147,20 @@ static pn_status_t add_global(nb_t *b)
             PN_CHECK(out(b, refill, b->bucket[i], s->rate[q]));
             PN_CHECK(inh(b, refill, b->done));
         }
+    /* the lines of code: a warp's fetch marks req and, code_fetch steps later, ok
+     * with a token for every warp (issues read it side by side) */
+    for (uint32_t l = 0; s->fetch && l < s->n_clines; l++) {
+        uint32_t fin, into_last;
+        char pre[32];
+        PN_CHECK(place(b, 0, &b->code_req[l], "code%u.req", l));
+        PN_CHECK(place(b, 0, &b->code_ok[l], "code%u.ok", l));
+        b->code_line[l] = NONE;
+        if (s->fetch < 2)
+            continue;
+        snprintf(pre, sizeof pre, "code%u.F", l);
+        PN_CHECK(add_line(b, pre, s->fetch - 1, &b->code_line[l], &fin, &into_last));
+        PN_CHECK(out(b, fin, b->code_ok[l], (uint32_t)warps));
+    }
     b->slot = b->launch_a = b->launch_b = NONE;
     /* block 0 runs from step 0 as if started at step -1: the other resident
      * slots free, its launch gap counting (the sass engine's rule) */
@@ -379,6 +399,21 @@ static pn_status_t add_hold(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
     return out(b, fin, next_of(b, w, i), 1);
 }
 
+/* Warp w at op i, where it may enter a line of code no warp asked for yet:
+ * it asks (the line is there code_fetch steps later). */
+static pn_status_t add_fetch(nb_t *b, const wnet_t *w, uint32_t i)
+{
+    uint32_t l = b->s->ops[i].cline, t;
+    PN_CHECK(trans(b, &t, "w%u.i%u.fetch", w->gw, i));
+    PN_CHECK(in(b, t, w->pc[i], 1));
+    PN_CHECK(out(b, t, w->pc[i], 1));
+    PN_CHECK(inh(b, t, b->code_req[l]));
+    PN_CHECK(out(b, t, b->code_req[l], 1));
+    if (b->code_line[l] != NONE)
+        return out(b, t, b->code_line[l], 1);
+    return out(b, t, b->code_ok[l], b->s->blocks * b->s->W);
+}
+
 /* Op i writes predicates a branch reads, ready lat_br >= 2 steps after its
  * issue: a line whose end gives back their REG_BR scoreboards. */
 static pn_status_t add_branch_preds(nb_t *b, const wnet_t *w, uint32_t i, opnet_t *on)
@@ -424,6 +459,10 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
     uint32_t t;
     PN_CHECK(trans(b, &t, "w%u.i%u.issue%s", w->gw, i, tag));
     PN_CHECK(in(b, t, w->pc[i], 1));
+    if (s->fetch && o->entry) {   /* its line of code is here */
+        PN_CHECK(in(b, t, b->code_ok[o->cline], 1));
+        PN_CHECK(out(b, t, b->code_ok[o->cline], 1));
+    }
     PN_CHECK(in(b, t, b->q[w->part], 1));
     PN_CHECK(out(b, t, b->q[w->part], 1));
     PN_CHECK(out(b, t, w->iss, 1));
@@ -507,6 +546,8 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
         PN_CHECK(add_hold(b, w, i, &on));
     if (o->lat_br >= 2)
         PN_CHECK(add_branch_preds(b, w, i, &on));
+    if (s->fetch && o->entry)
+        PN_CHECK(add_fetch(b, w, i));
     if (o->follow >= 0) {
         PN_CHECK(add_follower_lines(b, w, i, s->lat_l1, &on.arrived, &on.pending));
         PN_CHECK(add_issue(b, w, i, &on, ".arrived", 0, NONE, NONE, 0, 1));
@@ -666,13 +707,16 @@ pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net
             return pn_error_set(err, PN_EINVAL, "the sass net does not realise cp.async's groups "
                                 "(LDGSTS, LDGDEPBAR, DEPBAR SB0): run the program on the sass "
                                 "engine (-e sm)");
-    uint32_t W = s->W, B = s->blocks, n = s->n_ops;
+    uint32_t W = s->W, B = s->blocks, n = s->n_ops, nl = s->n_clines ? s->n_clines : 1;
     b.regs = calloc(n ? n : 1, sizeof *b.regs);
+    b.code_req = malloc(nl * sizeof *b.code_req);
+    b.code_ok = malloc(nl * sizeof *b.code_ok);
+    b.code_line = malloc(nl * sizeof *b.code_line);
     blk_t *bls = calloc(B, sizeof *bls);
     wnet_t *ws = calloc((size_t)B * W, sizeof *ws);
     uint32_t *ids = NULL;
     pn_status_t st = PN_ENOMEM;
-    if (!b.regs || !bls || !ws)
+    if (!b.regs || !bls || !ws || !b.code_req || !b.code_ok || !b.code_line)
         goto nomem;
     collect_regs(&b);
     size_t per = 2 * (size_t)n + b.n_sb + 2 * (size_t)s->n_lines;
@@ -708,5 +752,8 @@ out:
     free(ws);
     free(bls);
     free(b.regs);
+    free(b.code_req);
+    free(b.code_ok);
+    free(b.code_line);
     return st;
 }

@@ -143,11 +143,18 @@ static uint64_t groups_in(const pn_sass_warp_t *w, uint32_t n)
 }
 
 /* The earliest step warp w's next op may issue, registers alone (and, for a
- * DEPBAR on cp.async, the groups it waits for). */
-static void rewake(const pn_sass_run_t *r, pn_sass_warp_t *w)
+ * DEPBAR on cp.async, the groups it waits for; for an op a warp enters a line
+ * of code at, the line: the first warp to come asks for it, code_fetch steps). */
+static void rewake(pn_sass_run_t *r, pn_sass_warp_t *w)
 {
     const pn_sass_rop_t *ro = &r->rop[w->pc];
     uint64_t t = w->next_ok;
+    if (r->code_ok && r->s->ops[w->pc].entry) {
+        uint64_t *ok = &r->code_ok[r->s->ops[w->pc].cline];
+        if (*ok == 0)
+            *ok = t + r->s->fetch;
+        t = *ok > t ? *ok : t;
+    }
     if (ro->async == A_WAIT) {
         uint64_t g = groups_in(w, ro->async_n);
         t = g > t ? g : t;

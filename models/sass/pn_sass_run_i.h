@@ -111,6 +111,8 @@ typedef struct pn_sass_run {
     uint32_t nreg;              /* registers the program uses, and two more: one never
                                  * written (reads' padding), one never read (writes') */
     double *op_n, *op_cyc;      /* pn_sass_sim_run_ops' issues and steps per op, or NULL */
+    uint64_t *code_ok;          /* per line of code (s->fetch > 0): the step a warp may
+                                 * issue from it, 0 while no warp asked for it */
 } pn_sass_run_t;
 
 /* Set up run r of s with the given seed: every table, the warps' buffers,

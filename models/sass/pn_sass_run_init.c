@@ -32,6 +32,8 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
                 rmap[s->ops[i].reg[j]] = (int16_t)r->nreg++;
     uint32_t r_never_written = r->nreg++, r_never_read = r->nreg++;
     r->rop = calloc(s->n_ops ? s->n_ops : 1, sizeof *r->rop);
+    if (s->fetch && !(r->code_ok = calloc(s->n_clines ? s->n_clines : 1, sizeof *r->code_ok)))
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
     /* per warp: its decisions, line records and registers, side by side */
     size_t per = nbr + nln + (r->nreg ? r->nreg : 1);
     r->kbuf = calloc((size_t)nw * per, sizeof *r->kbuf);
@@ -147,6 +149,7 @@ void pn_sass_run_destroy(pn_sass_run_t *r)
     free(r->lq);
     free(r->kbuf);
     free(r->rop);
+    free(r->code_ok);
     free(r->wh);
     free(r->rd);
     free(r->n_rd);

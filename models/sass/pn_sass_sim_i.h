@@ -51,6 +51,9 @@ typedef struct sop {
     uint8_t async, async_n;     /* cp.async: A_COPY, A_COMMIT, A_WAIT (for all but the
                                  * newest async_n committed groups), or 0 */
     uint32_t hold;              /* steps before the warp's next issue (0: 1) */
+    uint32_t cline;             /* its 128-byte line of code, numbered densely */
+    uint8_t entry;              /* a warp may come to it from another line (the first
+                                 * op, a line's first, a jump target, a call's return) */
     uint32_t lat_br;            /* it writes a predicate a branch reads: steps until the
                                  * branch may (its REG_BR registers), else 0 */
     uint8_t call, ret;          /* a CALL in the code (K_BRA to the function), a RET
@@ -82,6 +85,7 @@ struct pn_sass_sim {
     int l2_all;                 /* measured L2 reads: the same for the L2 pipe */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
     uint32_t burst;             /* the most loads taking a level in one basic block */
+    uint32_t fetch, n_clines;   /* pd->code_fetch (0: none); lines of code (sop_t.cline) */
     uint32_t switch_stall;      /* steps a partition issues nothing after a diverged warp
                                  * turns to its waiting side (pd->diverge_switch) */
     uint32_t lat_l1, lat_l2, lat_dram;
