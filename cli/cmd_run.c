@@ -73,11 +73,8 @@ int pn_cmd_run(int argc, char **argv)
         pn_error_set(&err, PN_ENOMEM, "out of memory for %u runs", n_runs);
         goto fail;
     }
-    if (ops && (!m.cfg.sass || m.kernel.net != PN_NET_PIPELINED)) {
-        pn_error_set(&err, PN_EINVAL, "%s: --ops needs a config whose warps run their SASS "
-                     "(kernel.sass)", m.cfg.path);
+    if (ops && pn_run_ops_check(&m, &err) != PN_OK)
         goto fail;
-    }
     if (ops && o.output && !strcmp(ops, o.output)) {
         pn_error_set(&err, PN_EINVAL, "--ops and --output name the same file '%s'", ops);
         goto fail;

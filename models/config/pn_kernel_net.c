@@ -13,6 +13,14 @@
 #include "pn_sass_net.h"
 #include "pn_sass_sim.h"
 
+pn_status_t pn_kernel_net_sass_sim(const pn_config_t *cfg, const pn_kernel_t *k, int bounds_only,
+                                   pn_sass_sim_t **sim, pn_error_t *err)
+{
+    pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms,
+                                bounds_only, k->share };
+    return pn_sass_sim_new(&sp, sim, err);
+}
+
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err)
@@ -27,9 +35,7 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
         if (net->counting)
             return PN_OK;
         pn_sass_sim_t *sim;
-        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms, 0,
-                                    k->share };
-        PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
+        PN_CHECK(pn_kernel_net_sass_sim(cfg, k, 0, &sim, err));
         pn_sass_net_layout_t sl;
         st = pn_sass_net_build(net, sim, &sl, err);
         pn_sass_sim_free(sim);
@@ -114,9 +120,7 @@ pn_status_t pn_kernel_net_engine(pn_prepared_t *p, pn_engine_kind_t kind,
         if (!pn_kernel_net_compiled(kind))
             return pn_engine_prepare(p, kind, net, o, err);
         pn_sass_sim_t *sim;
-        pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, cfg->sass, k->busy_sms, 0,
-                                    k->share };
-        PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
+        PN_CHECK(pn_kernel_net_sass_sim(cfg, k, 0, &sim, err));
         return pn_engine_prepare_compiled(p, &pn_sass_engine, sim, o, err);
     }
     if (k->net == PN_NET_PIPELINED && cfg->has_program) {

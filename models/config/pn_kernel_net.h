@@ -9,6 +9,7 @@
 #include "pn_engine.h"
 #include "pn_kernel.h"
 #include "pn_net.h"
+#include "pn_sass_sim.h"
 
 /* Build into net (freshly initialised) the net of one resolved point k of
  * cfg: the paper's SM net from k's counts, or, when cfg has a program, the
@@ -21,6 +22,13 @@
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err);
+
+/* The sass engine's plan of point k running cfg's program (cfg->sass; the
+ * kernel's pipelined parameters, device, memory and busy SMs) into *sim, for
+ * pn_sass_sim_free: as runs use it (bounds_only 0: the DRAM latency settled),
+ * or for its bounds alone (1). */
+pn_status_t pn_kernel_net_sass_sim(const pn_config_t *cfg, const pn_kernel_t *k, int bounds_only,
+                                   pn_sass_sim_t **sim, pn_error_t *err);
 
 /* 1 when engine `kind` runs a config's points on a compiled engine that
  * plans from parameters, not from the net: auto or compiled (every model has

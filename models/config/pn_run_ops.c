@@ -8,17 +8,21 @@
 #include "pn_report.h"
 #include "pn_sass_sim.h"
 
+pn_status_t pn_run_ops_check(const pn_model_t *m, pn_error_t *err)
+{
+    if (m->cfg.sass && m->kernel.net == PN_NET_PIPELINED)
+        return PN_OK;
+    return pn_error_set(err, PN_EINVAL, "%s: --ops needs a config whose warps run their SASS "
+                        "(kernel.sass)", m->cfg.path);
+}
+
 pn_status_t pn_run_ops_write(FILE *out, const pn_model_t *m, uint64_t seed,
                              const pn_run_opts_t *o, pn_error_t *err)
 {
-    const pn_kernel_t *k = &m->kernel;
+    PN_CHECK(pn_run_ops_check(m, err));
     const pn_sass_prog_t *prog = m->cfg.sass;
-    if (!prog || k->net != PN_NET_PIPELINED)
-        return pn_error_set(err, PN_EINVAL, "--ops needs a config whose warps run their SASS "
-                            "(kernel.sass, model.net: pipelined)");
     pn_sass_sim_t *sim;
-    pn_sass_sim_params_t sp = { &k->pipe, &k->pdev, &k->mem, prog, k->busy_sms, 0, k->share };
-    PN_CHECK(pn_sass_sim_new(&sp, &sim, err));
+    PN_CHECK(pn_kernel_net_sass_sim(&m->cfg, &m->kernel, 0, &sim, err));
     uint32_t n = pn_sass_sim_n_ops(sim);
     double *issued = calloc(n ? n : 1, sizeof *issued);
     double *cycles = calloc(n ? n : 1, sizeof *cycles);

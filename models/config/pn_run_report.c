@@ -194,10 +194,8 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
     if (r->has_bounds && m->cfg.sass) {
         /* warps that run their SASS: the bounds of their own instructions */
         pn_sass_sim_t *sim;
-        pn_sass_sim_params_t sp = { &m->kernel.pipe, &m->kernel.pdev, &m->kernel.mem,
-                                    m->cfg.sass, m->kernel.busy_sms, 1, m->kernel.share };
         pn_error_t e2;
-        if (pn_sass_sim_new(&sp, &sim, &e2) == PN_OK) {
+        if (pn_kernel_net_sass_sim(&m->cfg, &m->kernel, 1, &sim, &e2) == PN_OK) {
             pn_sass_sim_bounds(sim, &r->bounds);
             r->unsolved = pn_sass_sim_unsolved(sim);
             r->covered = pn_sass_sim_covered(sim);
