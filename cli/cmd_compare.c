@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "cmd_common.h"
 #include "cmd_progress.h"
 #include "pn_commands.h"
@@ -204,14 +207,8 @@ static pn_status_t median_of(const pn_csv_t *first, const pn_csv_t *more, long (
                                    a->f[col[c]].text);
         PN_CHECK(pn_csv_double(&more[k], b, (size_t)mcol[k][4], "median_us", 0, &v[k + 1], err));
     }
-    /* insertion sort of n + 1 values */
-    for (int x = 1; x <= n; x++)
-        for (int y = x; y > 0 && v[y - 1] > v[y]; y--) {
-            double t = v[y];
-            v[y] = v[y - 1];
-            v[y - 1] = t;
-        }
-    *out = (n + 1) % 2 ? v[n / 2] : (v[n / 2] + v[n / 2 + 1]) / 2;
+    gsl_sort(v, 1, (size_t)n + 1);
+    *out = gsl_stats_median_from_sorted_data(v, 1, (size_t)n + 1);
     return PN_OK;
 }
 
