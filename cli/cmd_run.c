@@ -53,6 +53,7 @@ int pn_cmd_run(int argc, char **argv)
     pn_error_t err;
     pn_error_clear(&err);
     pn_cli_out_t ops_out = { 0 };
+    pn_cli_progress_t ops_prog = { 0 };
     uint32_t n_runs = (uint32_t)o.runs;
     pn_run_opts_t opts = {
         .max_steps = o.max_steps,
@@ -111,11 +112,16 @@ int pn_cmd_run(int argc, char **argv)
         goto fail;
     }
     if (ops) {
+        /* one run more, with its own progress line */
         pn_run_opts_t one = opts;
-        one.at_step = NULL;
+        pn_cli_progress_begin_units(&ops_prog, "run", "--ops runs", 1,
+                                    pn_kernel_net_min_steps(&m.kernel), o.quiet);
+        one.at_step = &ops_prog.at_step;
         if (pn_cli_out_open(&ops_out, ops, &err) != PN_OK ||
             pn_run_ops_write(ops_out.f, &m, o.seed, &one, &err) != PN_OK)
             goto fail;
+        pn_cli_progress_one_more(&ops_prog);
+        pn_cli_progress_end(&ops_prog);
     }
     if (pn_run_stream_end(&stream, &rep, &err) != PN_OK ||
         (ops && pn_cli_out_commit(&ops_out, &err) != PN_OK) ||
@@ -123,6 +129,7 @@ int pn_cmd_run(int argc, char **argv)
         goto fail;
     goto done;
 fail:
+    pn_cli_progress_end(&ops_prog);
     pn_run_stream_abort(&stream);
     pn_cli_out_abort(&ops_out);
     pn_cli_out_abort(&out);

@@ -278,6 +278,19 @@ YAML
     if [ -z "$tty" ]; then ok progress-quiet; else bad progress-quiet "$tty"; fi
     err=$($RUN run -j 1 -o "$G/slow.out" "$G/slow.yaml" 2>&1 >/dev/null)
     if [ -z "$err" ]; then ok progress-not-piped; else bad progress-not-piped "$err"; fi
+    # run --ops: its extra run has a line of its own (a warp's loop of 2M trips)
+    cat >"$G/loop.sass" <<'SASS'
+kernel: loop
+warps: 1
+         0x0      2000000            0            0            0     64000000 | IADD3 R1, R1, 0x1, RZ
+        0x10      2000000            0            0            0     64000000 | ISETP.GE.AND P0, PT, R1, R2, PT
+        0x20      2000000            0            0            0     64000000 | @!P0 BRA 0x0
+        0x30            1            0            0            0           32 | EXIT
+SASS
+    printf 'device: h100\nmodel: {net: pipelined}\nkernel: {name: loop, threads: 32, sass: loop.sass}\nsimulation: {runs: 1}\n' >"$G/loop.yaml"
+    tty=$(script -qc "$RUN run -j 1 -o $G/loop.out --ops $G/loop.csv $G/loop.yaml" /dev/null | tr '\r' '\n')
+    if echo "$tty" | grep -aq 'pnsim run: 0/1 --ops runs done, a run at step '; then ok progress-ops
+    else bad progress-ops "$tty"; fi
     # reorder counts the runs of every order: 200 x 5 orders of reorder-example
     tty=$(script -qc "$RUN reorder -j 1 -r 200 -o $G/ro.out configs/reorder-example.yaml" /dev/null | tr '\r' '\n')
     if echo "$tty" | grep -aq "pnsim reorder: [0-9]*/1000 runs done"; then ok progress-reorder
