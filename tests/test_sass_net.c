@@ -240,6 +240,31 @@ static void test_code_fetch_exact(void **state)
     assert_int_equal(same_one_warp(&m, prog, 11), two + 10);
 }
 
+/* Stores every warp makes to one word (R4 never written; store_serial 2): the
+ * device's one-address unit takes 2 steps a store, so four stores of a sector
+ * issue at 0, 1 (the full bucket), 3 and 5 and the warp is done with the last
+ * (global_st latency 3): 5 + 3 + 2; without the key 3 + 3 + 2. Two warps of a
+ * block (one a partition) share the unit: eight stores, two at 0 (the full
+ * bucket; no refill the step after, which started full), then 3, 5, ..., 13:
+ * 13 + 3 + 2. */
+static void test_store_serial_exact(void **state)
+{
+    (void)state;
+    static const row_t flag[] = { { 1, 1, 1, 0, "STG.E desc[UR4][R4.64], R3" },
+                                  { 1, 1, 1, 0, "STG.E desc[UR4][R4.64], R3" },
+                                  { 1, 1, 1, 0, "STG.E desc[UR4][R4.64], R3" },
+                                  { 1, 1, 1, 0, "STG.E desc[UR4][R4.64], R3" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    assert_int_equal(same_one_warp(&m, flag, 5), 3 + 3 + 2);
+    m.pd.store_serial = 2;
+    assert_int_equal(same_one_warp(&m, flag, 5), 5 + 3 + 2);
+    small_sm(&m, 2, 1, 1);
+    m.pd.store_serial = 2;
+    assert_int_equal(same_one_warp(&m, flag, 5), 13 + 3 + 2);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -563,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_store_order_exact),
         cmocka_unit_test(test_bsync_hold_exact), cmocka_unit_test(test_branch_exact),
         cmocka_unit_test(test_code_fetch_exact),
+        cmocka_unit_test(test_store_serial_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

@@ -809,6 +809,35 @@ static void test_memory_pipes(void **state)
     bounds_pd(&p, &pl, &b);
     assert_int_equal(b.binding, PN_BOUND_ATOMIC);
     pn_sass_prog_destroy(&p);
+    /* 4 plain stores of one sector an execution to the word R4 holds, never
+     * written (the same word in every thread and block: a flag every warp
+     * sets): store_serial 2 holds the device's one-address unit 2 steps a
+     * store, so they issue at 0, 1 (the full bucket), 3 and 5 and the warp is
+     * done when the last is (latency LA): 5 + LA + 2; without the key at 0..3,
+     * 3 + LA + 2. The same stores to R4 = the thread's index are not held.
+     * The atomic bound: 4 x 2 steps less the bucket's 4 (its cost and 2 steps). */
+    for (int tid = 0; tid < 2; tid++) {
+        assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+        if (tid)
+            assert_int_equal(pn_sass_prog_add(&p, "S2R R4, SR_TID.X", 0, 0, 1, 0, 0, 0, 1, 1,
+                                              &err), PN_OK);
+        for (int i = 0; i < 4; i++)
+            assert_int_equal(pn_sass_prog_add(&p, "STG.E desc[UR6][R4.64], R3",
+                                              (uint64_t)(16 * (i + 1)), 0, 1, 1, 1, 0, i + 2, 1,
+                                              &err), PN_OK);
+        assert_int_equal(pn_sass_prog_add(&p, "EXIT", 80, 0, 1, 0, 0, 0, 6, 1, &err), PN_OK);
+        assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+        pn_pipe_device_t ps = { 0 };
+        uint64_t t0 = tid ? LA : 0;   /* the stores wait for S2R's result */
+        assert_int_equal(one_warp_pd(&p, &ps), t0 + 3 + LA + 2);
+        ps.store_serial = 2;
+        assert_int_equal(one_warp_pd(&p, &ps), t0 + (tid ? 3 : 5) + LA + 2);
+        if (!tid) {
+            bounds_pd(&p, &ps, &b);
+            assert_int_equal(b.steps[PN_BOUND_ATOMIC], 4); /* 8 steps of units, 4 in the bucket */
+        }
+        pn_sass_prog_destroy(&p);
+    }
 }
 
 /* The 16-lane pipes of a partition (alu_busy, fmaheavy_busy): one warp, 8

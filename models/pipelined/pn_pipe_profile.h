@@ -60,6 +60,7 @@ enum {
 #define PN_PD_BRANCH_PRED (UINT64_C(1) << 49)  /* branch_pred */
 #define PN_PD_BRANCH_TAKEN (UINT64_C(1) << 50) /* branch_taken */
 #define PN_PD_CODE_FETCH (UINT64_C(1) << 51)   /* code_fetch */
+#define PN_PD_STORE_SERIAL (UINT64_C(1) << 52) /* store_serial */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -100,6 +101,9 @@ typedef struct pn_pipe_device {
     double atomic_serial;         /* steps one address takes per integer update (0: not
                                    * modelled) */
     double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
+    double store_serial;          /* steps of the same unit a warp-level store takes whose
+                                   * address is the same in every thread and block (a flag
+                                   * every warp sets; 0: not modelled) */
     double alu_busy;              /* steps a partition's integer and logic pipe (16 lanes:
                                    * IADD3, LOP3, ISETP, FSEL, ...) is busy per op (0: every
                                    * arithmetic op on the one arithmetic pipe) */

@@ -172,6 +172,15 @@ double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *o
     return steps;
 }
 
+/* A store every warp makes to one word (pn_sass_sim_i.h): examples/probe/bfs_flag.cu. */
+uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
+                            double busy)
+{
+    if (!(pd->store_serial > 0) || from != 0 || !(op->executed > 0) || op->sectors > op->executed)
+        return 0;
+    return pn_sass_units(pd->store_serial * busy);
+}
+
 /* What global atomic op takes of the device's atomic unit, in units, per
  * execution, from busy SMs at once; 0: only the L2 budget. from: what its
  * address depends on (pn_sass_addr_sources); grid: the launch's blocks.

@@ -330,7 +330,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                         ? pn_sass_units(share * pd->l2_sectors / busy *
                                         pn_sass_l2_busy_share(pd, 1, busy))
                         : 0;
-    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 ||
+    s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 || pd->store_serial > 0 ||
                               pd->n_atomic_lines > 0 || p->mem->atomic_ns > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
@@ -538,6 +538,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
+            o->cost[P_ATOM] = pn_sass_store_cost(pd, op, from[i], busy);
             /* written back to DRAM: as measured, else as the reads miss L2 */
             if (f_st >= 0)
                 o->cost[P_DRAM] = f_st * sec > 0 ? pn_sass_units(f_st * sec) : 0;

@@ -142,6 +142,13 @@ uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op,
  * atomic_serial_float / atomic_serial for a floating-point update (the unit holds
  * one that much longer: the profile's one-address rates). */
 double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double ns);
+/* The units of the device's one-address unit a global store op takes an
+ * execution, from busy SMs at once: store_serial steps for a store of one
+ * sector an execution whose address carries none of the PN_SASS_FROM_* sources
+ * (from 0: the same word in every thread and block, a flag every warp sets);
+ * 0 for any other store or without the key. */
+uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
+                            double busy);
 double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy);
 /* A matrix op's (HMMA, IMMA, ...) steps on its partition's tensor pipe (w 0)
  * or until its result is ready (w 1): the profile's tensor_busy /
