@@ -1,6 +1,7 @@
 /* test_sass_addr.c - what a memory instruction's address depends on
  * (pn_sass_addr_sources): the block's index, loaded data, or neither, along
- * straight code, overwritten and guarded registers, loops and calls. */
+ * straight code, overwritten and guarded registers, loops and calls; and
+ * whether a loop keeps it (pn_sass_addr_invariant). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -120,11 +121,42 @@ static void test_flow(void **state)
                      THR);
 }
 
+/* Loads a loop keeps the address of (pn_sass_addr_invariant): in the loop at
+ * 0x10..0x60, R4 is never written (op 1), R6 is (ops 2 and 4: a cp.async
+ * copy's global address counts, not only its shared one); a load after the
+ * loop (op 7) and ops without an address are not. */
+static void test_invariant(void **state)
+{
+    (void)state;
+    static const char *const lines[] = { "S2R R0, SR_TID.X",
+                                          "LDG.E R2, desc[UR4][R4.64]",
+                                          "LDG.E R3, desc[UR4][R6.64]",
+                                          "IADD3 R6, R6, 0x80, RZ",
+                                          "LDGSTS.E.BYPASS.128 desc[UR6][R6.64], [R13]",
+                                          "ISETP.GE.AND P0, PT, R6, R0, PT",
+                                          "@!P0 BRA 0x10",
+                                          "LDG.E R8, desc[UR4][R4.64]",
+                                          "EXIT" };
+    static const uint8_t want[] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, 0, 0, 0,
+                                          i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    uint8_t inv[9];
+    assert_int_equal(pn_sass_addr_invariant(&p, inv, &err), PN_OK);
+    assert_memory_equal(inv, want, sizeof want);
+    pn_sass_prog_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_straight),
         cmocka_unit_test(test_flow),
+        cmocka_unit_test(test_invariant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

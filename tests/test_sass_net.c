@@ -265,6 +265,38 @@ static void test_store_serial_exact(void **state)
     assert_int_equal(same_one_warp(&m, flag, 5), 13 + 3 + 2);
 }
 
+/* A loop whose first load reads the same address every trip (R4, never
+ * written) and whose second streams (R6 += 0x80): with the kernel's L1 hits
+ * (0.5 of 16 loads) covering the 8 reused ones, those take L1 (8) every trip
+ * and the other loads the rest, none: L2 (15). A trip: the loads at t, t + 1,
+ * the add that reads both at t + 16, the compare at t + 20, the branch at
+ * t + 24, the next trip at t + 28 (a taken branch's arithmetic latency); the
+ * eighth trip's branch falls through at 7 x 28 + 24 = 220, EXIT at 221: 221 +
+ * 1 + 2. Misses to DRAM (30, l2_hit 0): the add at t + 31, a trip 43 steps,
+ * 7 x 43 + 39 + 1 + 1 + 2; with fewer hits measured (0.4) than reused loads
+ * the rule is off, and both loads of a trip draw one level from the pattern
+ * (3 trips of 8 at L1): faster. */
+static void test_reused_load_exact(void **state)
+{
+    (void)state;
+    static const row_t loop[] = { { 8, 4, 1, 0, "LDG.E R2, desc[UR4][R4.64]" },
+                                  { 8, 4, 1, 0, "LDG.E R3, desc[UR4][R6.64]" },
+                                  { 8, 0, 0, 0, "IADD3 R6, R6, 0x80, RZ" },
+                                  { 8, 0, 0, 0, "IADD3 R1, R2, R3, RZ" },
+                                  { 8, 0, 0, 0, "ISETP.GE.AND P0, PT, R1, 0x10, PT" },
+                                  { 8, 0, 0, 0, "@!P0 BRA 0x0" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.mem.l1_hit = 0.5;
+    m.mem.l2_hit = 1;
+    assert_int_equal(same_one_warp(&m, loop, 7), 7 * 28 + 24 + 1 + 1 + 2);
+    m.mem.l2_hit = 0;
+    assert_int_equal(same_one_warp(&m, loop, 7), 7 * 43 + 39 + 1 + 1 + 2);
+    m.mem.l1_hit = 0.4;
+    assert_true(same_one_warp(&m, loop, 7) < 7 * 43 + 39 + 1 + 1 + 2);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -589,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_bsync_hold_exact), cmocka_unit_test(test_branch_exact),
         cmocka_unit_test(test_code_fetch_exact),
         cmocka_unit_test(test_store_serial_exact),
+        cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

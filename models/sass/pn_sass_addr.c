@@ -54,15 +54,18 @@ static uint8_t reg_from(const state_t *s, pn_sass_reg_t r)
     return m;
 }
 
-/* The registers of op's address: the last "[...]" group of its text, each "R<n>" or
- * "UR<n>" (2 wide with ".64"). The sources they may carry in s. */
-static uint8_t address_from(const pn_sass_op_t *op, const state_t *s, bool *has)
+/* The registers of op's address: the last "[...]" group of its text (all its
+ * groups with all: a cp.async copy's global address and its shared one), each
+ * "R<n>" or "UR<n>" (2 wide with ".64"), as bits of one state's source 0
+ * (cleared first). Has op an address? */
+static bool address_regs(const pn_sass_op_t *op, state_t *regs, bool all)
 {
-    const char *open = strrchr(op->text, '['), *close;
-    *has = open && (close = strchr(open, ']'));
-    if (!*has)
-        return 0;
-    uint8_t m = 0;
+    memset(regs, 0, sizeof *regs);
+    const char *open = all ? strchr(op->text, '[') : strrchr(op->text, '['), *close;
+    if (!(open && (close = strchr(open, ']'))))
+        return false;
+    if (all)
+        close = strrchr(op->text, ']');
     for (const char *q = open + 1; q < close; q++) {
         if (isalnum((unsigned char)q[-1]) || q[-1] == '_')
             continue;
@@ -79,9 +82,24 @@ static uint8_t address_from(const pn_sass_op_t *op, const state_t *s, bool *has)
         pn_sass_reg_t r = { f, (uint16_t)(idx > 255 ? 255 : idx), 1 };
         if (!strncmp(end, ".64", 3))
             r.width = 2;
-        m |= reg_from(s, r);
+        for (unsigned k = 0; k < r.width; k++)
+            put(regs, 0, bit_of(r.file, r.index + k));
         q = end - 1;
     }
+    return true;
+}
+
+/* The sources op's address registers may carry in s (*has: has it an address). */
+static uint8_t address_from(const pn_sass_op_t *op, const state_t *s, bool *has)
+{
+    state_t regs;
+    uint8_t m = 0;
+    *has = address_regs(op, &regs, false);
+    for (int b = 0; *has && b < N_BITS; b++)
+        if (get(&regs, 0, b))
+            for (int src = 0; src < N_SRC; src++)
+                if (get(s, src, b))
+                    m |= (uint8_t)(1 << src);
     return m;
 }
 
@@ -187,5 +205,37 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
                                      : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD | PN_SASS_FROM_THREAD;
     }
     free(in), free(seen), free(queued), free(queue);
+    return PN_OK;
+}
+
+pn_status_t pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv, pn_error_t *err)
+{
+    (void)err;
+    size_t n = p->n;
+    memset(inv, 0, n);
+    for (size_t j = 0; j < n; j++) {
+        const pn_sass_op_t *br = &p->ops[j];
+        if (!pn_sass_op_is_branch(br) || br->target < 0 || (size_t)br->target > j)
+            continue;
+        size_t t = (size_t)br->target;
+        /* the registers the loop's body t..j writes */
+        state_t wr;
+        memset(&wr, 0, sizeof wr);
+        for (size_t i = t; i <= j; i++)
+            for (int r = 0; r < p->ops[i].in.n_writes; r++) {
+                pn_sass_reg_t w = p->ops[i].in.writes[r];
+                for (unsigned k = 0; k < w.width; k++)
+                    put(&wr, 0, bit_of(w.file, w.index + k));
+            }
+        for (size_t i = t; i <= j; i++) {
+            state_t regs;
+            if (!address_regs(&p->ops[i], &regs, true))
+                continue;
+            bool same = true;
+            for (int k = 0; k < N_WORDS; k++)
+                same &= (regs.w[0][k] & wr.w[0][k]) == 0;
+            inv[i] |= same;
+        }
+    }
     return PN_OK;
 }

@@ -30,4 +30,9 @@ enum {
  * bounded by the loops' nesting (a few). */
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
+/* For every op i of p, inv[i] = 1 when it has an address and lies in the body
+ * of a loop (a backward branch's target up to the branch) that writes none of
+ * its address registers: the same address every trip. Errors: none. */
+pn_status_t pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv, pn_error_t *err);
+
 #endif

@@ -553,7 +553,7 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
         PN_CHECK(add_issue(b, w, i, &on, ".arrived", 0, NONE, NONE, 0, 1));
         return add_issue(b, w, i, &on, ".pending", 0, NONE, NONE, 0, 2);
     }
-    if (o->kind == K_GLD) {
+    if (o->kind == K_GLD && !o->reuse) {
         int need[3] = { 0 };
         for (uint64_t k = 0; k < w->lev.g; k++)
             need[pn_sass_load_level(&w->lev, k)] = 1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_sass_addr.h"
 #include "pn_sass_lines.h"
 
 void pn_sass_plan_destroy(pn_sass_plan_t *pl)
@@ -18,6 +19,8 @@ void pn_sass_plan_destroy(pn_sass_plan_t *pl)
     free(pl->both);
     free(pl->loads);
     free(pl->leader);
+    free(pl->reuse);
+    free(pl->reuse_loads);
     free(pl->insts);
     free(pl->op_execs);
     memset(pl, 0, sizeof *pl);
@@ -280,15 +283,21 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     pl->loads = calloc(nw, sizeof *pl->loads);
     pl->insts = calloc(nw, sizeof *pl->insts);
     pl->leader = malloc((n ? n : 1) * sizeof *pl->leader);
+    pl->reuse = calloc(n ? n : 1, 1);
+    pl->reuse_loads = calloc(nw, sizeof *pl->reuse_loads);
     pl->op_execs = calloc(n ? n : 1, sizeof *pl->op_execs);
     uint64_t *k = calloc(nbr, sizeof *k);
     if (!pl->visits || !pl->heavy || !pl->both || !pl->loads || !pl->insts || !pl->leader ||
-        !pl->op_execs || !k) {
+        !pl->reuse || !pl->reuse_loads || !pl->op_execs || !k) {
         free(k);
         pn_sass_plan_destroy(pl);
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     pl->n_followers = pn_sass_line_leaders(p, pl->leader);
+    pn_sass_addr_invariant(p, pl->reuse, err);
+    for (size_t i = 0; i < n; i++)
+        pl->reuse[i] = pl->reuse[i] && p->ops[i].in.kind == PN_SASS_GLOBAL_LD &&
+                       pl->leader[i] < 0 && !pn_sass_insn_strong_beyond_sm(&p->ops[i].in);
     double total = 0, want = 0;
     for (size_t i = 0; i < n; i++) {
         total += p->ops[i].executed;
@@ -331,8 +340,12 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
             pl->insts[w]++;
             pl->op_execs[pc]++;
             /* atomics are served at L2; a load of a line in flight waits for it */
-            if (op->in.kind == PN_SASS_GLOBAL_LD && pl->leader[pc] < 0)
-                pl->loads[w]++;
+            if (op->in.kind == PN_SASS_GLOBAL_LD && pl->leader[pc] < 0) {
+                if (pl->reuse[pc])
+                    pl->reuse_loads[w]++;
+                else
+                    pl->loads[w]++;
+            }
             int32_t bi = pl->branch_of[pc];
             if (bi >= 0) {
                 pn_sass_branch_t *br = &pl->branches[bi];
@@ -387,4 +400,13 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     want *= p->warps > 0 ? (double)nw / p->warps : 0;
     pl->covered = want > 0 ? got / want : 1;
     return PN_OK;
+}
+
+void pn_sass_plan_drop_reuse(pn_sass_plan_t *pl, size_t n_ops)
+{
+    for (uint32_t w = 0; w < pl->n_warps; w++) {
+        pl->loads[w] += pl->reuse_loads[w];
+        pl->reuse_loads[w] = 0;
+    }
+    memset(pl->reuse, 0, n_ops ? n_ops : 1);
 }

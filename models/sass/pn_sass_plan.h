@@ -38,6 +38,12 @@ typedef struct pn_sass_plan {
     uint64_t *loads;              /* per warp: global loads on its path that go to a
                                    * level (those without a line leader) */
     int32_t *leader;              /* per op: pn_sass_line_leaders */
+    uint8_t *reuse;               /* per op: a global load without a line leader, not
+                                   * strong beyond the SM, whose address a loop around it
+                                   * keeps (pn_sass_addr_invariant): its line is in L1
+                                   * from the trip before */
+    uint64_t *reuse_loads;        /* per warp: executions of such loads on its path (not
+                                   * in loads) */
     uint32_t n_followers;         /* ops with a leader */
     uint64_t *insts;              /* per warp: instructions on its path */
     uint64_t *op_execs;           /* per op: executions over all the planned warps */
@@ -55,6 +61,10 @@ typedef struct pn_sass_plan {
  * iff ceil((k+1) h / V) > ceil(k h / V) (h busier decisions of V): busier
  * first, spread evenly. A walk longer than the launch's instructions is
  * PN_EINVAL ("does not reach EXIT"). O(n_ops + the warps' paths). */
+/* Take plan pl's reused loads (pl->reuse) as loads that go to a level like
+ * the others: counted in loads, none flagged. n_ops: the program's ops. */
+void pn_sass_plan_drop_reuse(pn_sass_plan_t *pl, size_t n_ops);
+
 pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *prog,
                                uint32_t warps_per_block, uint32_t blocks, pn_error_t *err);
 void pn_sass_plan_destroy(pn_sass_plan_t *pl);

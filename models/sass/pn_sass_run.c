@@ -286,7 +286,7 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
         if (at > t + lat)
             lat = at - t;
     } else if (pn_sass_op_levels(o)) {
-        if (o->kind == K_GLD)
+        if (o->kind == K_GLD && !o->reuse)
             w->lvl = pn_sass_load_level(&w->lev, ++w->nload);
         if (s->inflight) {
             struct ifq *q = &r->ifq[r->lq[3 * (size_t)w->pc + (uint32_t)lvl]];

@@ -96,6 +96,37 @@ static double reg_sectors(const pn_sass_op_t *op)
 
 static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
+/* Loads whose address a loop around them keeps (plan.reuse) find their line in
+ * L1 from the trip before: they take L1 every time when the kernel's measured
+ * L1 hits cover them (l1_hit of the loads that go to a level), and the other
+ * loads the rest of the hits; else they go to a level like the others. The
+ * share of the program's load sectors they read (0 without them): the
+ * measured L2 and DRAM reads are the other loads'. */
+static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
+{
+    pn_sass_plan_t *pl = &s->plan;
+    double all = 0, re = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && pl->leader[i] < 0) {
+            all += (double)pl->op_execs[i];
+            re += pl->reuse[i] ? (double)pl->op_execs[i] : 0;
+        }
+    if (!(re > 0))
+        return 0;
+    if (s->l1_hit * all < re * (1 - 1e-9)) {
+        pn_sass_plan_drop_reuse(pl, s->n_ops);
+        return 0;
+    }
+    s->l1_hit = all > re ? fmin(1, fmax(0, (s->l1_hit * all - re) / (all - re))) : 0;
+    double sec = 0, sec_re = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        s->ops[i].reuse = pl->reuse[i];
+        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD)
+            sec += prog->ops[i].sectors, sec_re += pl->reuse[i] ? prog->ops[i].sectors : 0;
+    }
+    return sec > 0 ? sec_re / sec : 0;
+}
+
 /* What a global access of op, sec sectors over `lines` lines an execution,
  * takes of the load/store pipe: its sectors, at least a cycle (4 sectors) a
  * line and its reg_sectors, in units. */
@@ -403,6 +434,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     double grid = prog->warps > 0 && s->W ? prog->warps / s->W : 1;
     for (uint32_t i = 0; i < s->n_ops; i++)
         s->ops[i].lead = s->ops[i].follow = -1;
+    double reused = reuse_in_l1(s, prog);
+    if (reused > 0 && reused < 1) {
+        f_ld = f_ld > 0 ? f_ld / (1 - reused) : f_ld;
+        f_l2 = f_l2 > 0 ? f_l2 / (1 - reused) : f_l2;
+    }
     for (uint32_t i = 0; i < s->n_ops; i++) {
         int32_t l = s->plan.leader[i];
         if (l < 0)
@@ -532,6 +568,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                            busy);
                 o->cost[P_ATOM] = m > o->cost[P_ATOM] || op->sectors > ex ? m : o->cost[P_ATOM];
             }
+            if (o->reuse)   /* its line in L1: no L2 or DRAM reads */
+                o->cost[P_DRAM] = o->cost[P_L2] = 0;
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
@@ -593,7 +631,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     for (uint32_t i = 0, run = 0; i < s->n_ops; i++) {
         if (i && prog->ops[i].block != prog->ops[i - 1].block)
             run = 0;
-        if (s->ops[i].kind == K_GLD && pn_sass_op_levels(&s->ops[i]) && ++run > s->burst)
+        if (s->ops[i].kind == K_GLD && pn_sass_op_levels(&s->ops[i]) && !s->ops[i].reuse &&
+            ++run > s->burst)
             s->burst = run;
     }
     for (int q = 0; q < P_N; q++) {

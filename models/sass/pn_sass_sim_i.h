@@ -38,6 +38,8 @@ typedef struct sop {
     uint16_t reg[MAX_OP_REGS];  /* reads first, then writes */
     uint8_t n_reads, n_regs;
     uint8_t kind, guarded;
+    uint8_t reuse;              /* a global load whose address a loop keeps: at L1
+                                 * (plan.reuse, when the measured hits cover it) */
     uint8_t alike;              /* a global load of the same addresses in every block:
                                  * its L1 level takes the L2's latency */
     uint32_t lat;               /* fixed latency; loads take their level's */
