@@ -208,9 +208,8 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
     return PN_OK;
 }
 
-pn_status_t pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv, pn_error_t *err)
+void pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv)
 {
-    (void)err;
     size_t n = p->n;
     memset(inv, 0, n);
     for (size_t j = 0; j < n; j++) {
@@ -218,16 +217,19 @@ pn_status_t pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv, pn_err
         if (!pn_sass_op_is_branch(br) || br->target < 0 || (size_t)br->target > j)
             continue;
         size_t t = (size_t)br->target;
-        /* the registers the loop's body t..j writes */
+        /* the registers the loop's body t..j writes (a call in it: any) */
         state_t wr;
         memset(&wr, 0, sizeof wr);
+        bool calls = false;
         for (size_t i = t; i <= j; i++)
             for (int r = 0; r < p->ops[i].in.n_writes; r++) {
                 pn_sass_reg_t w = p->ops[i].in.writes[r];
                 for (unsigned k = 0; k < w.width; k++)
                     put(&wr, 0, bit_of(w.file, w.index + k));
             }
-        for (size_t i = t; i <= j; i++) {
+        for (size_t i = t; i <= j; i++)
+            calls |= !strncmp(p->ops[i].in.opcode, "CALL", 4);   /* any callee, any target */
+        for (size_t i = t; i <= j && !calls; i++) {
             state_t regs;
             if (!address_regs(&p->ops[i], &regs, true))
                 continue;
@@ -237,5 +239,4 @@ pn_status_t pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv, pn_err
             inv[i] |= same;
         }
     }
-    return PN_OK;
 }

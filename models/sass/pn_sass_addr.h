@@ -31,8 +31,9 @@ enum {
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
 /* For every op i of p, inv[i] = 1 when it has an address and lies in the body
- * of a loop (a backward branch's target up to the branch) that writes none of
- * its address registers: the same address every trip. Errors: none. */
-pn_status_t pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv, pn_error_t *err);
+ * of a loop (a backward branch's target up to the branch, without a call) that
+ * writes none of its address registers: the same address every trip; else 0.
+ * O(ops x loops). */
+void pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv);
 
 #endif

@@ -294,7 +294,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     pl->n_followers = pn_sass_line_leaders(p, pl->leader);
-    pn_sass_addr_invariant(p, pl->reuse, err);
+    pn_sass_addr_invariant(p, pl->reuse);
     for (size_t i = 0; i < n; i++)
         pl->reuse[i] = pl->reuse[i] && p->ops[i].in.kind == PN_SASS_GLOBAL_LD &&
                        pl->leader[i] < 0 && !pn_sass_insn_strong_beyond_sm(&p->ops[i].in);

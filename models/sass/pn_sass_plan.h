@@ -36,7 +36,7 @@ typedef struct pn_sass_plan {
     /* per warp w and branch b, at [w * n_branches + b]: decisions and busier ones */
     uint64_t *visits, *heavy, *both;
     uint64_t *loads;              /* per warp: global loads on its path that go to a
-                                   * level (those without a line leader) */
+                                   * level (those without a line leader, not reused) */
     int32_t *leader;              /* per op: pn_sass_line_leaders */
     uint8_t *reuse;               /* per op: a global load without a line leader, not
                                    * strong beyond the SM, whose address a loop around it
