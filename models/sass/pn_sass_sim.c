@@ -98,8 +98,9 @@ static pn_status_t settle_dram(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_
 
 /* Loads whose address a loop around them keeps (plan.reuse) find their line in
  * L1 from the trip before: they take L1 every time when the kernel's measured
- * L1 hits cover them (l1_hit of the loads that go to a level), and the other
- * loads the rest of the hits; else they go to a level like the others. The
+ * L1 hits cover them (l1_hit of the loads that go to a level, over the launch:
+ * the busiest SM may hold the only warps that loop), and the other loads the
+ * rest of the hits; else they go to a level like the others. The
  * share of the program's load sectors they read (0 without them): the
  * measured L2 and DRAM reads are the other loads'. */
 static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
@@ -108,8 +109,9 @@ static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
     double all = 0, re = 0;
     for (uint32_t i = 0; i < s->n_ops; i++)
         if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && pl->leader[i] < 0) {
-            all += (double)pl->op_execs[i];
-            re += pl->reuse[i] ? (double)pl->op_execs[i] : 0;
+            double ex = prog->ops[i].executed > 0 ? prog->ops[i].executed : 0;
+            all += ex;
+            re += pl->reuse[i] ? ex : 0;
         }
     if (!(re > 0))
         return 0;
