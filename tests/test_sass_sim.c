@@ -587,6 +587,45 @@ static void test_load_scope(void **state)
     assert_int_equal(store_dram_bound(0), 0);
 }
 
+/* A loop of 4 trips whose guarded load feeds an add: with a request every
+ * trip (4 lines) the add waits for it each time; with 1 line in 4 executions
+ * its threads were off in most of them, and it runs as one that moved
+ * nothing (0 lines and sectors): a control op, nothing waits. Each trip's
+ * wait for a DRAM load (40, no hits) instead of an op's (LA): 4 (40 - LA). */
+static uint64_t guarded_loop(double lines)
+{
+    static const char *const text[] = { "MOV R1, RZ", "@P1 LDG.E R4, desc[UR4][R2.64]",
+                                        "IADD3 R5, R4, 0x1, RZ",
+                                        "ISETP.GE.AND P0, PT, R5, 0x10, PT", "@!P0 BRA 0x10",
+                                        "EXIT" };
+    static const double ex[] = { 1, 4, 4, 4, 4, 1 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(pn_sass_prog_add(&p, text[i], (uint64_t)(16 * i), 0, ex[i],
+                                          i == 1 ? 4 * lines : 0, i == 1 ? lines : 0, 0, i + 1,
+                                          1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    level_params(&pp);
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+static void test_mostly_off(void **state)
+{
+    (void)state;
+    assert_int_equal(guarded_loop(1), guarded_loop(0));
+    assert_int_equal(guarded_loop(4), guarded_loop(0) + 4 * (40 - LA));
+    assert_int_equal(guarded_loop(2), guarded_loop(0) + 4 * (40 - LA));   /* half: on */
+}
+
 /* Matrix ops (HMMA) take the profile's tensor rows at their depth K: two
  * dependent HMMA.16816 wait 24 each (the row of K 16), two HMMA.1688 17 (K 8),
  * an HMMA.884 (K 4, below the first row) 17; without the rows the SFU's
@@ -1507,6 +1546,7 @@ int main(void)
         cmocka_unit_test(test_dram_writes_capped),
         cmocka_unit_test(test_dram_scattered),
         cmocka_unit_test(test_load_scope),
+        cmocka_unit_test(test_mostly_off),
         cmocka_unit_test(test_line_spread),
         cmocka_unit_test(test_store_order),
         cmocka_unit_test(test_dram_async_copies),

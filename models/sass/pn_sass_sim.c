@@ -137,18 +137,22 @@ static uint32_t global_lsu_units(const pn_sass_op_t *op, double sec, double line
     return pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
 }
 
-/* Were all the threads of guarded memory op `op` predicated off in every
- * execution: a global load or store that moved no sector, a shared one with
- * no wavefront (the page's counts; local and texture accesses and cp.async
- * copies have none of their own there)? */
+/* Were the threads of guarded memory op `op` predicated off in most of its
+ * executions: a global load or store whose requests (its lines, else its
+ * sectors) are fewer than half its executions, a shared one whose wavefronts
+ * are (an execution with a thread on makes at least one; the page's counts:
+ * local and texture accesses and cp.async copies have none of their own
+ * there)? Such an op is taken as control: what the few executions with a
+ * thread on move is left out with their waits. */
 static int predicated_off(const pn_sass_op_t *op)
 {
     if (!op->in.guarded || !(op->executed > 0) || pn_sass_op_is_local(op) ||
         pn_sass_op_is_texture(op) || pn_sass_op_is_async_copy(op))
         return 0;
     switch (op->in.kind) {
-    case PN_SASS_GLOBAL_LD: case PN_SASS_GLOBAL_ST: return op->sectors == 0;
-    case PN_SASS_SHARED_LD: case PN_SASS_SHARED_ST: return op->wavefronts == 0;
+    case PN_SASS_GLOBAL_LD: case PN_SASS_GLOBAL_ST:
+        return op->sectors == 0 || (op->lines > 0 ? op->lines : op->sectors) < 0.5 * op->executed;
+    case PN_SASS_SHARED_LD: case PN_SASS_SHARED_ST: return op->wavefronts < 0.5 * op->executed;
     default: return 0;
     }
 }
