@@ -472,23 +472,30 @@ static void level_params(pn_pipe_params_t *pp)
     pp->latency[PN_PIPE_LD_DRAM] = 40;
 }
 
-/* Steps of one warp: a load (its text, `sectors` sectors in one line) and an add
- * that reads it, with latencies arith LA and level_params', and no hits. */
-static uint64_t level_run(const char *load, double sectors)
+/* Steps of one warp running program p (destroyed after), with latencies arith
+ * LA and level_params', no profile keys and no hits: every load at DRAM. */
+static uint64_t missing_steps(pn_sass_prog_t *p)
 {
-    const char *t[2] = { load, "IADD3 R5, R4, 0x1, RZ" };
-    double sec[2] = { sectors, 0 }, lines[2] = { sectors > 0 ? 1 : 0, 0 }, wf[2] = { 0, 0 };
-    pn_sass_prog_t p;
-    rows_prog(&p, t, 2, sec, lines, wf);
     pn_pipe_params_t pp;
     level_params(&pp);
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = mem.l2_hit = 0;
-    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
+    uint64_t steps = steps_on(p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(p);
     return steps;
+}
+
+/* Steps of one warp: a load (its text, `sectors` sectors in one line) and an add
+ * that reads it (missing_steps). */
+static uint64_t level_run(const char *load, double sectors)
+{
+    const char *t[2] = { load, "IADD3 R5, R4, 0x1, RZ" };
+    double sec[2] = { sectors, 0 }, lines[2] = { sectors > 0 ? 1 : 0, 0 }, wf[2] = { 0, 0 };
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 2, sec, lines, wf);
+    return missing_steps(&p);
 }
 
 /* Steps of one warp running the n ops t (sectors sec and lines ln a row, no
@@ -607,15 +614,7 @@ static uint64_t guarded_loop(double lines)
                                           i == 1 ? 4 * lines : 0, i == 1 ? lines : 0, 0, i + 1,
                                           1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp;
-    level_params(&pp);
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = mem.l2_hit = 0;
-    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return missing_steps(&p);
 }
 
 static void test_mostly_off(void **state)

@@ -221,14 +221,14 @@ void pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv)
         state_t wr;
         memset(&wr, 0, sizeof wr);
         bool calls = false;
-        for (size_t i = t; i <= j; i++)
+        for (size_t i = t; i <= j; i++) {
+            calls |= !strncmp(p->ops[i].in.opcode, "CALL", 4);   /* any callee, any target */
             for (int r = 0; r < p->ops[i].in.n_writes; r++) {
                 pn_sass_reg_t w = p->ops[i].in.writes[r];
                 for (unsigned k = 0; k < w.width; k++)
                     put(&wr, 0, bit_of(w.file, w.index + k));
             }
-        for (size_t i = t; i <= j; i++)
-            calls |= !strncmp(p->ops[i].in.opcode, "CALL", 4);   /* any callee, any target */
+        }
         for (size_t i = t; i <= j && !calls; i++) {
             state_t regs;
             if (!address_regs(&p->ops[i], &regs, true))
