@@ -1041,6 +1041,35 @@ static void test_dram_async_copies(void **state)
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 12);
 }
 
+/* Measured DRAM reads are per load with a thread on, as ncu counts them: 4
+ * LDG of 4 sectors and 4 guarded LDG that moved nothing (every thread
+ * predicated off, so control), 4 DRAM sectors measured a load: 16 in all, 4
+ * an op, less the full bucket (4 + 2): 10 (the off ones counted as loads: 32,
+ * 8 an op, less 8 + 2: 22). */
+static void test_dram_predicated_off(void **state)
+{
+    (void)state;
+    const char *t[8];
+    double sec[8], lines[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = i < 4 ? "LDG.E R5, desc[UR4][R2.64]" : "@!P0 LDG.E R6, desc[UR4][R8.64]",
+        sec[i] = i < 4 ? 4 : 0, lines[i] = i < 4 ? 1 : 0;
+    pn_sass_prog_t p;
+    rows_prog(&p, t, 8, sec, lines, NULL);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    mem.dram_ld = 4;
+    pn_pipe_bounds_t b;
+    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_sass_prog_destroy(&p);
+    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 10);
+}
+
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
  * the launch's measured DRAM reads 4 sectors a load, at l2_resident_mib K
  * (0: no key). */
@@ -1549,6 +1578,7 @@ int main(void)
         cmocka_unit_test(test_line_spread),
         cmocka_unit_test(test_store_order),
         cmocka_unit_test(test_dram_async_copies),
+        cmocka_unit_test(test_dram_predicated_off),
         cmocka_unit_test(test_divergent_loop_exit),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),

@@ -387,6 +387,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
              * DRAM read their sectors: in the sectors, not the accesses
              * (cuSOLVER's split-K SGEMM: 14 times its L2 reads otherwise) */
             int copy = pn_sass_op_is_async_copy(op);
+            /* ncu's per-kind counts, which the measured traffic is per, leave
+             * out executions with no thread on; an op that had none in most of
+             * its executions runs as control (cuBLAS's transpose: half its
+             * unrolled loads and stores, which had doubled the others' share) */
+            if (predicated_off(op))
+                continue;
             if (op->in.kind == PN_SASS_GLOBAL_LD)
                 n_ld += copy ? 0 : op->executed, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
