@@ -1070,6 +1070,47 @@ static void test_dram_predicated_off(void **state)
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 10);
 }
 
+/* And a guarded load with a thread on in no more executions than its
+ * requests: a loop of 4 trips, an LDG of 4 sectors in 1 line and a guarded
+ * one with 3 lines (12 sectors) over its 4 executions, so ncu counts 7 loads;
+ * 4 DRAM sectors measured a load: 28 in all, 1 a sector (4 and 3 an
+ * execution: 28 units), less the full bucket (4 + 2): 22 (all 8 executions
+ * counted: 8 / 7 a sector, 32 units less 4.57 + 2: 25). */
+static void test_dram_partly_on(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    static const struct {
+        const char *t;
+        double ex, sec, lines;
+    } r[] = {
+        { "S2R R0, SR_TID.X", 1, 0, 0 },
+        { "LDG.E R5, desc[UR4][R2.64]", 4, 16, 4 },
+        { "@!P0 LDG.E R6, desc[UR4][R8.64]", 4, 12, 3 },
+        { "ISETP.NE.AND P1, PT, R0, RZ, PT", 4, 0, 0 },
+        { "@P1 BRA 0x10", 4, 0, 0 },
+        { "EXIT", 1, 0, 0 },
+    };
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(pn_sass_prog_add(&p, r[i].t, (uint64_t)(16 * i), 0, r[i].ex, r[i].sec,
+                                          r[i].lines, 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    mem.dram_ld = 4;
+    pn_pipe_bounds_t b;
+    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_sass_prog_destroy(&p);
+    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 22);
+}
+
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
  * the launch's measured DRAM reads 4 sectors a load, at l2_resident_mib K
  * (0: no key). */
@@ -1579,6 +1620,7 @@ int main(void)
         cmocka_unit_test(test_store_order),
         cmocka_unit_test(test_dram_async_copies),
         cmocka_unit_test(test_dram_predicated_off),
+        cmocka_unit_test(test_dram_partly_on),
         cmocka_unit_test(test_divergent_loop_exit),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),

@@ -157,6 +157,18 @@ static int predicated_off(const pn_sass_op_t *op)
     }
 }
 
+/* At most how many of op's executions had a thread on, as ncu's per-kind
+ * counts count them: all of them, but for a guarded global load or store no
+ * more than its requests (its lines: an execution with a thread on looks up
+ * at least one). The page's local, texture and cp.async rows have no lines. */
+static double executions_on(const pn_sass_op_t *op)
+{
+    if (op->in.guarded && op->lines > 0 && op->lines < op->executed &&
+        !pn_sass_op_is_local(op) && !pn_sass_op_is_texture(op) && !pn_sass_op_is_async_copy(op))
+        return op->lines;
+    return op->executed;
+}
+
 /* Op's part in cp.async (sop_t's async, async_n): LDGSTS copies, LDGDEPBAR
  * commits, DEPBAR.LE SB0, N waits (N at most PN_SASS_ASYNC_GROUPS - 1; other
  * scoreboards and forms are plain control). */
@@ -390,14 +402,16 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* ncu's per-kind counts, which the measured traffic is per, leave
              * out executions with no thread on; an op that had none in most of
              * its executions runs as control (cuBLAS's transpose: half its
-             * unrolled loads and stores, which had doubled the others' share) */
+             * unrolled loads and stores, which had doubled the others' share);
+             * the others count those that may have had one (executions_on) */
             if (predicated_off(op))
                 continue;
+            double on = executions_on(op);
             if (op->in.kind == PN_SASS_GLOBAL_LD)
-                n_ld += copy ? 0 : op->executed, s_ld += op->sectors,
+                n_ld += copy ? 0 : on, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
-                n_st += op->executed, s_st += op->sectors;
+                n_st += on, s_st += op->sectors;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
                 n_st += op->executed;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL)
