@@ -265,6 +265,25 @@ static void test_store_serial_exact(void **state)
     assert_int_equal(same_one_warp(&m, flag, 5), 13 + 3 + 2);
 }
 
+/* Two independent loads at DRAM level (30) and an add of both: with
+ * dram_jitter 10 the second comes back round(10 x 0.5642) = 6 steps later
+ * (the expected larger of two draws), on the net as on the engine: the add
+ * at 1 + 36 instead of 1 + 30. */
+static void test_dram_jitter_exact(void **state)
+{
+    (void)state;
+    static const row_t two[] = { { 1, 4, 1, 0, "LDG.E R2, desc[UR4][R10.64]" },
+                                 { 1, 4, 1, 0, "LDG.E R3, desc[UR4][R12.64]" },
+                                 { 1, 0, 0, 0, "IADD3 R4, R3, R2, RZ" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.mem.l1_hit = m.mem.l2_hit = 0;
+    uint64_t plain = same_one_warp(&m, two, 4);
+    m.pd.dram_jitter = 10;
+    assert_int_equal(same_one_warp(&m, two, 4), plain + 6);
+}
+
 /* A loop whose first load reads the same address every trip (R4, never
  * written) and whose second streams (R6 += 0x80): with the kernel's L1 hits
  * (0.5 of 16 loads) covering the 8 reused ones, those take L1 (8) every trip
@@ -621,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_bsync_hold_exact), cmocka_unit_test(test_branch_exact),
         cmocka_unit_test(test_code_fetch_exact),
         cmocka_unit_test(test_store_serial_exact),
+        cmocka_unit_test(test_dram_jitter_exact),
         cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),

@@ -1111,6 +1111,53 @@ static void test_dram_partly_on(void **state)
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 22);
 }
 
+/* Steps of one warp's program texts[0..n) at DRAM level (every load misses L1
+ * and L2) with the profile's dram_jitter sd. */
+static uint64_t jitter_steps(const char *const *texts, int n, double sd)
+{
+    double sec[8], lines[8];
+    for (int i = 0; i < n; i++)
+        sec[i] = 4, lines[i] = 1;
+    pn_sass_prog_t p;
+    rows_prog(&p, texts, n, sec, lines, NULL);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.latency[PN_PIPE_DRAM] = 100;
+    pn_pipe_device_t pd = { 0 };
+    pd.dram_jitter = sd;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    uint64_t st = steps_on(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return st;
+}
+
+/* A warp's loads in flight together come back as the slowest of them
+ * (dram_jitter): four independent loads and adds of all four, the last
+ * load's first, wait round(50 x 1.0294) = 51 steps more with sd 50 (the
+ * fourth load's lateness: the expected largest of 4 standard normal draws;
+ * the others' 28 and 42 are past by then); a chain, each load's
+ * address the one before's value, has one load in flight at a time and waits
+ * no more. */
+static void test_dram_jitter(void **state)
+{
+    (void)state;
+    static const char *const wide[] = { "LDG.E R2, desc[UR4][R10.64]",
+                                         "LDG.E R3, desc[UR4][R12.64]",
+                                         "LDG.E R4, desc[UR4][R14.64]",
+                                         "LDG.E R5, desc[UR4][R16.64]",
+                                         "IADD3 R6, R5, R4, R3",
+                                         "IADD3 R7, R6, R2, RZ" };
+    static const char *const chain[] = { "LDG.E R2, desc[UR4][R10.64]",
+                                         "LDG.E R4, desc[UR4][R2.64]",
+                                         "LDG.E R6, desc[UR4][R4.64]",
+                                         "LDG.E R8, desc[UR4][R6.64]",
+                                         "IADD3 R9, R8, RZ, RZ" };
+    assert_int_equal(jitter_steps(wide, 6, 50) - jitter_steps(wide, 6, 0), 51);
+    assert_int_equal(jitter_steps(chain, 5, 50), jitter_steps(chain, 5, 0));
+}
+
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
  * the launch's measured DRAM reads 4 sectors a load, at l2_resident_mib K
  * (0: no key). */
@@ -1621,6 +1668,7 @@ int main(void)
         cmocka_unit_test(test_dram_async_copies),
         cmocka_unit_test(test_dram_predicated_off),
         cmocka_unit_test(test_dram_partly_on),
+        cmocka_unit_test(test_dram_jitter),
         cmocka_unit_test(test_divergent_loop_exit),
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_calls),

@@ -20,7 +20,7 @@ const char *const pn_pipe_device_keys[] = {
     "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
     "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
     "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", "branch_pred",
-    "branch_taken", "code_fetch", "store_serial", NULL
+    "branch_taken", "code_fetch", "store_serial", "dram_jitter", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -152,6 +152,8 @@ static const struct scalar_key {
       PN_PIPE_MAX_LATENCY },
     { "store_serial", offsetof(pn_pipe_device_t, store_serial), PN_PD_STORE_SERIAL, 0, 0,
       MAX_BUSY },
+    { "dram_jitter", offsetof(pn_pipe_device_t, dram_jitter), PN_PD_DRAM_JITTER, 0, 0,
+      PN_PIPE_MAX_LATENCY },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

@@ -61,6 +61,7 @@ enum {
 #define PN_PD_BRANCH_TAKEN (UINT64_C(1) << 50) /* branch_taken */
 #define PN_PD_CODE_FETCH (UINT64_C(1) << 51)   /* code_fetch */
 #define PN_PD_STORE_SERIAL (UINT64_C(1) << 52) /* store_serial */
+#define PN_PD_DRAM_JITTER (UINT64_C(1) << 53)  /* dram_jitter */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -101,6 +102,9 @@ typedef struct pn_pipe_device {
     double atomic_serial;         /* steps one address takes per integer update (0: not
                                    * modelled) */
     double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
+    double dram_jitter;           /* the spread (standard deviation) of a DRAM load's
+                                   * latency, in steps: loads a warp has in flight together
+                                   * come back as the slowest of them (0: not modelled) */
     double store_serial;          /* steps of the same unit a warp-level store takes whose
                                    * address is the same in every thread and block (a flag
                                    * every warp sets; 0: not modelled) */

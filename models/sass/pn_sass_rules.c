@@ -99,6 +99,7 @@ uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
         return s->lat_l1;
     if (pn_sass_op_levels(o))
         return lvl == 0 && !o->alike ? s->lat_l1
-                                     : (lvl <= 1 ? s->lat_l2 : s->lat_dram) + o->spread;
+                                     : (lvl <= 1 ? s->lat_l2 : s->lat_dram + o->dram_late) +
+                                           o->spread;
     return o->lat;
 }

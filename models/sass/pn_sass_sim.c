@@ -169,6 +169,40 @@ static double executions_on(const pn_sass_op_t *op)
     return op->executed;
 }
 
+/* Loads a warp has in flight together come back as the slowest of them: the
+ * DRAM's latency varies from access to access with spread sd (the profile's
+ * dram_jitter; examples/probe/stream_latency.cu). A basic block's global
+ * loads whose results no op has read since the first of them: the k-th
+ * (from 0) is late by sd x c[k], c[k] the expected largest of k + 1 standard
+ * normal draws, so an op that reads all k + 1 waits the largest. A read of
+ * any of them starts a new group. */
+static void dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd)
+{
+    static const double c[] = { 0, 0.5642, 0.8463, 1.0294, 1.1630, 1.2672, 1.3522, 1.4236,
+                                1.4850, 1.5388, 1.5864, 1.6292, 1.6680, 1.7034, 1.7359, 1.7660 };
+    const int nc = (int)(sizeof c / sizeof c[0]);
+    uint8_t pend[N_REGS];
+    int k = 0;
+    memset(pend, 0, sizeof pend);
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        sop_t *o = &s->ops[i];
+        int waits = i && prog->ops[i].block != prog->ops[i - 1].block;
+        for (int j = 0; j < o->n_reads && !waits; j++)
+            waits = o->reg[j] < N_REGS && pend[o->reg[j]];
+        if (waits) {
+            memset(pend, 0, sizeof pend);
+            k = 0;
+        }
+        if (o->kind != K_GLD || !pn_sass_op_levels(o) || o->reuse || o->follow >= 0)
+            continue;
+        o->dram_late = (uint32_t)llround(sd * c[k < nc ? k : nc - 1]);
+        k++;
+        for (int j = o->n_reads; j < o->n_regs; j++)
+            if (o->reg[j] < REG_PRED)
+                pend[o->reg[j]] = 1;
+    }
+}
+
 /* Op's part in cp.async (sop_t's async, async_n): LDGSTS copies, LDGDEPBAR
  * commits, DEPBAR.LE SB0, N waits (N at most PN_SASS_ASYNC_GROUPS - 1; other
  * scoreboards and forms are plain control). */
@@ -652,6 +686,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);
+    if (pd->dram_jitter > 0)
+        dram_late(s, prog, pd->dram_jitter);
     /* loads issued together (a basic block's) share a level: the largest such run */
     s->burst = 1;
     for (uint32_t i = 0, run = 0; i < s->n_ops; i++) {

@@ -43,6 +43,8 @@ typedef struct sop {
     uint8_t alike;              /* a global load of the same addresses in every block:
                                  * its L1 level takes the L2's latency */
     uint32_t lat;               /* fixed latency; loads take their level's */
+    uint32_t dram_late;         /* a global load's steps past the DRAM latency at DRAM
+                                 * level: the slowest of its warp's loads in flight */
     uint32_t spread;            /* a global load's steps from its first line to its last
                                  * past L1 (pd->line_latency a line past its first) */
     uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
