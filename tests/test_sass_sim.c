@@ -936,6 +936,32 @@ static void test_half_rate_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The DRAM bound of one warp's program p (destroyed) with the DRAM budget at
+ * one sector a step, on pd and mem. */
+static uint64_t prog_dram_bound(pn_sass_prog_t *p, const pn_memory_t *mem,
+                                const pn_pipe_device_t *pd)
+{
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_pipe_bounds_t b;
+    bounds_on(p, &pp, pd, mem, &b);
+    pn_sass_prog_destroy(p);
+    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+}
+
+/* As prog_dram_bound, every load past L1 and L2, the launch's DRAM reads
+ * measured at 4 sectors a load. */
+static uint64_t measured_dram_bound(pn_sass_prog_t *p)
+{
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    mem.dram_ld = 4;
+    return prog_dram_bound(p, &mem, &pd);
+}
+
 /* The DRAM bound of 8 copies of text, each an access of `sectors` sectors over
  * n_lines lines, DRAM one sector a step, on mem and pd. */
 static uint64_t dram_bound_rows(const char *text, double sectors, double n_lines,
@@ -947,13 +973,7 @@ static uint64_t dram_bound_rows(const char *text, double sectors, double n_lines
         t[i] = text, sec[i] = sectors, lines[i] = n_lines;
     pn_sass_prog_t p;
     rows_prog(&p, t, 8, sec, lines, NULL);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
-    pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, pd, mem, &b);
-    pn_sass_prog_destroy(&p);
-    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
+    return prog_dram_bound(&p, mem, pd);
 }
 
 /* As dram_bound_rows with 4 sectors an access. */
@@ -1027,18 +1047,7 @@ static void test_dram_async_copies(void **state)
         sec[i] = 4, lines[i] = 1;
     pn_sass_prog_t p;
     rows_prog(&p, t, 8, sec, lines, NULL);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = mem.l2_hit = 0;
-    mem.dram_ld = 4;
-    pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
-    pn_sass_prog_destroy(&p);
-    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 12);
+    assert_int_equal(measured_dram_bound(&p), 12);
 }
 
 /* Measured DRAM reads are per load with a thread on, as ncu counts them: 4
@@ -1056,18 +1065,7 @@ static void test_dram_predicated_off(void **state)
         sec[i] = i < 4 ? 4 : 0, lines[i] = i < 4 ? 1 : 0;
     pn_sass_prog_t p;
     rows_prog(&p, t, 8, sec, lines, NULL);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = mem.l2_hit = 0;
-    mem.dram_ld = 4;
-    pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
-    pn_sass_prog_destroy(&p);
-    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 10);
+    assert_int_equal(measured_dram_bound(&p), 10);
 }
 
 /* And a guarded load with a thread on in no more executions than its
@@ -1097,18 +1095,7 @@ static void test_dram_partly_on(void **state)
         assert_int_equal(pn_sass_prog_add(&p, r[i].t, (uint64_t)(16 * i), 0, r[i].ex, r[i].sec,
                                           r[i].lines, 0, i + 1, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = mem.l2_hit = 0;
-    mem.dram_ld = 4;
-    pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
-    pn_sass_prog_destroy(&p);
-    assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM], 22);
+    assert_int_equal(measured_dram_bound(&p), 22);
 }
 
 /* Steps of one warp's program texts[0..n) at DRAM level (every load misses L1

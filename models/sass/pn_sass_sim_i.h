@@ -208,6 +208,13 @@ uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t 
  * over every load; a follower is an L1 hit). */
 uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q);
 
+/* Set each global load's dram_late, s's ops and prog (the program s was made
+ * of, whose basic blocks they follow) at spread sd > 0 (pn_sass_dram.c). */
+void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd);
+/* Settle s->lat_dram at the DRAM latency under the launch's own load, by up
+ * to three runs of seed 1 (pn_sass_dram.c). PN_OK, or a run's error. */
+pn_status_t pn_sass_dram_settle(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
+
 /* Latency of op o issued at level lvl (a follower's is the L1's, or longer
  * when its line comes later). */
 uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl);
