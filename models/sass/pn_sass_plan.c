@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pn_sass_addr.h"
+#include "pn_sass_fixed.h"
 #include "pn_sass_lines.h"
 
 void pn_sass_plan_destroy(pn_sass_plan_t *pl)
@@ -109,16 +110,29 @@ static double inflow_from(const double *count, const edge_t *e, size_t ne, int32
 }
 
 /* Branch br (its op a guarded forward BRA inside a BSSY region reconverging
- * at op rc) diverges when its sides ran more often than it did: a warp whose
- * threads disagree runs both, one after the other (doc/dependencies.md). Each
- * side's executions are its block's less its other in-flows (all known: an
- * if without an else jumps to the BSYNC that its body falls into); both =
- * taken + fall - visits of them take both sides, and br->taken keeps the
- * visits that take the taken side alone. */
+ * at op rc, or in none: rc < 0) diverges when its sides ran more often than
+ * it did: a warp whose threads disagree runs both, one after the other
+ * (doc/dependencies.md). Each side's executions are its block's less its
+ * other in-flows (all known: an if without an else jumps to the BSYNC that
+ * its body falls into); both = taken + fall - visits of them take both
+ * sides, and br->taken keeps the visits that take the taken side alone.
+ * Outside a region (an if without an else that the compiler closes with a
+ * WARPSYNC, or with nothing) the sides join at the branch's target: the
+ * taken side waits there, or after it where it is a WARPSYNC or BSYNC, which
+ * ncu counts once for each side. */
 static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double *count,
                     const edge_t *e, size_t ne, int32_t rc)
 {
     const pn_sass_op_t *op = &p->ops[br->op];
+    int32_t wait = rc;   /* where the taken side waits */
+    if (rc < 0 && op->target > (int32_t)br->op) {
+        /* the sides join at the target; a WARPSYNC or BSYNC there runs once a side */
+        const char *j = p->ops[op->target].in.opcode;
+        wait = op->target + (!strcmp(j, "WARPSYNC") || !strcmp(j, "BSYNC"));
+        if ((size_t)wait >= p->n)
+            wait = op->target;
+        rc = op->target + 1;
+    }
     if (rc < 0 || !op->in.guarded || !pn_sass_op_is_branch(op) || op->target <= (int32_t)br->op ||
         op->target >= rc || br->op + 1 >= p->n)
         return;
@@ -135,7 +149,7 @@ static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double 
         both = br->visits;
     br->both = both;
     br->taken = fmax(0, fmin(br->visits - both, round(t - both)));
-    br->reconv = rc;
+    br->reconv = wait;
 }
 
 pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
@@ -286,13 +300,24 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     pl->reuse = calloc(n ? n : 1, 1);
     pl->reuse_loads = calloc(nw, sizeof *pl->reuse_loads);
     pl->op_execs = calloc(n ? n : 1, sizeof *pl->op_execs);
-    uint64_t *k = calloc(nbr, sizeof *k);
+    uint64_t *k = calloc(nbr, sizeof *k), *kw = calloc(nbr, sizeof *kw);
+    uint8_t *fixed = calloc(n ? n : 1, 1), *flow = malloc(n ? n : 1);
+    pn_status_t st;
     if (!pl->visits || !pl->heavy || !pl->both || !pl->loads || !pl->insts || !pl->leader ||
-        !pl->reuse || !pl->reuse_loads || !pl->op_execs || !k) {
-        free(k);
+        !pl->reuse || !pl->reuse_loads || !pl->op_execs || !k || !kw || !fixed || !flow)
+        st = pn_error_set(err, PN_ENOMEM, "out of memory");
+    else
+        st = pn_sass_fixed_guards(p, fixed, err);
+    if (st != PN_OK) {
+        free(k), free(kw), free(fixed), free(flow);
         pn_sass_plan_destroy(pl);
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
+        return st;
     }
+    /* a forward branch or exit whose guard a warp holds fixed is decided once
+     * per warp: on its first visit, as the k-th warp to reach it */
+    for (size_t i = 0; i < n; i++)
+        fixed[i] = fixed[i] && !(pn_sass_op_is_branch(&p->ops[i]) &&
+                                 p->ops[i].in.target <= p->ops[i].offset);
     pl->n_followers = pn_sass_line_leaders(p, pl->leader);
     pn_sass_addr_invariant(p, pl->reuse);
     for (size_t i = 0; i < n; i++)
@@ -306,12 +331,6 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
     uint64_t cap = (uint64_t)fmin(4e12, 2 * total + 16 * (double)n + 1000);
     /* per op: 1 an exit, 2 a branch, 3 a call, 4 a RET (the walk below visits ops
      * millions of times) */
-    uint8_t *flow = malloc(n ? n : 1);
-    if (!flow) {
-        free(k);
-        pn_sass_plan_destroy(pl);
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
-    }
     for (size_t i = 0; i < n; i++)
         flow[i] = pn_sass_op_is_ret(&p->ops[i])       ? 4
                   : pn_sass_op_is_exit(&p->ops[i])    ? 1
@@ -329,8 +348,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                 pc = pend_to[--n_pend];
             const pn_sass_op_t *op = &p->ops[pc];
             if (++steps > cap) {
-                free(k);
-                free(flow);
+                free(k), free(kw), free(fixed), free(flow);
                 pn_sass_plan_destroy(pl);
                 return pn_error_at(err, PN_EINVAL, p->path, op->line, 1,
                                    "warp %llu of the plan does not reach EXIT within %llu "
@@ -351,8 +369,15 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                 pn_sass_branch_t *br = &pl->branches[bi];
                 uint64_t v = (uint64_t)br->visits, b2 = (uint64_t)br->both;
                 uint64_t h = (uint64_t)pn_sass_branch_heavy(br);
-                int d = pn_sass_heavy3(k[bi]++, b2, h, v);
-                pl->visits[w * nbr + bi]++;
+                size_t at = w * nbr + bi;
+                int d;
+                if (!fixed[pc])
+                    d = pn_sass_heavy3(k[bi]++, b2, h, v);
+                else if (pl->visits[at] == 0)
+                    d = pn_sass_heavy3(kw[bi]++, b2, h, v);   /* the warp's first visit */
+                else
+                    d = pl->both[at] ? 2 : pl->heavy[at] ? 1 : 0;
+                pl->visits[at]++;
                 if (d == 2) {
                     pl->both[w * nbr + bi]++;
                     if (n_pend < PN_SASS_DIV_DEPTH) {
@@ -392,8 +417,7 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
             pc++;
         }
     }
-    free(k);
-    free(flow);
+    free(k), free(kw), free(fixed), free(flow);
     double got = 0;
     for (size_t i = 0; i < n; i++)
         got += (double)pl->op_execs[i];

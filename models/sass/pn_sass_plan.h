@@ -59,7 +59,9 @@ typedef struct pn_sass_plan {
  * basic blocks; then each warp walks the control flow, and the k-th decision
  * of a branch among all the SM's warps (in warp order) takes the busier side
  * iff ceil((k+1) h / V) > ceil(k h / V) (h busier decisions of V): busier
- * first, spread evenly. A walk longer than the launch's instructions is
+ * first, spread evenly; a forward branch or exit whose guard a warp holds
+ * fixed (pn_sass_fixed_guards) is decided so once per warp, k the warp's rank
+ * among those reaching it, and kept at its later visits. A walk longer than the launch's instructions is
  * PN_EINVAL ("does not reach EXIT"). O(n_ops + the warps' paths). */
 /* Take plan pl's reused loads (pl->reuse) as loads that go to a level like
  * the others: counted in loads, none flagged. n_ops: the program's ops. */

@@ -1,0 +1,167 @@
+/* test_sass_plan.c - which branches a warp decides alike at every visit
+ * (pn_sass_fixed_guards), how the plan gives such a branch's work to whole
+ * warps (the warp holding thread 0 of each block, not a share of every
+ * warp), and a warp that diverges at a branch no BSSY region encloses. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_sass_fixed.h"
+#include "pn_sass_plan.h"
+#include "pn_sass_prog.h"
+
+/* A program of n lines, one every 16 bytes, line i executed ex[i] times (all
+ * once when ex is NULL), over `warps` warps. */
+static void prog_of(pn_sass_prog_t *p, const char *const *lines, int n, const double *ex,
+                    double warps)
+{
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(p, "t.sass", "t", warps, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        if (pn_sass_prog_add(p, lines[i], (uint64_t)(16 * i), 0, ex ? ex[i] : 1, 0, 0, 0,
+                             i + 1, 1, &err) != PN_OK)
+            fail_msg("%s", err.msg);
+    if (pn_sass_prog_finish(p, &err) != PN_OK)
+        fail_msg("%s", err.msg);
+}
+
+/* fixed[] of the guarded branch or exit at line `at` of lines. */
+static int fixed_at(const char *const *lines, int n, int at)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    prog_of(&p, lines, n, NULL, 1);
+    uint8_t *fixed = malloc(p.n);
+    assert_non_null(fixed);
+    assert_int_equal(pn_sass_fixed_guards(&p, fixed, &err), PN_OK);
+    int f = fixed[at];
+    for (size_t i = 0; i < p.n; i++)
+        if ((int)i != at)
+            assert_int_equal(fixed[i], 0);   /* only guarded branches and exits */
+    free(fixed);
+    pn_sass_prog_destroy(&p);
+    return f;
+}
+
+#define LINES(...) (const char *const[]){ __VA_ARGS__ }, \
+                   (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
+
+static void test_fixed_guards(void **state)
+{
+    (void)state;
+    /* if (threadIdx.x != 0) inside a loop: the thread's index, defined once */
+    assert_int_equal(fixed_at(LINES("S2R R7, SR_TID.X", "MOV R3, RZ",
+                                     "ISETP.NE.AND P0, PT, R7, RZ, PT", "@P0 BRA 0x50",
+                                     "FADD R5, R5, R6", "IADD3 R3, R3, 0x1, RZ",
+                                     "ISETP.NE.AND P1, PT, R3, 0x8, PT", "@P1 BRA 0x20",
+                                     "EXIT"), 3), 1);
+    /* the loop's counter selects: its increment and its start both reach it */
+    assert_int_equal(fixed_at(LINES("S2R R7, SR_TID.X", "MOV R3, RZ",
+                                     "ISETP.NE.AND P0, PT, R3, 0x2, PT", "@P0 BRA 0x50",
+                                     "FADD R5, R5, R6", "IADD3 R3, R3, 0x1, RZ",
+                                     "ISETP.NE.AND P1, PT, R3, 0x8, PT", "@P1 BRA 0x20",
+                                     "EXIT"), 3), 0);
+    /* computed in the loop from the block's index and a parameter: fixed */
+    assert_int_equal(fixed_at(LINES("S2R R7, SR_CTAID.X", "MOV R3, RZ",
+                                     "IMAD R9, R7, c[0x0][0x0], 0x4",
+                                     "ISETP.GE.AND P0, PT, R9, c[0x0][0x210], PT",
+                                     "@P0 BRA 0x60", "FADD R5, R5, R6",
+                                     "IADD3 R3, R3, 0x1, RZ", "ISETP.NE.AND P1, PT, R3, 0x8, PT",
+                                     "@P1 BRA 0x20", "EXIT"), 4), 1);
+    /* a loaded value (a flag polled): not fixed, nor what is computed from it */
+    assert_int_equal(fixed_at(LINES("LDG.E R8, desc[UR4][R2.64]", "IADD3 R9, R8, 0x1, RZ",
+                                     "ISETP.NE.AND P0, PT, R9, RZ, PT", "@P0 BRA 0x50",
+                                     "FADD R5, R5, R6", "EXIT"), 3), 0);
+    /* two definitions reach (one of them guarded): not fixed */
+    assert_int_equal(fixed_at(LINES("S2R R7, SR_TID.X", "@P2 MOV R7, 0x3",
+                                     "ISETP.NE.AND P0, PT, R7, RZ, PT", "@P0 BRA 0x50",
+                                     "FADD R5, R5, R6", "EXIT"), 3), 0);
+    /* the clock: not fixed */
+    assert_int_equal(fixed_at(LINES("S2R R7, SR_CLOCKLO", "ISETP.NE.AND P0, PT, R7, RZ, PT",
+                                     "@P0 EXIT", "EXIT"), 2), 0);
+    /* a guarded exit on the thread's index: fixed */
+    assert_int_equal(fixed_at(LINES("S2R R7, SR_TID.X", "ISETP.GT.AND P0, PT, R7, 0x1f, PT",
+                                     "@P0 EXIT", "EXIT"), 2), 1);
+}
+
+/* The plan of `if (threadIdx.x == 0) work` in a loop of 8 trips, 2 blocks of
+ * 4 warps: the guard from the thread's index (fixed) or from a loaded value
+ * (guard_load); per warp, the body's trips into body[8]. */
+static void body_trips(int guard_load, uint64_t *body)
+{
+    const char *lines[] = { "S2R R7, SR_TID.X", "LDG.E R9, desc[UR4][R2.64]",
+                            guard_load ? "ISETP.NE.AND P0, PT, R9, RZ, PT"
+                                       : "ISETP.NE.AND P0, PT, R7, RZ, PT",
+                            "@P0 BRA 0x60", "FADD R5, R5, R6", "FADD R5, R5, R6",
+                            "IADD3 R3, R3, 0x1, RZ", "ISETP.NE.AND P1, PT, R3, 0x8, PT",
+                            "@P1 BRA 0x20", "EXIT" };
+    const double ex[] = { 8, 8, 64, 64, 16, 16, 64, 64, 64, 8 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    prog_of(&p, lines, 10, ex, 8);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 2);
+    assert_true(pl.branches[0].visits == 64 && pl.branches[0].taken == 48);
+    assert_true(pl.covered == 1);
+    for (int w = 0; w < 8; w++) {
+        assert_int_equal(pl.visits[w * 2], 8);
+        body[w] = pl.heavy[w * 2];
+    }
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
+static void test_fixed_per_warp(void **state)
+{
+    (void)state;
+    uint64_t body[8];
+    /* the thread's index: warp 0 of each block runs all 8 trips of the body */
+    body_trips(0, body);
+    const uint64_t want[] = { 8, 0, 0, 0, 8, 0, 0, 0 };
+    for (int w = 0; w < 8; w++)
+        assert_int_equal(body[w], want[w]);
+    /* a loaded value: every warp a quarter of its trips */
+    body_trips(1, body);
+    for (int w = 0; w < 8; w++)
+        assert_int_equal(body[w], 2);
+}
+
+/* A warp whose thread 0 alone runs the body, the sides joined by a WARPSYNC
+ * (no BSSY region): ncu counts the WARPSYNC once for each side. The branch
+ * took both sides once, the taken side waits after the WARPSYNC, and the plan
+ * walks the 8 instructions the counts give (before: 6, the body never ran). */
+static void test_divergence_without_region(void **state)
+{
+    (void)state;
+    const char *lines[] = { "S2R R7, SR_TID.X", "ISETP.NE.AND P0, PT, R7, RZ, PT",
+                            "@P0 BRA 0x50", "LDG.E.STRONG.SYS R8, desc[UR4][R2.64]",
+                            "IADD3 R1, R1, 0x1, RZ", "WARPSYNC.ALL", "EXIT" };
+    const double ex[] = { 1, 1, 1, 1, 1, 2, 1 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    prog_of(&p, lines, 7, ex, 1);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 1);
+    assert_true(pl.branches[0].both == 1 && pl.branches[0].taken == 0);
+    assert_int_equal(pl.branches[0].reconv, 6);
+    assert_int_equal(pl.insts[0], 8);
+    assert_int_equal(pl.op_execs[3], 1);
+    assert_int_equal(pl.op_execs[5], 2);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed_guards),
+        cmocka_unit_test(test_fixed_per_warp),
+        cmocka_unit_test(test_divergence_without_region),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
