@@ -96,7 +96,7 @@ pn_status_t pn_sass_fixed_guards(const pn_sass_prog_t *p, uint8_t *fixed, pn_err
 {
     size_t n = p->n, nb = p->n_blocks;
     memset(fixed, 0, n);
-    if (!n || !nb)
+    if (!n || !nb || nb > PN_SASS_FIXED_MAX_BLOCKS)
         return PN_OK;
     int32_t *entry = malloc(nb * N_UNITS * sizeof *entry);
     uint32_t *first = malloc(nb * sizeof *first), *queue = malloc(nb * sizeof *queue);
@@ -164,20 +164,51 @@ pn_status_t pn_sass_fixed_guards(const pn_sass_prog_t *p, uint8_t *fixed, pn_err
             transfer(&p->ops[i], (int32_t)i, state);
         }
     }
-    /* fixed definitions: grown from none until nothing changes (a definition
-     * that only reaches itself stays not fixed) */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t i = 0; i < n; i++) {
-            if (fx[i] || varies(&p->ops[i]))
-                continue;
-            bool ok = true;
-            for (size_t k = ro[i]; k < ro[i + 1] && ok; k++)
-                ok = rd[k] == DEF_NONE || (rd[k] >= 0 && fx[rd[k]]);
-            if (ok)
-                fx[i] = 1, changed = true;
+    /* fixed definitions, grown from those that read nothing defined (a
+     * definition that only reaches itself is never fixed): per op the reads
+     * still waiting for a fixed definition, per definition the ops reading it */
+    uint32_t *wait = calloc(n, sizeof *wait), *users = malloc((total ? total : 1) * sizeof *users);
+    size_t *uo = calloc(n + 1, sizeof *uo);
+    if (!wait || !users || !uo) {
+        free(entry), free(first), free(queue), free(seen), free(queued), free(ro), free(fx);
+        free(rd), free(wait), free(users), free(uo);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < total; k++)
+        if (rd[k] >= 0)
+            uo[rd[k] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        uo[i + 1] += uo[i];
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill), *stack = malloc(n * sizeof *stack), top = 0;
+    if (!fill || !stack) {
+        free(entry), free(first), free(queue), free(seen), free(queued), free(ro), free(fx);
+        free(rd), free(wait), free(users), free(uo), free(fill), free(stack);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    memcpy(fill, uo, n * sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        bool never = varies(&p->ops[i]);
+        for (size_t k = ro[i]; k < ro[i + 1]; k++) {
+            never |= rd[k] == DEF_MANY;
+            if (rd[k] >= 0) {
+                users[fill[rd[k]]++] = (uint32_t)i;
+                wait[i]++;
+            }
+        }
+        if (never)
+            wait[i] = UINT32_MAX;
+        else if (!wait[i])
+            fx[i] = 1, stack[top++] = i;
+    }
+    while (top) {
+        size_t d = stack[--top];
+        for (size_t k = uo[d]; k < uo[d + 1]; k++) {
+            uint32_t u = users[k];
+            if (wait[u] != UINT32_MAX && --wait[u] == 0)
+                fx[u] = 1, stack[top++] = u;
         }
     }
+    free(wait), free(users), free(uo), free(fill), free(stack);
     for (size_t i = 0; i < n; i++) {
         const pn_sass_op_t *op = &p->ops[i];
         if (!op->in.guarded || !(pn_sass_op_is_branch(op) || pn_sass_op_is_exit(op)) ||

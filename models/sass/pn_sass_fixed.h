@@ -19,8 +19,12 @@
  * atomic, a texture or local access or a clock read, and every register (and
  * guard) it reads is undefined at entry or reached by exactly one
  * definition, itself fixed; a loop counter (reached by its initial value and
- * by its own increment) is not. Errors: PN_ENOMEM. O(blocks x registers x
- * passes + ops x passes). */
+ * by its own increment) is not. A program of more than PN_SASS_FIXED_MAX_BLOCKS
+ * basic blocks gets none (the analysis keeps a state per block and register).
+ * Errors: PN_ENOMEM. O(blocks x registers x passes + ops), the passes bounded
+ * by the loops' nesting. */
+#define PN_SASS_FIXED_MAX_BLOCKS 65536u
+
 pn_status_t pn_sass_fixed_guards(const pn_sass_prog_t *p, uint8_t *fixed, pn_error_t *err);
 
 #endif
