@@ -1,7 +1,8 @@
 /* test_sass_plan.c - which branches a warp decides alike at every visit
  * (pn_sass_fixed_guards), how the plan gives such a branch's work to whole
  * warps (the warp holding thread 0 of each block, not a share of every
- * warp), and a warp that diverges at a branch no BSSY region encloses. */
+ * warp), a warp that diverges at a branch no BSSY region encloses, and the
+ * levels the warps' loads go to when each warp has one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include "pn_sass_fixed.h"
 #include "pn_sass_plan.h"
 #include "pn_sass_prog.h"
+#include "pn_sass_sim.h"
 
 /* A program of n lines, one every 16 bytes, line i executed ex[i] times (all
  * once when ex is NULL), over `warps` warps. */
@@ -156,12 +158,73 @@ static void test_divergence_without_region(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* Steps of seed 1 of W warps of one block, each a load (4 sectors, one line)
+ * and an add that reads it; latencies arith 5, L1 10, L2 20, DRAM 40; the
+ * loads' hit rates l1 and l2. */
+static uint64_t one_load_warps(uint32_t W, double l1, double l2)
+{
+    const char *lines[] = { "LDG.E R4, desc[UR4][R2.64]", "IADD3 R5, R4, 0x1, RZ", "EXIT" };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", W, &err), PN_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, W,
+                                          i ? 0 : 4.0 * W, i ? 0 : W, 0, i + 1, 1, &err),
+                         PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    memset(&pp, 0, sizeof pp);
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = 5;
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 20;
+    pp.latency[PN_PIPE_LD_DRAM] = 40;
+    pp.n_warps = W;
+    pp.blocks = pp.resident = 1;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = l1;
+    mem.l2_hit = l2;
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 100000, .idle_trans = -1 };
+    pn_run_result_t r;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return r.steps;
+}
+
+/* A warp of one load rounds its hit rate to one level: each warp at an offset
+ * of its own (1/2 for warp 0), so that half the warps' loads hit L1 at an L1
+ * hit rate of 0.5 and the others go to DRAM (l2 0): the block waits for
+ * DRAM's 40. Rounded alike, every warp hit L1 and the block was done after
+ * L1's 10. One warp: L1, as before. */
+static void test_level_shares(void **state)
+{
+    (void)state;
+    uint64_t one = one_load_warps(1, 0.5, 0), two = one_load_warps(2, 0.5, 0);
+    assert_int_equal(one, 10 + 5 + 2);
+    assert_int_equal(two, 40 + 5 + 2);
+    /* eight warps (two a partition, the loads' pipe shared): 29 steps all at
+     * L1, 49 all at DRAM; half at L1, the others' loads at DRAM: 48 (29
+     * rounded alike) */
+    assert_int_equal(one_load_warps(8, 1, 0), 29);
+    assert_int_equal(one_load_warps(8, 0, 0), 49);
+    assert_int_equal(one_load_warps(8, 0.5, 0), 48);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_guards),
         cmocka_unit_test(test_fixed_per_warp),
         cmocka_unit_test(test_divergence_without_region),
+        cmocka_unit_test(test_level_shares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,8 +34,16 @@ void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *
     l->g = g;
     l->burst = s->burst < 1 ? 1 : s->burst > g ? g : s->burst;
     uint64_t gb = l->gb = (g + l->burst - 1) / l->burst;
-    l->lvb[0] = (uint64_t)llround((double)gb * s->l1_hit);
-    l->lvb[1] = (uint64_t)llround((double)(gb - l->lvb[0]) * s->l2_hit);
+    /* its runs at L1 and at L2: the hit rates' shares of its runs, rounded at
+     * an offset of the warp's own (a low-discrepancy sequence, 1/2 for warp
+     * 0), so that over the warps each level gets its share of the runs even
+     * where a warp has one */
+    double u1 = fmod(0.5 + (double)gw * 0.6180339887498949, 1.0);
+    double u2 = fmod(0.5 + (double)gw * 0.7548776662466927, 1.0);
+    uint64_t a = (uint64_t)floor((double)gb * s->l1_hit + u1);
+    l->lvb[0] = a > gb ? gb : a;
+    uint64_t b = (uint64_t)floor((double)(gb - l->lvb[0]) * s->l2_hit + u2);
+    l->lvb[1] = b > gb - l->lvb[0] ? gb - l->lvb[0] : b;
     l->lvb[2] = gb - l->lvb[0] - l->lvb[1];
     /* warps start at different runs of the pattern (a multiplicative hash) */
     l->phase = (uint64_t)(((uint32_t)gw * 2654435761u) % (uint32_t)(gb < UINT32_MAX ? gb : UINT32_MAX));
