@@ -99,8 +99,10 @@ static double reg_sectors(const pn_sass_op_t *op)
  * L1 hits cover them (l1_hit of the loads that go to a level, over the launch:
  * the busiest SM may hold the only warps that loop), and the other loads the
  * rest of the hits; else they go to a level like the others. The
- * share of the program's load sectors they read (0 without them): the
- * measured L2 and DRAM reads are the other loads'. */
+ * share of the program's load sectors they read (0 without them), over the
+ * loads the measured traffic is per (not predicated off): the measured L2
+ * and DRAM reads are the other loads'. */
+static int predicated_off(const pn_sass_op_t *op);
 static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
 {
     pn_sass_plan_t *pl = &s->plan;
@@ -121,7 +123,7 @@ static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
     double sec = 0, sec_re = 0;
     for (uint32_t i = 0; i < s->n_ops; i++) {
         s->ops[i].reuse = pl->reuse[i];
-        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD)
+        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && !predicated_off(&prog->ops[i]))
             sec += prog->ops[i].sectors, sec_re += pl->reuse[i] ? prog->ops[i].sectors : 0;
     }
     return sec > 0 ? sec_re / sec : 0;
