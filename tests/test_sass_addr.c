@@ -1,7 +1,8 @@
 /* test_sass_addr.c - what a memory instruction's address depends on
  * (pn_sass_addr_sources): the block's index, loaded data, or neither, along
  * straight code, overwritten and guarded registers, loops and calls; and
- * whether a loop keeps it (pn_sass_addr_invariant). */
+ * whether a loop keeps it (pn_sass_addr_invariant), and the register it
+ * starts from (pn_sass_addr_base). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -151,12 +152,37 @@ static void test_invariant(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The register an address starts from (pn_sass_addr_base). */
+static int base_of(const char *text)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, text, 0, 0, 1, 0, 0, 0, 1, 1, &err), PN_OK);
+    int b = pn_sass_addr_base(&p.ops[0]);
+    pn_sass_prog_destroy(&p);
+    return b;
+}
+
+static void test_base(void **state)
+{
+    (void)state;
+    assert_int_equal(base_of("LDG.E R4, desc[UR4][R2.64]"), 2);
+    assert_int_equal(base_of("LDG.E R5, desc[UR4][R2.64+0x4000]"), 2);
+    assert_int_equal(base_of("LDG.E.128 R4, desc[UR6][R12.64+-0x80]"), 12);
+    assert_int_equal(base_of("LDS R4, [UR5+0x40]"), 256 + 5);
+    assert_int_equal(base_of("STG.E desc[UR4][R16.64+0x500], R25"), 16);
+    assert_int_equal(base_of("LDG.E R4, desc[UR4][0x100]"), -1);
+    assert_int_equal(base_of("IADD3 R6, R4, R5, RZ"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_straight),
         cmocka_unit_test(test_flow),
         cmocka_unit_test(test_invariant),
+        cmocka_unit_test(test_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,19 +158,20 @@ static void test_divergence_without_region(void **state)
     pn_sass_prog_destroy(&p);
 }
 
-/* Steps of seed 1 of W warps of one block, each a load (4 sectors, one line)
- * and an add that reads it; latencies arith 5, L1 10, L2 20, DRAM 40; the
- * loads' hit rates l1 and l2. */
-static uint64_t one_load_warps(uint32_t W, double l1, double l2)
+/* Steps of seed 1 of W warps of one block running the n ops `lines` (each
+ * executed W times, a global load 4 sectors in one line), then EXIT;
+ * latencies arith 5, L1 10, L2 20, DRAM 40; the loads' hit rates l1 and l2. */
+static uint64_t warps_steps(const char *const *lines, int n, uint32_t W, double l1, double l2)
 {
-    const char *lines[] = { "LDG.E R4, desc[UR4][R2.64]", "IADD3 R5, R4, 0x1, RZ", "EXIT" };
     pn_sass_prog_t p;
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", W, &err), PN_OK);
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, W,
-                                          i ? 0 : 4.0 * W, i ? 0 : W, 0, i + 1, 1, &err),
-                         PN_OK);
+    for (int i = 0; i <= n; i++) {
+        const char *t = i < n ? lines[i] : "EXIT";
+        int ld = !strncmp(t, "LDG", 3);
+        assert_int_equal(pn_sass_prog_add(&p, t, (uint64_t)(16 * i), 0, W, ld ? 4.0 * W : 0,
+                                          ld ? W : 0, 0, i + 1, 1, &err), PN_OK);
+    }
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_params_t pp;
     memset(&pp, 0, sizeof pp);
@@ -199,6 +200,13 @@ static uint64_t one_load_warps(uint32_t W, double l1, double l2)
     return r.steps;
 }
 
+/* W warps of a load and an add that reads it (warps_steps). */
+static uint64_t one_load_warps(uint32_t W, double l1, double l2)
+{
+    const char *lines[] = { "LDG.E R4, desc[UR4][R2.64]", "IADD3 R5, R4, 0x1, RZ" };
+    return warps_steps(lines, 2, W, l1, l2);
+}
+
 /* A warp of one load rounds its hit rate to one level: each warp at an offset
  * of its own (1/2 for warp 0), so that half the warps' loads hit L1 at an L1
  * hit rate of 0.5 and the others go to DRAM (l2 0): the block waits for
@@ -218,6 +226,23 @@ static void test_level_shares(void **state)
     assert_int_equal(one_load_warps(8, 0.5, 0), 48);
 }
 
+/* Loads issued together share a level when they read one region, on one base
+ * register: one warp, two loads and an add of both, an L1 hit rate of 0.5 and
+ * no L2 hits. From one base at two offsets, one run that rounds to L1: the
+ * second load issues at 1, its result at 11, the add at 11, +5, +2. From two
+ * bases (rows apart), two runs, one at L1 and one at DRAM: the second load's
+ * result at 41, the add at 41, +5, +2. */
+static void test_level_regions(void **state)
+{
+    (void)state;
+    const char *one[] = { "LDG.E R4, desc[UR4][R2.64]", "LDG.E R5, desc[UR4][R2.64+0x4000]",
+                          "IADD3 R6, R4, R5, RZ" };
+    const char *two[] = { "LDG.E R4, desc[UR4][R2.64]", "LDG.E R5, desc[UR4][R8.64]",
+                          "IADD3 R6, R4, R5, RZ" };
+    assert_int_equal(warps_steps(one, 3, 1, 0.5, 0), 11 + 5 + 2);
+    assert_int_equal(warps_steps(two, 3, 1, 0.5, 0), 41 + 5 + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_fixed_per_warp),
         cmocka_unit_test(test_divergence_without_region),
         cmocka_unit_test(test_level_shares),
+        cmocka_unit_test(test_level_regions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1338,8 +1338,9 @@ static uint64_t merge_run(const char *second)
     return levels_run(lines, 7, 0, 0);
 }
 
-/* Loads of one basic block share a level (a run of burst loads, burst the
- * most such loads of a block): two blocks of two loads each, half the loads
+/* Loads of one basic block on one base register share a level (a run of
+ * burst loads, burst the most such loads of a block; tests/test_sass_plan.c
+ * has loads from two bases): two blocks of two loads each, half the loads
  * at L1, the rest at DRAM (100): one block's pair hits, the other's misses,
  * and only one add waits for DRAM (alternating levels: each block has a
  * miss, 215 steps). The loads' addresses are the same in every block, so
@@ -1347,9 +1348,9 @@ static uint64_t merge_run(const char *second)
 static void test_load_runs(void **state)
 {
     (void)state;
-    const char *two[] = { "LDG.E R10, desc[UR4][R2.64+0x10]", "LDG.E R11, desc[UR4][R4.64+0x10]",
+    const char *two[] = { "LDG.E R10, desc[UR4][R2.64+0x10]", "LDG.E R11, desc[UR4][R2.64+0x90]",
                           "IADD3 R5, R10, R11, RZ", "BRA 0x40",
-                          "LDG.E R12, desc[UR4][R6.64+0x10]", "LDG.E R13, desc[UR4][R8.64+0x10]",
+                          "LDG.E R12, desc[UR4][R6.64+0x10]", "LDG.E R13, desc[UR4][R6.64+0x90]",
                           "IADD3 R5, R12, R13, RZ", "EXIT" };
     /* the pair at 0, 1 misses (101), the add at 101, the branch at 102 (the next
      * op LA later), the second pair at 107 and 108 (158), the add at 158, its

@@ -89,6 +89,17 @@ static bool address_regs(const pn_sass_op_t *op, state_t *regs, bool all)
     return true;
 }
 
+int pn_sass_addr_base(const pn_sass_op_t *op)
+{
+    state_t regs;
+    if (!address_regs(op, &regs, false))
+        return -1;
+    for (int b = 0; b < 256 + 64; b++)
+        if (get(&regs, 0, b))
+            return b;
+    return -1;
+}
+
 /* The sources op's address registers may carry in s (*has: has it an address). */
 static uint8_t address_from(const pn_sass_op_t *op, const state_t *s, bool *has)
 {

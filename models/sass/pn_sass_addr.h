@@ -30,6 +30,12 @@ enum {
  * bounded by the loops' nesting (a few). */
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
+/* The register op's address starts from: the first R or UR register of its
+ * last "[...]" group, as an index (UR ones past the 256 R ones); -1 without
+ * one (a constant address, or no address). Loads from one base at different
+ * offsets read one region (a row's unrolled chunks). */
+int pn_sass_addr_base(const pn_sass_op_t *op);
+
 /* For every op i of p, inv[i] = 1 when it has an address and lies in the body
  * of a loop (a backward branch's target up to the branch, without a call) that
  * writes none of its address registers: the same address every trip; else 0.

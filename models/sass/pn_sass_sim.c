@@ -659,14 +659,23 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     code_lines(s, prog, pd);
     if (pd->dram_jitter > 0)
         pn_sass_dram_late(s, prog, pd->dram_jitter);
-    /* loads issued together (a basic block's) share a level: the largest such run */
+    /* loads issued together from one region share a level: a basic block's
+     * loads on one base address register (a row's unrolled chunks, at
+     * offsets from one register); one from another base starts a run of its
+     * own (a stencil's rows above and below). The largest such run. */
     s->burst = 1;
+    int base = -1;
     for (uint32_t i = 0, run = 0; i < s->n_ops; i++) {
         if (i && prog->ops[i].block != prog->ops[i - 1].block)
-            run = 0;
-        if (s->ops[i].kind == K_GLD && pn_sass_op_levels(&s->ops[i]) && !s->ops[i].reuse &&
-            ++run > s->burst)
-            s->burst = run;
+            run = 0, base = -1;
+        if (s->ops[i].kind == K_GLD && pn_sass_op_levels(&s->ops[i]) && !s->ops[i].reuse) {
+            int b = pn_sass_addr_base(&prog->ops[i]);
+            if (b != base || b < 0)
+                run = 0;
+            base = b;
+            if (++run > s->burst)
+                s->burst = run;
+        }
     }
     for (int q = 0; q < P_N; q++) {
         uint32_t mx = 0;

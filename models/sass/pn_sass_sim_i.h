@@ -88,7 +88,8 @@ struct pn_sass_sim {
     int dram_all;               /* measured DRAM reads: every load takes its share */
     int l2_all;                 /* measured L2 reads: the same for the L2 pipe */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
-    uint32_t burst;             /* the most loads taking a level in one basic block */
+    uint32_t burst;             /* the most loads taking a level in one basic block
+                                 * on one base register */
     uint32_t fetch, n_clines;   /* pd->code_fetch (0: none); lines of code (sop_t.cline) */
     uint32_t switch_stall;      /* steps a partition issues nothing after a diverged warp
                                  * turns to its waiting side (pd->diverge_switch) */
@@ -179,7 +180,8 @@ static inline int pn_sass_op_drains(const sop_t *o)
 /* A warp's level pattern: its g loads that take a level (g >= 1) go in runs
  * of `burst` (the last run shorter), and a run's loads share a level: of the
  * gb runs lvb[0] at L1, lvb[1] at L2 and lvb[2] at DRAM (the kernel's hit
- * rates applied to the runs, rounded as counts are), starting at run `phase`.
+ * rates applied to the runs, rounded at an offset of the warp's own),
+ * starting at run `phase`.
  * lv[] counts the loads at each level. */
 typedef struct pn_sass_levels {
     uint64_t lv[3], g, phase;
