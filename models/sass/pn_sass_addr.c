@@ -191,14 +191,7 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
         state_t out = in[i];
         transfer(op, &out);
         size_t succ[2];
-        int ns = 0;
-        bool jump = pn_sass_op_is_branch(op) || !strcmp(op->in.opcode, "CALL");
-        if (jump && op->target >= 0)
-            succ[ns++] = (size_t)op->target;
-        bool leaves = (pn_sass_op_is_exit(op) || (jump && pn_sass_op_is_branch(op))) &&
-                      !op->in.guarded;
-        if (!leaves && i + 1 < n)
-            succ[ns++] = i + 1;
+        int ns = pn_sass_prog_successors(p, i, succ);
         for (int k = 0; k < ns; k++) {
             size_t j = succ[k];
             if ((merge(&in[j], &out) || !seen[j]) && !queued[j]) {

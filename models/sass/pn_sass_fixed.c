@@ -77,21 +77,6 @@ static int read_units(const pn_sass_op_t *op, int *out)
 
 #define MAX_UNITS (PN_SASS_MAX_READS * 4 + 1)
 
-/* The ops control may go to after op i (at most 2). */
-static int successors(const pn_sass_prog_t *p, size_t i, size_t *succ)
-{
-    const pn_sass_op_t *op = &p->ops[i];
-    int ns = 0;
-    bool jump = pn_sass_op_is_branch(op) || !strcmp(op->in.opcode, "CALL");
-    if (jump && op->target >= 0)
-        succ[ns++] = (size_t)op->target;
-    bool leaves = (pn_sass_op_is_exit(op) || (jump && pn_sass_op_is_branch(op))) &&
-                  !op->in.guarded;
-    if (!leaves && i + 1 < p->n)
-        succ[ns++] = i + 1;
-    return ns;
-}
-
 pn_status_t pn_sass_fixed_guards(const pn_sass_prog_t *p, uint8_t *fixed, pn_error_t *err)
 {
     size_t n = p->n, nb = p->n_blocks;
@@ -125,7 +110,7 @@ pn_status_t pn_sass_fixed_guards(const pn_sass_prog_t *p, uint8_t *fixed, pn_err
         for (; i < n && (uint32_t)p->ops[i].block == b; i++)
             transfer(&p->ops[i], (int32_t)i, state);
         size_t succ[2];
-        int ns = successors(p, i - 1, succ);
+        int ns = pn_sass_prog_successors(p, i - 1, succ);
         for (int s = 0; s < ns; s++) {
             uint32_t t = (uint32_t)p->ops[succ[s]].block;
             int32_t *in = entry + (size_t)t * N_UNITS;

@@ -376,3 +376,17 @@ pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *e
         pn_sass_prog_destroy(p);
     return st;
 }
+
+int pn_sass_prog_successors(const pn_sass_prog_t *p, size_t i, size_t succ[2])
+{
+    const pn_sass_op_t *op = &p->ops[i];
+    int ns = 0;
+    bool jump = pn_sass_op_is_branch(op) || !strcmp(op->in.opcode, "CALL");
+    if (jump && op->target >= 0)
+        succ[ns++] = (size_t)op->target;
+    bool leaves = (pn_sass_op_is_exit(op) || (jump && pn_sass_op_is_branch(op))) &&
+                  !op->in.guarded;
+    if (!leaves && i + 1 < p->n)
+        succ[ns++] = i + 1;
+    return ns;
+}

@@ -74,6 +74,12 @@ pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *e
  * is there already or would not fit. O(length of list). */
 void pn_sass_word_add(char *list, size_t size, const char *word);
 
+/* The ops control may go to after op i of finished program p, into succ
+ * (at most 2; returns how many): a branch's or CALL's target, and the next op
+ * unless op i leaves for good (an unguarded EXIT or BRA). A BRX or JMX, whose
+ * targets are not known, goes on to the next op only. */
+int pn_sass_prog_successors(const pn_sass_prog_t *p, size_t i, size_t succ[2]);
+
 /* Is op a global load / an instruction that leaves the warp's straight line? */
 int pn_sass_op_is_exit(const pn_sass_op_t *op);
 int pn_sass_op_is_branch(const pn_sass_op_t *op);
