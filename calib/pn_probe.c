@@ -22,7 +22,7 @@ const char *const pn_probe_names[PN_PROBE_COUNT] = {
     "resident_copy_36", "resident_copy_40", "resident_copy_44", "resident_copy_48",
     "resident_copy_56", "resident_copy_64", "resident_copy_96", "pipe_iadd3", "pipe_imad",
     "tensor_m16n8k8_f32", "tensor_m16n8k16_f32", "lat_tensor_m16n8k8_f32",
-    "lat_tensor_m16n8k16_f32", "pipe_dfma", "lat_dfma"
+    "lat_tensor_m16n8k16_f32", "pipe_dfma", "lat_dfma", "block_launch_1024"
 };
 
 /* The footprints (MiB) of probe resident_copy_F, in the order of their ids. */
@@ -274,6 +274,12 @@ pn_status_t pn_probe_write_section(FILE *out, const pn_probe_t *pr, unsigned par
     line(out, "  ", "arith_busy", val, note);
     snprintf(val, sizeof val, "%.4g", v[PN_PROBE_BLOCK_LAUNCH]);
     line(out, "  ", "block_launch", val, "probe block_launch (examples/probe/block_launch.cu)");
+    if (pr->line[PN_PROBE_BLOCK_LAUNCH_1024]) {
+        snprintf(val, sizeof val, "%.4g", v[PN_PROBE_BLOCK_LAUNCH_1024]);
+        line(out, "  ", "block_launch_1024", val,
+             "probe block_launch_1024 (the same probe, empty blocks of 1024 threads; blocks of "
+             "more than 512 threads)");
+    }
     snprintf(val, sizeof val, "%u", steps(v[PN_PROBE_INFLIGHT_LOADS], 1));
     line(out, "  ", "inflight", val, "probe inflight_loads");
     if (pr->line[PN_PROBE_DRAM_LINE_SECTORS]) {

@@ -51,6 +51,7 @@ typedef enum pn_probe_id {
     PN_PROBE_LAT_TENSOR_K16,
     PN_PROBE_PIPE_DFMA,           /* optional: pipe_dfma, lat_dfma (examples/probe/fp64.cu) */
     PN_PROBE_LAT_DFMA,
+    PN_PROBE_BLOCK_LAUNCH_1024,   /* optional: block_launch_1024 (examples/probe/block_launch.cu) */
     PN_PROBE_COUNT
 } pn_probe_id_t;
 

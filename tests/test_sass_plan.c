@@ -1,8 +1,8 @@
 /* test_sass_plan.c - which branches a warp decides alike at every visit
  * (pn_sass_fixed_guards), how the plan gives such a branch's work to whole
  * warps (the warp holding thread 0 of each block, not a share of every
- * warp), a warp that diverges at a branch no BSSY region encloses, and the
- * levels the warps' loads go to when each warp has one. */
+ * warp), a warp that diverges at a branch no BSSY region encloses, the
+ * levels the warps' loads go to, and how far apart large blocks start. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -243,6 +243,52 @@ static void test_level_regions(void **state)
     assert_int_equal(warps_steps(two, 3, 1, 0.5, 0), 41 + 5 + 2);
 }
 
+/* The launch bound of 4 blocks of W warps (one resident) of a one-op program:
+ * block k starts no earlier than k launches - 1; block_launch 100, and
+ * block_launch_1024 (0: none) for blocks of more than 16 warps. */
+static uint64_t launch_bound(uint32_t W, double b1024)
+{
+    const char *lines[] = { "IADD3 R5, R4, 0x1, RZ" };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 4.0 * W, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, lines[0], 0, 0, 4.0 * W, 0, 0, 0, 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_add(&p, "EXIT", 16, 0, 4.0 * W, 0, 0, 0, 2, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    memset(&pp, 0, sizeof pp);
+    pp.partitions = 4;
+    pp.issue = 1;
+    for (int k = 0; k < PN_PIPE_KINDS; k++)
+        pp.latency[k] = 5;
+    pp.n_warps = W;
+    pp.blocks = 4;
+    pp.resident = 1;
+    pp.block_launch = 100;
+    pn_pipe_device_t pd = { 0 };
+    pd.block_launch_1024 = b1024;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(sim, &b);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_LAUNCH];
+}
+
+/* Blocks of 1024 threads start block_launch_1024 apart (3 x 300 - 1), those
+ * of 512 threads or without the key block_launch apart (3 x 100 - 1). */
+static void test_block_launch_1024(void **state)
+{
+    (void)state;
+    assert_int_equal(launch_bound(32, 300), 899);
+    assert_int_equal(launch_bound(16, 300), 299);
+    assert_int_equal(launch_bound(32, 0), 299);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_divergence_without_region),
         cmocka_unit_test(test_level_shares),
         cmocka_unit_test(test_level_regions),
+        cmocka_unit_test(test_block_launch_1024),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

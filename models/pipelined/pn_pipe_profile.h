@@ -62,6 +62,7 @@ enum {
 #define PN_PD_CODE_FETCH (UINT64_C(1) << 51)   /* code_fetch */
 #define PN_PD_STORE_SERIAL (UINT64_C(1) << 52) /* store_serial */
 #define PN_PD_DRAM_JITTER (UINT64_C(1) << 53)  /* dram_jitter */
+#define PN_PD_BLOCK_LAUNCH_1024 (UINT64_C(1) << 54) /* block_launch_1024 */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -102,6 +103,8 @@ typedef struct pn_pipe_device {
     double atomic_serial;         /* steps one address takes per integer update (0: not
                                    * modelled) */
     double atomic_serial_float;   /* the same for floating-point updates (0: atomic_serial) */
+    double block_launch_1024;     /* steps between two block starts on an SM for blocks of
+                                   * more than 512 threads (probed at 1024; 0: block_launch) */
     double dram_jitter;           /* the spread (standard deviation) of a DRAM load's
                                    * latency, in steps: loads a warp has in flight together
                                    * come back as the slowest of them (0: not modelled) */

@@ -358,6 +358,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     if (s->resident > s->blocks)
         s->resident = s->blocks;
     s->launch = pp->block_launch ? pp->block_launch : 1;
+    /* blocks of more than 512 threads start further apart (the empty-block
+     * probe at 1024 threads: examples/probe/block_launch.cu) */
+    if (s->W > 16 && p->pdev->block_launch_1024 >= 1)
+        s->launch = (uint32_t)llround(p->pdev->block_launch_1024);
     s->switch_stall = (uint32_t)llround(p->pdev->diverge_switch);
     s->inflight = pp->inflight;
     s->lat_bar = pp->barrier_latency ? pp->barrier_latency : PN_PIPE_MIN_BARRIER_LATENCY;
