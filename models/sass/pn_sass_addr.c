@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One bit per register: R0-R255, UR0-UR63, P0-P7, UP0-UP7. */
-#define N_BITS (256 + 64 + 8 + 8)
+/* One bit per register unit (pn_sass_reg_unit). */
+#define N_BITS PN_SASS_REG_UNITS
 #define N_WORDS ((N_BITS + 63) / 64)
 
 /* The sources (the PN_SASS_FROM_* bits, in order). */
@@ -17,13 +17,6 @@
 typedef struct state {
     uint64_t w[N_SRC][N_WORDS];
 } state_t;
-
-/* The bit of register index i of file f, or -1 past the file's range. */
-static int bit_of(pn_sass_file_t f, unsigned i)
-{
-    static const unsigned base[] = { 0, 256, 320, 328 }, size[] = { 256, 64, 8, 8 };
-    return i < size[f] ? (int)(base[f] + i) : -1;
-}
 
 static int get(const state_t *s, int src, int b)
 {
@@ -49,7 +42,7 @@ static uint8_t reg_from(const state_t *s, pn_sass_reg_t r)
     uint8_t m = 0;
     for (unsigned k = 0; k < r.width; k++)
         for (int src = 0; src < N_SRC; src++)
-            if (get(s, src, bit_of(r.file, r.index + k)))
+            if (get(s, src, pn_sass_reg_unit(r.file, r.index + k)))
                 m |= (uint8_t)(1 << src);
     return m;
 }
@@ -83,7 +76,7 @@ static bool address_regs(const pn_sass_op_t *op, state_t *regs, bool all)
         if (!strncmp(end, ".64", 3))
             r.width = 2;
         for (unsigned k = 0; k < r.width; k++)
-            put(regs, 0, bit_of(r.file, r.index + k));
+            put(regs, 0, pn_sass_reg_unit(r.file, r.index + k));
         q = end - 1;
     }
     return true;
@@ -94,7 +87,7 @@ int pn_sass_addr_base(const pn_sass_op_t *op)
     state_t regs;
     if (!address_regs(op, &regs, false))
         return -1;
-    for (int b = 0; b < 256 + 64; b++)
+    for (int b = 0; b < pn_sass_reg_unit(PN_SASS_P, 0); b++)   /* R and UR units */
         if (get(&regs, 0, b))
             return b;
     return -1;
@@ -146,7 +139,7 @@ static void transfer(const pn_sass_op_t *op, state_t *s)
     for (int r = 0; r < op->in.n_writes; r++) {
         pn_sass_reg_t w = op->in.writes[r];
         for (unsigned k = 0; k < w.width; k++) {
-            int b = bit_of(w.file, w.index + k);
+            int b = pn_sass_reg_unit(w.file, w.index + k);
             if (!op->in.guarded)
                 clear(s, b);
             for (int src = 0; src < N_SRC; src++)
@@ -230,7 +223,7 @@ void pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv)
             for (int r = 0; r < p->ops[i].in.n_writes; r++) {
                 pn_sass_reg_t w = p->ops[i].in.writes[r];
                 for (unsigned k = 0; k < w.width; k++)
-                    put(&wr, 0, bit_of(w.file, w.index + k));
+                    put(&wr, 0, pn_sass_reg_unit(w.file, w.index + k));
             }
         }
         for (size_t i = t; i <= j && !calls; i++) {

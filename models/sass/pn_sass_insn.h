@@ -45,6 +45,17 @@ typedef struct pn_sass_insn {
     uint64_t target;
 } pn_sass_insn_t;
 
+/* The registers as one range of units: R0-R255 0..255, UR0-UR63 256..319,
+ * P0-P7 320..327, UP0-UP7 328..335. */
+#define PN_SASS_REG_UNITS (256 + 64 + 8 + 8)
+
+/* The unit of register index i of file f, or -1 past the file's range. */
+static inline int pn_sass_reg_unit(pn_sass_file_t f, unsigned i)
+{
+    static const unsigned base[] = { 0, 256, 320, 328 }, size[] = { 256, 64, 8, 8 };
+    return i < size[f] ? (int)(base[f] + i) : -1;
+}
+
 /* Parse text (one instruction, a trailing " ;" optional) into in. RZ, PT,
  * URZ and UPT are no dependency and not listed; a .64 / .128 modifier of a
  * memory opcode makes its data register 2 / 4 wide, an address register
