@@ -35,6 +35,9 @@ typedef struct pn_ncu {
     char *path;
     pn_ncu_launch_t *launches;
     size_t n_launches;
+    int flushed;                /* the launches are timed with the L2 flushed before each
+                                 * (pnsim import --flushed): their configs say
+                                 * kernel.memory.flushed 1; 0 after pn_ncu_read */
 } pn_ncu_t;
 
 /* Read an ncu CSV: lines before the header and ncu's "==PROF==" or

@@ -62,6 +62,11 @@ static const char import_usage[] =
     "                        blocks, registers, instructions, ncu's duration, the\n"
     "                        config written)\n"
     "  -S, --source FILE     the report's source page: warps run the SASS (needs -O)\n"
+    "      --flushed         the launches are timed with the L2 flushed before each\n"
+    "                        (single launches in an application's flow, or a\n"
+    "                        benchmark that scrubs the L2; profile them with ncu's\n"
+    "                        --cache-control all): nothing of a launch's data is\n"
+    "                        left in L2 by the one before (kernel.memory.flushed)\n"
     "  -h, --help            this help\n";
 
 static int by_threads(const void *a, const void *b, void *ctx)
@@ -227,11 +232,13 @@ int pn_cmd_import(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },
         { "source", required_argument, NULL, 'S' },
+        { "flushed", no_argument, NULL, 'F' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     const char *device = "h100", *outdir = NULL, *source = NULL, *output = NULL;
     pn_format_t fmt = PN_FORMAT_TEXT;       /* text: the configs as YAML */
+    int flushed = 0;
     pn_error_t err;
     pn_error_clear(&err);
     int c;
@@ -250,6 +257,7 @@ int pn_cmd_import(int argc, char **argv)
                                           "csv or json)", optarg);
             break;
         case 'S': source = optarg; break;
+        case 'F': flushed = 1; break;
         case 'h': fputs(import_usage, stdout); return 0;
         default:
             return pn_cli_option_error("import", c, argv);
@@ -285,6 +293,7 @@ int pn_cmd_import(int argc, char **argv)
         pn_device_destroy(&dev);
         return pn_cli_fail("import", &err);
     }
+    ncu.flushed = flushed;
     /* a profile of another compute capability than the device's: say so once
      * (the configs predict the device named, not the GPU that was profiled) */
     const char *cap = dev.description ? strstr(dev.description, "compute capability ") : NULL;

@@ -577,6 +577,24 @@ if $RUN import -O "$TMP/memory" -S "$TMP/memory-src.csv" examples/data/h100/memo
    grep -q 'dram_st_sectors: 0.06305, atomic_ns: 18.77}' "$TMP/memory/mm_red-128x32768-180.yaml"
 then ok import-atomic-ns
 else bad import-atomic-ns "$(cat "$TMP/err"; grep memory "$TMP/memory/mm_red-128x32768-180.yaml")"; fi
+# examples/llmc: the launches that check the block sizes, found by the run's period (2 block
+# sizes, 2 kernels a call, 3 timed calls each), each with the median of its kernel and shape
+{ echo '# pn_ktime'; echo 'kernel,size,threads,blocks,median_us,registers,shared_bytes,start_ns'
+  for r in 'A,256,32,8,9' 'B,256,256,1,9' 'A,256,64,4,9' 'B,256,256,1,9' \
+           'A,256,32,8,1' 'B,256,256,1,10' 'A,256,32,8,2' 'B,256,256,1,11' 'A,256,32,8,3' 'B,256,256,1,12' \
+           'A,256,64,4,4' 'B,256,256,1,13' 'A,256,64,4,5' 'B,256,256,1,14' 'A,256,64,4,6' 'B,256,256,1,15'
+  do echo "$r,16,0,0"; done; } >"$TMP/kt.csv"
+printf 'Using kernel 1\nblock_size   32 | time 0.1 ms\nblock_size 64 time 0.2 ms\nUsing kernel 1\nblock_size 32 | time 9\n' >"$TMP/kt.log"
+if python3 examples/llmc/llmc_calls.py calls "$TMP/kt.csv" "$TMP/kt.log" >"$TMP/calls.csv" &&
+   [ "$(tr '\n' ' ' <"$TMP/calls.csv")" = "call,kernel,size,threads,blocks,median_us,timed 0,A,256,32,8,2.000,3 0,B,256,256,1,12.500,6 1,A,256,64,4,5.000,3 1,B,256,256,1,12.500,6 " ] &&
+   [ "$(python3 examples/llmc/llmc_calls.py count "$TMP/calls.csv")" = 4 ]
+then ok llmc-calls
+else bad llmc-calls "$(cat "$TMP/calls.csv")"; fi
+# launches timed with the L2 flushed before each: kernel.memory.flushed 1, else no key
+if $RUN import --flushed tests/ncu/good.csv 2>"$TMP/err" | grep -q '^  memory: {.*, flushed: 1}$' &&
+   ! $RUN import tests/ncu/good.csv 2>>"$TMP/err" | grep -q 'flushed'
+then ok import-flushed
+else bad import-flushed "$(cat "$TMP/err")"; fi
 # the run report says when the warps run fewer instructions than the page counts
 # (rb_warp's sides running on separately after their BSYNC: 91 %)
 if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-31.yaml" 2>"$TMP/err" |

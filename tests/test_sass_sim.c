@@ -1147,11 +1147,12 @@ static void test_dram_jitter(void **state)
 
 /* The DRAM bound of 8 loads of 4 sectors (32 B each: a footprint of 1 KiB),
  * the launch's measured DRAM reads 4 sectors a load, at l2_resident_mib K
- * (0: no key). */
-static uint64_t resident_dram_bound(double K)
+ * (0: no key), launched again and again or with the L2 flushed before it. */
+static uint64_t resident_dram_bound(double K, int flushed)
 {
     pn_memory_t mem;
     pn_memory_default(&mem);
+    mem.flushed = flushed;
     mem.l1_hit = 0;
     mem.l2_hit = 0;
     mem.dram_ld = 4;
@@ -1266,19 +1267,23 @@ static void test_dram_writes_capped(void **state)
 }
 
 /* Measured DRAM traffic is paid by a footprint past what stays in L2 from one
- * launch to the next: all of it from 1.125 K, none up to 0.875 K, half at K. */
+ * launch to the next: all of it from 1.125 K, none up to 0.875 K, half at K;
+ * all of it when the L2 is flushed before the launch. */
 static void test_l2_resident(void **state)
 {
     (void)state;
     const double kib = 1.0 / 1024; /* MiB */
     /* 8 loads x 4 sectors: 32 steps of DRAM less the full bucket (4 + 2) */
-    assert_int_equal(resident_dram_bound(0), 26);
-    assert_int_equal(resident_dram_bound(0.5 * kib), 26);
-    assert_int_equal(resident_dram_bound(kib / 1.125), 26);
+    assert_int_equal(resident_dram_bound(0, 0), 26);
+    assert_int_equal(resident_dram_bound(0.5 * kib, 0), 26);
+    assert_int_equal(resident_dram_bound(kib / 1.125, 0), 26);
     /* half: 2 sectors a load, 16 steps less a bucket of 2 + 2 */
-    assert_int_equal(resident_dram_bound(kib), 12);
-    assert_int_equal(resident_dram_bound(kib / 0.875), 0);
-    assert_int_equal(resident_dram_bound(1), 0);
+    assert_int_equal(resident_dram_bound(kib, 0), 12);
+    assert_int_equal(resident_dram_bound(kib / 0.875, 0), 0);
+    assert_int_equal(resident_dram_bound(1, 0), 0);
+    /* timed with the L2 flushed before it (kernel.memory.flushed): nothing stays */
+    assert_int_equal(resident_dram_bound(kib, 1), 26);
+    assert_int_equal(resident_dram_bound(1, 1), 26);
 }
 
 /* Steps of one warp running the n lines, load latencies 10 (L1), 50 (L2) and

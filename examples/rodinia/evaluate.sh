@@ -7,12 +7,15 @@
 # DATADIR defaults to examples/data/h100/rodinia; WORKDIR (default a temporary folder)
 # receives the configs (WORKDIR/<program>/) and the comparisons (WORKDIR/<program>.compare.*).
 # Prints pnsim compare's overall line per program and over all launches. PNSIM (default
-# build/pnsim) is the binary; RUNS (default 2) the runs per config.
+# build/pnsim) is the binary; RUNS (default 2) the runs per config; PN_FLUSHED=1 imports
+# with --flushed (launches timed with the L2 flushed before each: the programs' single
+# launches, profiled with PN_CACHE=all).
 set -euo pipefail
 data=${1:-examples/data/h100/rodinia}
 work=${2:-$(mktemp -d)}
 pnsim=${PNSIM:-build/pnsim}
-runs=${RUNS:-2}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+export PNSIM="$pnsim" RUNS="${RUNS:-2}"
 mkdir -p "$work"
 for raw in "$data"/*.raw.csv; do
     n=$(basename "$raw" .raw.csv)
@@ -20,17 +23,8 @@ for raw in "$data"/*.raw.csv; do
         echo "$n: not three timed runs in $data; skipped" >&2
         continue
     fi
-    xz -dc "$data/$n.source.csv.xz" > "$work/$n.source.csv"
-    rm -rf "${work:?}/$n"
-    "$pnsim" import -O "$work/$n" -S "$work/$n.source.csv" "$raw" > /dev/null 2> "$work/$n.import.log"
     # the median of the three runs, launch by launch
-    t=("$data/$n.t1.csv" "$data/$n.t2.csv" "$data/$n.t3.csv")
-    "$pnsim" compare -q -r "$runs" --durations -f csv -o "$work/$n.compare.csv" "${t[@]}" "$work/$n"
-    "$pnsim" compare -q -r "$runs" --durations "${t[@]}" "$work/$n" > "$work/$n.compare.txt"
-    echo "$n: $(tail -1 "$work/$n.compare.txt")"
+    bash "$here/examples/common/import_compare.sh" "$work" "$n" "$raw" "$data/$n.source.csv.xz" \
+        "$data/$n.t1.csv" "$data/$n.t2.csv" "$data/$n.t3.csv"
 done
-# over all launches: the mean and the median of |error| (compare's CSV: error as a fraction)
-cat "$work"/*.compare.csv | awk -F, '$1 != "kernel" && $7 != "" { e = $7 < 0 ? -$7 : $7; print 100 * e }' |
-    sort -g | awk '{ a[++n] = $1; s += $1 }
-        END { printf "all: %d launches, MAPE %.1f %%, median error %.1f %%\n", n, s / n,
-              (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) }'
+bash "$here/examples/common/import_compare.sh" --all "$work"

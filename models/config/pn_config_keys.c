@@ -12,12 +12,12 @@ const char *const pn_count_keys[PN_CK_COUNT + 1] = {
 const char *const pn_memory_keys[PN_MEMORY_KEYS + 1] = {
     "l1_hit", "l2_hit", "sectors_ld", "sectors_st", "shared_wavefronts", "lines_ld", "lines_st",
     "dram_ld_sectors", "dram_st_sectors", "l2_ld_sectors", "local_l1_hit",
-    "texture_l1_hit", "atomic_ns", NULL};
+    "texture_l1_hit", "atomic_ns", "flushed", NULL};
 
 /* The ranges of the kernel.memory keys, pn_memory_keys order. */
-static const double memory_lo[PN_MEMORY_KEYS] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+static const double memory_lo[PN_MEMORY_KEYS] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
                     memory_hi[PN_MEMORY_KEYS] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1,
-                                                 1e6};
+                                                 1e6, 1};
 
 int pn_config_memory_bounds(const char *name, double *lo, double *hi)
 {
@@ -36,7 +36,7 @@ double *pn_config_memory_field(pn_memory_t *m, int i)
     double *f[PN_MEMORY_KEYS] = {&m->l1_hit, &m->l2_hit, &m->sectors_ld, &m->sectors_st,
                                  &m->shared_wavefronts, &m->lines_ld, &m->lines_st,
                                  &m->dram_ld, &m->dram_st, &m->l2_ld, &m->local_l1_hit,
-                                 &m->texture_l1_hit, &m->atomic_ns};
+                                 &m->texture_l1_hit, &m->atomic_ns, &m->flushed};
     return f[i];
 }
 
@@ -50,8 +50,8 @@ pn_status_t pn_config_memory_range(const char *path, int i, double v, long line,
         "a number of lines between 1 and 32",
         "a number of DRAM sectors between 0 and 256", "a number of DRAM sectors between 0 and 256",
         "a number of L2 sectors between 0 and 256", "a fraction between 0 and 1",
-        "a fraction between 0 and 1", "a time in ns between 0 and 1e6"};
-    if (v >= memory_lo[i] && v <= memory_hi[i])
+        "a fraction between 0 and 1", "a time in ns between 0 and 1e6", "0 or 1"};
+    if (v >= memory_lo[i] && v <= memory_hi[i] && (i != PN_MEMORY_KEYS - 1 || v == 0 || v == 1))
         return PN_OK;
     return pn_error_at(err, PN_EINVAL, path, line, col,
                        "kernel.memory.%s must be %s, got %g", pn_memory_keys[i], expect[i], v);

@@ -373,6 +373,7 @@ void pn_memory_default(pn_memory_t *m)
     m->local_l1_hit = -1;
     m->texture_l1_hit = -1;
     m->atomic_ns = -1;
+    m->flushed = 0;
 }
 
 /* Lines an access of s sectors touches when its profile gives none (l <= 0):

@@ -215,6 +215,12 @@ typedef struct pn_memory {
                                    * warp-level global atomic or reduction (measured:
                                    * lts__d_atomic_input_cycles_active.max); kernel.sass
                                    * only; < 0: not known (the profile's rules) */
+    double flushed;               /* 1: the launch is timed with the L2 flushed before it
+                                   * (one-shot, or a benchmark that scrubs the L2), so
+                                   * nothing of its footprint is left there by the launch
+                                   * before (the profile's l2_resident_mib does not
+                                   * apply); 0 (default): launched again and again;
+                                   * kernel.sass only */
 } pn_memory_t;
 
 /* The defaults above. */

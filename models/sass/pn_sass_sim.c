@@ -445,8 +445,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                          (p->mem->local_l1_hit >= 0 ? n_loc * p->mem->local_l1_hit : 0) +
                          (p->mem->texture_l1_hit >= 0 ? n_tex * p->mem->texture_l1_hit : 0)) /
                         n_ld;
-        /* what stays in L2 from one launch to the next costs no DRAM there */
-        double g = pn_sass_resident_share(pd, 32 * ((f_l2 >= 0 ? f_l2 : 1 - s->l1_hit) * s_ld + s_st));
+        /* what stays in L2 from one launch to the next costs no DRAM there
+         * (launched again and again; nothing stays when the L2 is flushed) */
+        double g = p->mem->flushed > 0
+                       ? 1
+                       : pn_sass_resident_share(pd, 32 * ((f_l2 >= 0 ? f_l2 : 1 - s->l1_hit) * s_ld + s_st));
         if (f_ld > 0)
             f_ld *= g;
         if (f_st > 0)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# import_compare.sh - the evaluation step examples/rodinia and examples/llmc share: import one
+# program's report and compare its configs with the measured kernel durations.
+#
+#   bash examples/common/import_compare.sh WORKDIR NAME RAW.csv SOURCE.csv.xz TIMES.csv...
+#   bash examples/common/import_compare.sh --all WORKDIR
+#
+# The first form writes WORKDIR/NAME/ (the configs), WORKDIR/NAME.compare.csv and .txt, and
+# prints compare's overall line; several times files (runs of the same launches) give each
+# launch its median. The second prints the MAPE and the median error over every launch of
+# WORKDIR/*.compare.csv. PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs
+# per config; PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed).
+set -euo pipefail
+pnsim=${PNSIM:-build/pnsim}
+runs=${RUNS:-2}
+if [ "${1:-}" = --all ]; then
+    # compare's CSV: the error as a fraction
+    cat "$2"/*.compare.csv | awk -F, '$1 != "kernel" && $7 != "" { e = $7 < 0 ? -$7 : $7; print 100 * e }' |
+        sort -g | awk '{ a[++n] = $1; s += $1 }
+            END { printf "all: %d launches, MAPE %.1f %%, median error %.1f %%\n", n, s / n,
+                  (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) }'
+    exit 0
+fi
+work=$1 n=$2 raw=$3 src=$4
+shift 4
+xz -dc "$src" > "$work/$n.source.csv"
+rm -rf "${work:?}/$n"
+"$pnsim" import ${PN_FLUSHED:+--flushed} -O "$work/$n" -S "$work/$n.source.csv" "$raw" > /dev/null \
+    2> "$work/$n.import.log"
+"$pnsim" compare -q -r "$runs" --durations -f csv -o "$work/$n.compare.csv" "$@" "$work/$n"
+"$pnsim" compare -q -r "$runs" --durations "$@" "$work/$n" > "$work/$n.compare.txt"
+echo "$n: $(tail -1 "$work/$n.compare.txt")"
