@@ -542,7 +542,8 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
  * program: the local, texture and surface ones too), and the L1 hit rates of
  * local and texture loads (NAN when not measured or the launch has none), and
  * the nanoseconds the busiest L2 slice's atomic unit is active per warp-level
- * global atomic or reduction (NAN when not measured or none ran). */
+ * global atomic or reduction (NAN when not measured or none ran), and flushed 1
+ * for launches timed with the L2 flushed before each (flushed; else NAN). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
        MEM_LOCAL_L1, MEM_TEX_L1, MEM_ATOM_NS, MEM_FLUSHED, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
@@ -551,7 +552,6 @@ static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "
                                              "l2_ld_sectors", "local_l1_hit",
                                              "texture_l1_hit", "atomic_ns", "flushed" };
 
-/* ... and, for launches timed with the L2 flushed (flushed), flushed 1 (else NAN). */
 static void memory_of(const pn_ncu_launch_t *l, int sass, int flushed, double m[MEM_N])
 {
     m[MEM_FLUSHED] = flushed ? 1 : NAN;

@@ -51,7 +51,8 @@ pn_status_t pn_config_memory_range(const char *path, int i, double v, long line,
         "a number of DRAM sectors between 0 and 256", "a number of DRAM sectors between 0 and 256",
         "a number of L2 sectors between 0 and 256", "a fraction between 0 and 1",
         "a fraction between 0 and 1", "a time in ns between 0 and 1e6", "0 or 1"};
-    if (v >= memory_lo[i] && v <= memory_hi[i] && (i != PN_MEMORY_KEYS - 1 || v == 0 || v == 1))
+    int flag = !strcmp(pn_memory_keys[i], "flushed");   /* 0 or 1, nothing between */
+    if (v >= memory_lo[i] && v <= memory_hi[i] && (!flag || v == 0 || v == 1))
         return PN_OK;
     return pn_error_at(err, PN_EINVAL, path, line, col,
                        "kernel.memory.%s must be %s, got %g", pn_memory_keys[i], expect[i], v);
