@@ -7,7 +7,7 @@
 #
 # The first form writes WORKDIR/NAME/ (the configs), WORKDIR/NAME.compare.csv and .txt, and
 # prints compare's overall line; several times files (runs of the same launches) give each
-# launch its median. The second prints the MAPE and the median error over every launch of
+# launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The second prints the MAPE and the median error over every launch of
 # WORKDIR/*.compare.csv. PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs
 # per config; PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed).
 set -euo pipefail
@@ -23,9 +23,13 @@ if [ "${1:-}" = --all ]; then
 fi
 work=$1 n=$2 raw=$3 src=$4
 shift 4
-xz -dc "$src" > "$work/$n.source.csv"
 rm -rf "${work:?}/$n"
-"$pnsim" import ${PN_FLUSHED:+--flushed} -O "$work/$n" -S "$work/$n.source.csv" "$raw" > /dev/null \
+prog=()
+if [ "$src" != - ]; then
+    xz -dc "$src" > "$work/$n.source.csv"
+    prog=(-S "$work/$n.source.csv")
+fi
+"$pnsim" import ${PN_FLUSHED:+--flushed} -O "$work/$n" "${prog[@]}" "$raw" > /dev/null \
     2> "$work/$n.import.log"
 "$pnsim" compare -q -r "$runs" --durations -f csv -o "$work/$n.compare.csv" "$@" "$work/$n"
 "$pnsim" compare -q -r "$runs" --durations "$@" "$work/$n" > "$work/$n.compare.txt"

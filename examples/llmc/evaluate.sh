@@ -8,7 +8,8 @@
 # DATADIR defaults to examples/data/h100/llmc; WORKDIR (default a temporary folder)
 # receives the configs (WORKDIR/<program>-<version>/) and the comparisons
 # (WORKDIR/<program>-<version>.compare.*). PNSIM (default build/pnsim) is the binary;
-# RUNS (default 2) the runs per config. Needs python3.
+# RUNS (default 2) the runs per config; PN_COUNTS=1 imports counts-only configs (no SASS
+# programs) for a comparison. Needs python3.
 set -euo pipefail
 data=${1:-examples/data/h100/llmc}
 work=${2:-$(mktemp -d)}
@@ -19,8 +20,10 @@ mkdir -p "$work"
 for raw in "$data"/*.raw.csv; do
     n=$(basename "$raw" .raw.csv)
     # each launch timed after a memset that scrubs the L2: --flushed
-    PN_FLUSHED=1 bash "$here/../common/import_compare.sh" "$work" "$n" "$raw" \
-        "$data/$n.source.csv.xz" "$data/$n.times.csv"
+    src=$data/$n.source.csv.xz
+    [ -z "${PN_COUNTS:-}" ] || src=-
+    PN_FLUSHED=1 bash "$here/../common/import_compare.sh" "$work" "$n" "$raw" "$src" \
+        "$data/$n.times.csv"
 done
 bash "$here/../common/import_compare.sh" --all "$work"
 python3 "$here/llmc_calls.py" pick "$data" "$work"
