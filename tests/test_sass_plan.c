@@ -14,6 +14,7 @@
 #include "pn_sass_plan.h"
 #include "pn_sass_prog.h"
 #include "pn_sass_sim.h"
+#include "pn_test_sass.h"
 
 /* A program of n lines, one every 16 bytes, line i executed ex[i] times (all
  * once when ex is NULL), over `warps` warps. */
@@ -158,26 +159,9 @@ static void test_divergence_without_region(void **state)
     pn_sass_prog_destroy(&p);
 }
 
-/* The params of W warps a block, `blocks` blocks of which one resident: 4
- * partitions, issue 1, every latency 5, loads at L1 10, L2 20, DRAM 40. */
-static void warp_params(pn_pipe_params_t *pp, uint32_t W, uint32_t blocks)
-{
-    memset(pp, 0, sizeof *pp);
-    pp->partitions = 4;
-    pp->issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp->latency[k] = 5;
-    pp->latency[PN_PIPE_LD_L1] = 10;
-    pp->latency[PN_PIPE_LD_L2] = 20;
-    pp->latency[PN_PIPE_LD_DRAM] = 40;
-    pp->n_warps = W;
-    pp->blocks = blocks;
-    pp->resident = 1;
-}
-
 /* Steps of seed 1 of W warps of one block running the n ops `lines` (each
  * executed W times, a global load 4 sectors in one line), then EXIT, on
- * warp_params; the loads' hit rates l1 and l2. */
+ * pn_test_sass_params; the loads' hit rates l1 and l2. */
 static uint64_t warps_steps(const char *const *lines, int n, uint32_t W, double l1, double l2)
 {
     pn_sass_prog_t p;
@@ -191,7 +175,7 @@ static uint64_t warps_steps(const char *const *lines, int n, uint32_t W, double 
     }
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_params_t pp;
-    warp_params(&pp, W, 1);
+    pn_test_sass_params(&pp, W, 1);
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
@@ -264,7 +248,7 @@ static uint64_t launch_bound(uint32_t W, double b1024)
     assert_int_equal(pn_sass_prog_add(&p, "EXIT", 16, 0, 4.0 * W, 0, 0, 0, 2, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_pipe_params_t pp;
-    warp_params(&pp, W, 4);
+    pn_test_sass_params(&pp, W, 4);
     pp.block_launch = 100;
     pn_pipe_device_t pd = { 0 };
     pd.block_launch_1024 = b1024;

@@ -16,6 +16,7 @@
 #include "pn_sass_plan.h"
 #include "pn_sass_prog.h"
 #include "pn_sass_sim.h"
+#include "pn_test_sass.h"
 
 /* ---- the source page ---------------------------------------------------- */
 
@@ -463,21 +464,13 @@ static void test_divergence(void **state)
 
 static uint64_t store_dram_bound(double sectors);
 
-/* one_warp_params with load latencies L1 10, L2 20, DRAM 40 */
-static void level_params(pn_pipe_params_t *pp)
-{
-    one_warp_params(pp);
-    pp->latency[PN_PIPE_LD_L1] = 10;
-    pp->latency[PN_PIPE_LD_L2] = 20;
-    pp->latency[PN_PIPE_LD_DRAM] = 40;
-}
-
 /* Steps of one warp running program p (destroyed after), with latencies arith
- * LA and level_params', no profile keys and no hits: every load at DRAM. */
+ * LA and pn_test_sass_params' (one warp), no profile keys and no hits: every
+ * load at DRAM. */
 static uint64_t missing_steps(pn_sass_prog_t *p)
 {
     pn_pipe_params_t pp;
-    level_params(&pp);
+    pn_test_sass_params(&pp, 1, 1);
     pn_pipe_device_t pd = { 0 };
     pn_memory_t mem;
     pn_memory_default(&mem);
@@ -499,8 +492,8 @@ static uint64_t level_run(const char *load, double sectors)
 }
 
 /* Steps of one warp running the n ops t (sectors sec and lines ln a row, no
- * wavefronts) with level_params' latencies, the profile pd, and the loads' L1
- * hit rate l1 (their L2 hits all). */
+ * wavefronts) with pn_test_sass_params' latencies (one warp), the profile pd,
+ * and the loads' L1 hit rate l1 (their L2 hits all). */
 static uint64_t levels_steps(const char *const *t, int n, const double *sec, const double *ln,
                              const pn_pipe_device_t *pd, double l1)
 {
@@ -509,7 +502,7 @@ static uint64_t levels_steps(const char *const *t, int n, const double *sec, con
     pn_sass_prog_t p;
     rows_prog(&p, t, n, sec, ln, wf);
     pn_pipe_params_t pp;
-    level_params(&pp);
+    pn_test_sass_params(&pp, 1, 1);
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = l1;

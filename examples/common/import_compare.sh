@@ -7,9 +7,10 @@
 #
 # The first form writes WORKDIR/NAME/ (the configs), WORKDIR/NAME.compare.csv and .txt, and
 # prints compare's overall line; several times files (runs of the same launches) give each
-# launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The second prints the MAPE and the median error over every launch of
-# WORKDIR/*.compare.csv. PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs
-# per config; PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed).
+# launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The
+# second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv.
+# PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
+# PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed).
 set -euo pipefail
 pnsim=${PNSIM:-build/pnsim}
 runs=${RUNS:-2}
