@@ -19,6 +19,9 @@ time" line a block size, as all of them print):
         launches'
 """
 import csv
+import glob
+import os
+import re
 import statistics
 import sys
 
@@ -29,7 +32,6 @@ def read_kt(path):
 
 
 def calls(kt, log):
-    import re
     rows = read_kt(kt)
     S, runs = 0, 0
     for l in open(log):
@@ -69,8 +71,6 @@ def times(path):
 
 
 def pick(data, work):
-    import glob
-    import os
     progs = {}
     for cf in sorted(glob.glob(os.path.join(data, '*.calls.csv'))):
         name = os.path.basename(cf)[:-len('.calls.csv')]
