@@ -543,7 +543,8 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
  * local and texture loads (NAN when not measured or the launch has none), and
  * the nanoseconds the busiest L2 slice's atomic unit is active per warp-level
  * global atomic or reduction (NAN when not measured or none ran), and flushed 1
- * for launches timed with the L2 flushed before each (flushed; else NAN). */
+ * or 2 for launches timed with the L2 flushed before each, cleanly or by a
+ * scrub that leaves it dirty (flushed; else NAN). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
        MEM_LOCAL_L1, MEM_TEX_L1, MEM_ATOM_NS, MEM_FLUSHED, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
@@ -554,7 +555,7 @@ static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "
 
 static void memory_of(const pn_ncu_launch_t *l, int sass, int flushed, double m[MEM_N])
 {
-    m[MEM_FLUSHED] = flushed ? 1 : NAN;
+    m[MEM_FLUSHED] = flushed ? flushed : NAN;
     double sec_ld = v0(l, M_SEC_LD), req_ld = v0(l, M_REQ_LD), sec_st = v0(l, M_SEC_ST);
     double req_st = v0(l, M_REQ_ST) > 0 ? v0(l, M_REQ_ST) : v0(l, M_GST);
     double sld = v0(l, M_SLD) + v0(l, M_SST) + v0(l, M_SATOM);

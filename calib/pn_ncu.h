@@ -37,7 +37,8 @@ typedef struct pn_ncu {
     size_t n_launches;
     int flushed;                /* the launches are timed with the L2 flushed before each
                                  * (pnsim import --flushed): their configs say
-                                 * kernel.memory.flushed 1; 0 after pn_ncu_read */
+                                 * kernel.memory.flushed 1 (clean) or 2 (dirty); 0
+                                 * after pn_ncu_read */
 } pn_ncu_t;
 
 /* Read an ncu CSV: lines before the header and ncu's "==PROF==" or

@@ -62,11 +62,15 @@ static const char import_usage[] =
     "                        blocks, registers, instructions, ncu's duration, the\n"
     "                        config written)\n"
     "  -S, --source FILE     the report's source page: warps run the SASS (needs -O)\n"
-    "      --flushed         the launches are timed with the L2 flushed before each\n"
-    "                        (single launches in an application's flow, or a\n"
-    "                        benchmark that scrubs the L2; profile them with ncu's\n"
-    "                        --cache-control all): nothing of a launch's data is\n"
-    "                        left in L2 by the one before (kernel.memory.flushed)\n"
+    "      --flushed[=HOW]   the launches are timed with the L2 flushed before each\n"
+    "                        (profile them with ncu's --cache-control all): nothing\n"
+    "                        of a launch's data is left in L2 by the one before\n"
+    "                        (kernel.memory.flushed). HOW: clean (the default:\n"
+    "                        single launches in an application's flow, ncu's own\n"
+    "                        flush, a read of a large buffer) or dirty (a benchmark\n"
+    "                        that scrubs the L2 by writing, as a memset of an\n"
+    "                        L2-sized buffer: llm.c's, nvbench's; the launch writes\n"
+    "                        the scrub's dirty lines back)\n"
     "  -h, --help            this help\n";
 
 static int by_threads(const void *a, const void *b, void *ctx)
@@ -232,7 +236,7 @@ int pn_cmd_import(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },
         { "source", required_argument, NULL, 'S' },
-        { "flushed", no_argument, NULL, 'F' },
+        { "flushed", optional_argument, NULL, 'F' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -257,7 +261,15 @@ int pn_cmd_import(int argc, char **argv)
                                           "csv or json)", optarg);
             break;
         case 'S': source = optarg; break;
-        case 'F': flushed = 1; break;
+        case 'F':
+            if (!optarg || !strcmp(optarg, "clean"))
+                flushed = 1;
+            else if (!strcmp(optarg, "dirty"))
+                flushed = 2;
+            else
+                return pn_cli_usage_error("import", "--flushed=%s: expected clean or dirty",
+                                          optarg);
+            break;
         case 'h': fputs(import_usage, stdout); return 0;
         default:
             return pn_cli_option_error("import", c, argv);

@@ -437,7 +437,7 @@ else bad import-library-floor "rc $rc: $(tail -3 "$TMP/err")"; fi
 # an unknown key in a profile's pipelined section: the required keys, then the optional ones
 sed 's/^  lsu_sectors:/  bogus_key: 1\n  lsu_sectors:/' models/devices/h100.yaml >"$TMP/bogus.yaml"
 bl=$(grep -n '^  bogus_key:' "$TMP/bogus.yaml" | cut -d: -f1)
-expect profile-unknown-key 1 "$TMP/bogus.yaml:$bl:3: unknown key 'bogus_key' in pipelined (expected partitions, issue, clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, arith_busy, block_launch, latency, or the optional dram_line_sectors, l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, tensor_latency, branch_busy, diverge_switch, fp64_busy, fp64_latency, launch_duration_us, line_latency, store_order, bsync_hold, fp64_bank_conflict, branch_pred, branch_taken, code_fetch, store_serial, dram_jitter, block_launch_1024)" \
+expect profile-unknown-key 1 "$TMP/bogus.yaml:$bl:3: unknown key 'bogus_key' in pipelined (expected partitions, issue, clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, arith_busy, block_launch, latency, or the optional dram_line_sectors, l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, tensor_latency, branch_busy, diverge_switch, fp64_busy, fp64_latency, launch_duration_us, line_latency, store_order, bsync_hold, fp64_bank_conflict, branch_pred, branch_taken, code_fetch, store_serial, dram_jitter, block_launch_1024, l2_fill_sectors, scrub_dirty_mib, scrub_writeback_ld, scrub_writeback_st)" \
     $RUN run -r 1 -d "$TMP/bogus.yaml" configs/example.yaml
 # the bundled example on every engine: the same distribution (tests/test_sass_net.c); here
 # their first runs within 1 % of each other. An imported launch too large to unroll is refused
@@ -590,11 +590,16 @@ if python3 examples/llmc/llmc_calls.py calls "$TMP/kt.csv" "$TMP/kt.log" >"$TMP/
    [ "$(python3 examples/llmc/llmc_calls.py count "$TMP/calls.csv")" = 4 ]
 then ok llmc-calls
 else bad llmc-calls "$(cat "$TMP/calls.csv")"; fi
-# launches timed with the L2 flushed before each: kernel.memory.flushed 1, else no key
+# launches timed with the L2 flushed before each: kernel.memory.flushed 1 (clean, the
+# default) or 2 (a scrub that leaves it dirty), else no key
 if $RUN import --flushed tests/ncu/good.csv 2>"$TMP/err" | grep -q '^  memory: {.*, flushed: 1}$' &&
+   $RUN import --flushed=clean tests/ncu/good.csv 2>>"$TMP/err" | grep -q '^  memory: {.*, flushed: 1}$' &&
+   $RUN import --flushed=dirty tests/ncu/good.csv 2>>"$TMP/err" | grep -q '^  memory: {.*, flushed: 2}$' &&
    ! $RUN import tests/ncu/good.csv 2>>"$TMP/err" | grep -q 'flushed'
 then ok import-flushed
 else bad import-flushed "$(cat "$TMP/err")"; fi
+expect_fail import-flushed-bad "pnsim import: --flushed=wet: expected clean or dirty" \
+    $RUN import --flushed=wet tests/ncu/good.csv
 # the run report says when the warps run fewer instructions than the page counts
 # (rb_warp's sides running on separately after their BSYNC: 91 %)
 if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-31.yaml" 2>"$TMP/err" |

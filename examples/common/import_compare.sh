@@ -10,7 +10,8 @@
 # launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The
 # second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
-# PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed).
+# PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed), PN_FLUSHED=dirty
+# with --flushed=dirty (flushed by a memset that leaves the L2 dirty).
 set -euo pipefail
 pnsim=${PNSIM:-build/pnsim}
 runs=${RUNS:-2}
@@ -30,7 +31,7 @@ if [ "$src" != - ]; then
     xz -dc "$src" > "$work/$n.source.csv"
     prog=(-S "$work/$n.source.csv")
 fi
-"$pnsim" import ${PN_FLUSHED:+--flushed} -O "$work/$n" "${prog[@]}" "$raw" > /dev/null \
+"$pnsim" import ${PN_FLUSHED:+--flushed$([ "$PN_FLUSHED" = dirty ] && echo =dirty)} -O "$work/$n" "${prog[@]}" "$raw" > /dev/null \
     2> "$work/$n.import.log"
 "$pnsim" compare -q -r "$runs" --durations -f csv -o "$work/$n.compare.csv" "$@" "$work/$n"
 "$pnsim" compare -q -r "$runs" --durations "$@" "$work/$n" > "$work/$n.compare.txt"

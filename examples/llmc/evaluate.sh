@@ -19,10 +19,10 @@ export PNSIM="$pnsim" RUNS="${RUNS:-2}"
 mkdir -p "$work"
 for raw in "$data"/*.raw.csv; do
     n=$(basename "$raw" .raw.csv)
-    # each launch timed after a memset that scrubs the L2: --flushed
+    # each launch timed after a memset that scrubs the L2 and leaves it dirty
     src=$data/$n.source.csv.xz
     [ -z "${PN_COUNTS:-}" ] || src=-
-    PN_FLUSHED=1 bash "$here/../common/import_compare.sh" "$work" "$n" "$raw" "$src" \
+    PN_FLUSHED=dirty bash "$here/../common/import_compare.sh" "$work" "$n" "$raw" "$src" \
         "$data/$n.times.csv"
 done
 bash "$here/../common/import_compare.sh" --all "$work"

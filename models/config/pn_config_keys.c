@@ -17,7 +17,7 @@ const char *const pn_memory_keys[PN_MEMORY_KEYS + 1] = {
 /* The ranges of the kernel.memory keys, pn_memory_keys order. */
 static const double memory_lo[PN_MEMORY_KEYS] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
                     memory_hi[PN_MEMORY_KEYS] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1,
-                                                 1e6, 1};
+                                                 1e6, 2};
 
 int pn_config_memory_bounds(const char *name, double *lo, double *hi)
 {
@@ -50,9 +50,9 @@ pn_status_t pn_config_memory_range(const char *path, int i, double v, long line,
         "a number of lines between 1 and 32",
         "a number of DRAM sectors between 0 and 256", "a number of DRAM sectors between 0 and 256",
         "a number of L2 sectors between 0 and 256", "a fraction between 0 and 1",
-        "a fraction between 0 and 1", "a time in ns between 0 and 1e6", "0 or 1"};
-    int flag = !strcmp(pn_memory_keys[i], "flushed");   /* 0 or 1, nothing between */
-    if (v >= memory_lo[i] && v <= memory_hi[i] && (!flag || v == 0 || v == 1))
+        "a fraction between 0 and 1", "a time in ns between 0 and 1e6", "0, 1 or 2"};
+    int flag = !strcmp(pn_memory_keys[i], "flushed");   /* 0, 1 or 2, nothing between */
+    if (v >= memory_lo[i] && v <= memory_hi[i] && (!flag || v == 0 || v == 1 || v == 2))
         return PN_OK;
     return pn_error_at(err, PN_EINVAL, path, line, col,
                        "kernel.memory.%s must be %s, got %g", pn_memory_keys[i], expect[i], v);

@@ -20,7 +20,8 @@ const char *const pn_pipe_device_keys[] = {
     "l2_sm_read", "l2_sm_write", "alu_busy", "fmaheavy_busy", "tensor_busy", "tensor_latency",
     "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
     "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", "branch_pred",
-    "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024", NULL
+    "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
+    "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -156,6 +157,14 @@ static const struct scalar_key {
       PN_PIPE_MAX_LATENCY },
     { "block_launch_1024", offsetof(pn_pipe_device_t, block_launch_1024),
       PN_PD_BLOCK_LAUNCH_1024, 0, 0, PN_PIPE_MAX_LATENCY },
+    { "l2_fill_sectors", offsetof(pn_pipe_device_t, l2_fill_sectors), PN_PD_L2_FILL, 0, 1,
+      MAX_RATE },
+    { "scrub_dirty_mib", offsetof(pn_pipe_device_t, scrub_dirty_mib), PN_PD_SCRUB_DIRTY, 0, 0,
+      1e6 },
+    { "scrub_writeback_ld", offsetof(pn_pipe_device_t, scrub_writeback_ld), PN_PD_SCRUB_WB_LD,
+      0, 0, 1 },
+    { "scrub_writeback_st", offsetof(pn_pipe_device_t, scrub_writeback_st), PN_PD_SCRUB_WB_ST,
+      0, 0, 1 },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

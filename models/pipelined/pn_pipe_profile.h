@@ -63,6 +63,10 @@ enum {
 #define PN_PD_STORE_SERIAL (UINT64_C(1) << 52) /* store_serial */
 #define PN_PD_DRAM_JITTER (UINT64_C(1) << 53)  /* dram_jitter */
 #define PN_PD_BLOCK_LAUNCH_1024 (UINT64_C(1) << 54) /* block_launch_1024 */
+#define PN_PD_L2_FILL (UINT64_C(1) << 55)      /* l2_fill_sectors */
+#define PN_PD_SCRUB_DIRTY (UINT64_C(1) << 56)  /* scrub_dirty_mib */
+#define PN_PD_SCRUB_WB_LD (UINT64_C(1) << 57)  /* scrub_writeback_ld */
+#define PN_PD_SCRUB_WB_ST (UINT64_C(1) << 58)  /* scrub_writeback_st */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -129,6 +133,14 @@ typedef struct pn_pipe_device {
                                    * integer pipe (0: none; needs alu_busy) */
     double diverge_switch;        /* steps a partition issues nothing after a diverged warp
                                    * turns to its waiting side (0: none) */
+    double l2_fill_sectors;       /* sectors a cycle over the device the L2 takes in from
+                                   * DRAM (fills) where the stores' writes into it take
+                                   * l2_store_line_sectors: one budget (0: none) */
+    double scrub_dirty_mib;       /* MiB of dirty lines a scrub by writing (a memset of an
+                                   * L2-sized buffer) leaves in the L2 (0: none) */
+    double scrub_writeback_ld;    /* such lines written back a sector a launch reads from
+                                   * DRAM after the scrub */
+    double scrub_writeback_st;    /* and a sector it stores */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the
@@ -216,11 +228,13 @@ typedef struct pn_memory {
                                    * lts__d_atomic_input_cycles_active.max); kernel.sass
                                    * only; < 0: not known (the profile's rules) */
     double flushed;               /* 1: the launch is timed with the L2 flushed before it
-                                   * (one-shot, or a benchmark that scrubs the L2), so
-                                   * nothing of its footprint is left there by the launch
-                                   * before (the profile's l2_resident_mib does not
-                                   * apply); 0 (default): launched again and again;
-                                   * kernel.sass only */
+                                   * (one-shot, ncu's --cache-control all), so nothing of
+                                   * its footprint is left there by the launch before
+                                   * (the profile's l2_resident_mib does not apply); 2:
+                                   * the same after a scrub by writing (a memset of an
+                                   * L2-sized buffer), whose dirty lines it writes back
+                                   * (the profile's scrub_ keys); 0 (default): launched
+                                   * again and again; kernel.sass only */
 } pn_memory_t;
 
 /* The defaults above. */

@@ -96,7 +96,8 @@ uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t 
 uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q)
 {
     int load = o->kind == K_GLD || o->kind == K_ATOMG;
-    int off_level = (q == P_DRAM && load && lvl != 2 && !(s->dram_all && o->kind == K_GLD)) ||
+    int off_level = ((q == P_DRAM || (q == P_L2W && o->kind == K_GLD)) && load && lvl != 2 &&
+                     !(s->dram_all && o->kind == K_GLD)) ||
                     (q == P_L2 && load && lvl == 0 && !(s->l2_all && o->kind == K_GLD));
     return off_level ? 0 : o->cost[q];
 }

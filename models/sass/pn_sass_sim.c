@@ -454,6 +454,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_ld *= g;
         if (f_st > 0)
             f_st *= g;
+        if (p->mem->flushed > 1)
+            pn_sass_scrub_writebacks(pd, s_ld, s_st, &f_ld, &f_st);
     }
     s->dram_all = f_ld >= 0;
     s->l2_all = f_l2 >= 0;
@@ -606,8 +608,15 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                            busy);
                 o->cost[P_ATOM] = m > o->cost[P_ATOM] || op->sectors > ex ? m : o->cost[P_ATOM];
             }
+            /* what it reads from DRAM comes into the L2 on the budget the stores
+             * write it on (examples/probe/cold_stream.cu) */
+            if (o->kind == K_GLD && pd->l2_fill_sectors > 0 && pd->l2_sectors > 0) {
+                double fill = f_ld >= 0 ? f_ld * sec : sec;
+                o->cost[P_L2W] =
+                    fill > 0 ? pn_sass_units(fill * pd->l2_sectors / pd->l2_fill_sectors) : 0;
+            }
             if (o->reuse)   /* its line in L1: no L2 or DRAM reads */
-                o->cost[P_DRAM] = o->cost[P_L2] = 0;
+                o->cost[P_DRAM] = o->cost[P_L2] = o->cost[P_L2W] = 0;
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
@@ -737,7 +746,7 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
         b->steps[PN_BOUND_LAUNCH] = (uint64_t)(s->blocks - 1) * s->launch - 1;
     /* units per pipe; loads whose DRAM or L2 budget follows the level drawn count
      * the cheapest such op times the loads drawn at that level */
-    double units[P_N] = { 0 }, min_dram = -1, min_l2 = -1;
+    double units[P_N] = { 0 }, min_dram = -1, min_l2 = -1, min_fill = -1;
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const sop_t *o = &s->ops[i];
         double n = (double)pl->op_execs[i];
@@ -747,6 +756,9 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
             if (o->kind == K_GLD && q == P_DRAM && !s->dram_all) {
                 if (o->follow < 0 && (min_dram < 0 || o->cost[q] < min_dram))
                     min_dram = o->cost[q];
+            } else if (o->kind == K_GLD && q == P_L2W && !s->dram_all) {
+                if (o->follow < 0 && (min_fill < 0 || o->cost[q] < min_fill))
+                    min_fill = o->cost[q];
             } else if (o->kind == K_GLD && q == P_L2 && !s->l2_all) {
                 if (o->follow < 0 && (min_l2 < 0 || o->cost[q] < min_l2))
                     min_l2 = o->cost[q];
@@ -760,6 +772,8 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
         units[P_DRAM] += (double)lv[2] * min_dram;
     if (min_l2 > 0)
         units[P_L2] += (double)(lv[1] + lv[2]) * min_l2;
+    if (min_fill > 0)
+        units[P_L2W] += (double)lv[2] * min_fill;
     for (int q = 0; q < P_PER_PART; q++)
         units[q] /= S; /* the busiest partition takes at least the average */
     /* the arithmetic pipes (FP32, integer, FMA heavy, FP64) bound as one: the largest */

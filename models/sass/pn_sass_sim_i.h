@@ -139,6 +139,18 @@ double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double 
 double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines);
 void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
 double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
+
+/* A launch timed after a scrub that leaves the L2 dirty (kernel.memory.flushed
+ * 2: a memset of an L2-sized buffer before each launch, as llm.c's and
+ * nvbench's harnesses do): the lines its DRAM reads and its stores bring into
+ * the L2 displace the scrub's dirty lines, which go back to DRAM. Given the
+ * launch's requested load and store sectors (s_ld, s_st) and the DRAM sectors
+ * each requested one costs (*f_ld, *f_st; -1: not measured), adds the write-
+ * backs: pd->scrub_writeback_ld a sector read from DRAM, pd->scrub_writeback_st
+ * a sector stored, at most pd->scrub_dirty_mib over the launch
+ * (examples/probe/cold_stream.cu). Unchanged without the keys. */
+void pn_sass_scrub_writebacks(const pn_pipe_device_t *pd, double s_ld, double s_st,
+                              double *f_ld, double *f_st);
 uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                              double grid, double busy);
 /* The steps of the device's atomic unit a global atomic op takes from a measured
