@@ -620,7 +620,7 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     base[K_BAR] = (uint64_t)llround(tot[K_BAR] / ((double)B * W));
     rem[K_BAR] = 0;
     double mem[MEM_N];
-    memory_of(l, sass != NULL, ncu->flushed, mem);
+    memory_of(l, sass != NULL, l->warm ? 0 : ncu->flushed, mem);
     fprintf(out, "# pnsim import %s: launch %ld of %s, grid %u x block %u threads\n",
             ncu->path, l->id, l->kernel, B, l->threads);
     fprintf(out, "# ncu: %.0f warp instructions, %u registers, %u shared bytes; occupancy "
@@ -766,7 +766,8 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         int known = 1;
         for (size_t i = 0; i < n; i++) {
             double m[MEM_N];
-            memory_of(&ncu->launches[idx[i]], 0, ncu->flushed, m);
+            memory_of(&ncu->launches[idx[i]], 0,
+                      ncu->launches[idx[i]].warm ? 0 : ncu->flushed, m);
             y[i] = m[q];
             known = known && !isnan(m[q]);
         }

@@ -29,6 +29,9 @@ typedef struct pn_ncu_launch {
      * SULD, and STL + SUST */
     double apart_ld, apart_st;
     char cc[8];                   /* the CC column ("9.0"); "" when absent */
+    int warm;                     /* timed after another launch left its data in L2, not
+                                   * after the flush (pnsim import --warm): no flushed key;
+                                   * 0 after pn_ncu_read */
 } pn_ncu_launch_t;
 
 typedef struct pn_ncu {

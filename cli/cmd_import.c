@@ -71,7 +71,50 @@ static const char import_usage[] =
     "                        that scrubs the L2 by writing, as a memset of an\n"
     "                        L2-sized buffer: llm.c's, nvbench's; the launch writes\n"
     "                        the scrub's dirty lines back)\n"
+    "      --warm IDS        with --flushed: these launches (ncu's IDs, as the config\n"
+    "                        names end: 3,5,8-11) are timed after another launch of the\n"
+    "                        same timed region left their data in L2, not right after\n"
+    "                        the flush: their configs say nothing flushed\n"
     "  -h, --help            this help\n";
+
+/* Walk list (--warm: ncu's IDs, comma-separated, a-b for a range): calls mark
+ * for each ID when ncu is given, else only checks the syntax. Returns 0 on a
+ * list that is not one, -1 (err set) on an ID not in ncu's report, else 1. */
+static int warm_ids(pn_ncu_t *ncu, const char *list, pn_error_t *err)
+{
+    const char *p = list;
+    if (!*p)
+        return 0;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p || a < 0 || *p == '-' || *p == '+')
+            return 0;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p || b < a || *p == '-' || *p == '+')
+                return 0;
+        }
+        if (*end == ',' && end[1])
+            end++;
+        else if (*end)
+            return 0;
+        for (long id = a; ncu && id <= b; id++) {
+            size_t i = 0;
+            while (i < ncu->n_launches && ncu->launches[i].id != id)
+                i++;
+            if (i == ncu->n_launches) {
+                pn_error_set(err, PN_EINVAL, "%s: no launch with ID %ld (--warm)", ncu->path,
+                             id);
+                return -1;
+            }
+            ncu->launches[i].warm = 1;
+        }
+        p = end;
+    }
+    return 1;
+}
 
 static int by_threads(const void *a, const void *b, void *ctx)
 {
@@ -237,12 +280,14 @@ int pn_cmd_import(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "source", required_argument, NULL, 'S' },
         { "flushed", optional_argument, NULL, 'F' },
+        { "warm", required_argument, NULL, 'W' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     const char *device = "h100", *outdir = NULL, *source = NULL, *output = NULL;
     pn_format_t fmt = PN_FORMAT_TEXT;       /* text: the configs as YAML */
     int flushed = 0;
+    const char *warm = NULL;
     pn_error_t err;
     pn_error_clear(&err);
     int c;
@@ -270,6 +315,12 @@ int pn_cmd_import(int argc, char **argv)
                 return pn_cli_usage_error("import", "--flushed=%s: expected clean or dirty",
                                           optarg);
             break;
+        case 'W':
+            if (!warm_ids(NULL, optarg, NULL))
+                return pn_cli_usage_error("import", "--warm '%s': expected launch IDs as "
+                                          "3,5,8-11", optarg);
+            warm = optarg;
+            break;
         case 'h': fputs(import_usage, stdout); return 0;
         default:
             return pn_cli_option_error("import", c, argv);
@@ -278,6 +329,9 @@ int pn_cmd_import(int argc, char **argv)
     if (optind != argc - 1)
         return pn_cli_usage_error("import", "expected exactly one PROF.csv, got %d",
                                   argc - optind);
+    if (warm && !flushed)
+        return pn_cli_usage_error("import", "--warm names launches timed after another: "
+                                  "give --flushed too");
     if (source && !outdir)
         return pn_cli_usage_error("import", "--source writes program files: give -O DIR");
     struct stat sb;
@@ -306,6 +360,11 @@ int pn_cmd_import(int argc, char **argv)
         return pn_cli_fail("import", &err);
     }
     ncu.flushed = flushed;
+    if (warm && warm_ids(&ncu, warm, &err) < 0) {
+        pn_ncu_destroy(&ncu);
+        pn_device_destroy(&dev);
+        return pn_cli_fail("import", &err);
+    }
     /* a profile of another compute capability than the device's: say so once
      * (the configs predict the device named, not the GPU that was profiled) */
     const char *cap = dev.description ? strstr(dev.description, "compute capability ") : NULL;

@@ -587,7 +587,10 @@ else bad import-atomic-ns "$(cat "$TMP/err"; grep memory "$TMP/memory/mm_red-128
 printf 'Using kernel 1\nblock_size   32 | time 0.1 ms\nblock_size 64 time 0.2 ms\nUsing kernel 1\nblock_size 32 | time 9\n' >"$TMP/kt.log"
 if python3 examples/llmc/llmc_calls.py calls "$TMP/kt.csv" "$TMP/kt.log" >"$TMP/calls.csv" &&
    [ "$(tr '\n' ' ' <"$TMP/calls.csv")" = "call,kernel,size,threads,blocks,median_us,timed 0,A,256,32,8,2.000,3 0,B,256,256,1,12.500,6 1,A,256,64,4,5.000,3 1,B,256,256,1,12.500,6 " ] &&
-   [ "$(python3 examples/llmc/llmc_calls.py count "$TMP/calls.csv")" = 4 ]
+   [ "$(python3 examples/llmc/llmc_calls.py count "$TMP/calls.csv")" = 4 ] &&
+   printf '"ID","Kernel Name"\n"",""\n"0","A"\n"1","B"\n"2","A"\n' >"$TMP/calls.raw.csv" &&
+   # B follows A in its call: warm; the raw page lacks launch 3
+   [ "$(python3 examples/llmc/llmc_calls.py warm "$TMP/calls.csv" "$TMP/calls.raw.csv")" = 1 ]
 then ok llmc-calls
 else bad llmc-calls "$(cat "$TMP/calls.csv")"; fi
 # launches timed with the L2 flushed before each: kernel.memory.flushed 1 (clean, the
@@ -600,6 +603,21 @@ then ok import-flushed
 else bad import-flushed "$(cat "$TMP/err")"; fi
 expect_fail import-flushed-bad "pnsim import: --flushed=wet: expected clean or dirty" \
     $RUN import --flushed=wet tests/ncu/good.csv
+# --warm IDS: those launches follow another in the timed region, not the flush: no key
+if [ "$($RUN import --flushed=dirty --warm 1 tests/ncu/two-sizes.csv 2>"$TMP/err" |
+        grep -o 'flushed: [0-9]' | tr '\n' ' ')" = "flushed: 2 " ] &&
+   [ "$($RUN import --flushed=dirty --warm 0-1 tests/ncu/two-sizes.csv 2>>"$TMP/err" |
+        grep -c 'flushed')" = 0 ]
+then ok import-warm
+else bad import-warm "$(cat "$TMP/err")"; fi
+expect_fail import-warm-needs-flushed "pnsim import: --warm names launches timed after another: give --flushed too" \
+    $RUN import --warm 1 tests/ncu/two-sizes.csv
+expect_fail import-warm-syntax "pnsim import: --warm '1x': expected launch IDs as 3,5,8-11" \
+    $RUN import --flushed --warm 1x tests/ncu/two-sizes.csv
+expect_fail import-warm-range "pnsim import: --warm '2-1': expected launch IDs as 3,5,8-11" \
+    $RUN import --flushed --warm 2-1 tests/ncu/two-sizes.csv
+expect_fail import-warm-missing "tests/ncu/two-sizes.csv: no launch with ID 7 (--warm)" \
+    $RUN import --flushed --warm 0,7 tests/ncu/two-sizes.csv
 # the run report says when the warps run fewer instructions than the page counts
 # (rb_warp's sides running on separately after their BSYNC: 91 %)
 if $RUN run -r 1 "$TMP/robust/rb_warp-128x8192-31.yaml" 2>"$TMP/err" |

@@ -11,7 +11,8 @@
 # second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
 # PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed), PN_FLUSHED=dirty
-# with --flushed=dirty (flushed by a memset that leaves the L2 dirty).
+# with --flushed=dirty (flushed by a memset that leaves the L2 dirty); PN_WARM=IDS adds
+# --warm IDS (launches timed after others of their timed region, not after the flush).
 set -euo pipefail
 pnsim=${PNSIM:-build/pnsim}
 runs=${RUNS:-2}
@@ -31,7 +32,8 @@ if [ "$src" != - ]; then
     xz -dc "$src" > "$work/$n.source.csv"
     prog=(-S "$work/$n.source.csv")
 fi
-"$pnsim" import ${PN_FLUSHED:+--flushed$([ "$PN_FLUSHED" = dirty ] && echo =dirty)} -O "$work/$n" "${prog[@]}" "$raw" > /dev/null \
+"$pnsim" import ${PN_FLUSHED:+--flushed$([ "$PN_FLUSHED" = dirty ] && echo =dirty)} \
+    ${PN_WARM:+--warm "$PN_WARM"} -O "$work/$n" "${prog[@]}" "$raw" > /dev/null \
     2> "$work/$n.import.log"
 "$pnsim" compare -q -r "$runs" --durations -f csv -o "$work/$n.compare.csv" "$@" "$work/$n"
 "$pnsim" compare -q -r "$runs" --durations "$@" "$work/$n" > "$work/$n.compare.txt"

@@ -19,11 +19,13 @@ export PNSIM="$pnsim" RUNS="${RUNS:-2}"
 mkdir -p "$work"
 for raw in "$data"/*.raw.csv; do
     n=$(basename "$raw" .raw.csv)
-    # each launch timed after a memset that scrubs the L2 and leaves it dirty
+    # each call timed after a memset that scrubs the L2 and leaves it dirty; a call's
+    # launches after its first find what the first left in L2
     src=$data/$n.source.csv.xz
     [ -z "${PN_COUNTS:-}" ] || src=-
-    PN_FLUSHED=dirty bash "$here/../common/import_compare.sh" "$work" "$n" "$raw" "$src" \
-        "$data/$n.times.csv"
+    warm=$(python3 "$here/llmc_calls.py" warm "$data/$n.calls.csv" "$raw")
+    PN_FLUSHED=dirty PN_WARM=$warm bash "$here/../common/import_compare.sh" "$work" "$n" "$raw" \
+        "$src" "$data/$n.times.csv"
 done
 bash "$here/../common/import_compare.sh" --all "$work"
 python3 "$here/llmc_calls.py" pick "$data" "$work"

@@ -13,6 +13,10 @@ time" line a block size, as all of them print):
         timed launches of the same kernel, threads and blocks)
   llmc_calls.py count NAME.calls.csv               S x m (ncu -c: profile them all)
   llmc_calls.py times NAME.calls.csv > NAME.times.csv   pnsim compare's times file
+  llmc_calls.py warm NAME.calls.csv NAME.raw.csv   the launches (ncu's IDs, the rows
+        from 0) that are not the first of their call: timed after the call's earlier
+        launches, not right after the memset (pnsim import --warm); those the raw
+        page has
   llmc_calls.py pick DATADIR WORKDIR               per program, the fastest
         (version, block size) measured and predicted, from WORKDIR/NAME.compare.csv
         (pnsim compare -f csv of NAME.times.csv): a call's time is the sum of its
@@ -70,6 +74,18 @@ def times(path):
             w.writerow([r['kernel'], r['size'], r['threads'], r['blocks'], r['median_us'], r['timed']])
 
 
+def warm(path, raw):
+    with open(raw) as f:
+        rows = list(csv.reader(f))
+    have = {r[0] for r in rows[2:] if r}     # ID column; row 1 holds the units
+    ids, seen = [], set()
+    for i, r in enumerate(load_calls(path)):
+        if r['call'] in seen and str(i) in have:
+            ids.append(str(i))
+        seen.add(r['call'])
+    print(','.join(ids))
+
+
 def pick(data, work):
     progs = {}
     for cf in sorted(glob.glob(os.path.join(data, '*.calls.csv'))):
@@ -119,6 +135,8 @@ if __name__ == '__main__':
         print(len(load_calls(sys.argv[2])))
     elif cmd == 'times' and len(sys.argv) == 3:
         times(sys.argv[2])
+    elif cmd == 'warm' and len(sys.argv) == 4:
+        warm(sys.argv[2], sys.argv[3])
     elif cmd == 'pick' and len(sys.argv) == 4:
         pick(sys.argv[2], sys.argv[3])
     else:
