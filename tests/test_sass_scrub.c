@@ -125,11 +125,52 @@ static void test_scrub_writebacks(void **state)
     assert_int_equal(scrub_dram_bound(2, 0, 0.25, 1), 34);
 }
 
+/* Steps of copy_prog's run (seed 1) with loads' DRAM latency 40 settled
+ * under the launch's own load (dram_queue 10), flushed as given with
+ * write-backs 0.5 a sector read (none stored), and dram_write_delay wd. */
+static uint64_t scrub_steps(int flushed, double wd)
+{
+    pn_sass_prog_t p;
+    copy_prog(&p);
+    pn_pipe_params_t pp;
+    pn_test_sass_params(&pp, 1, 1);
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
+    pn_pipe_device_t pd = { 0 };
+    pd.dram_sectors = 1;
+    pd.dram_queue = 10;
+    pd.dram_write_delay = wd;
+    pd.scrub_writeback_ld = 0.5;
+    pd.scrub_dirty_mib = 1;
+    pn_memory_t mem;
+    cold_memory(&mem, 4, flushed);
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return r.steps;
+}
+
+/* The write-backs are DRAM writes, which lengthen the DRAM's latency under
+ * load (dram_write_delay): after a dirty scrub the write delay slows the run;
+ * flushed cleanly, with nothing written to DRAM, it changes nothing. */
+static void test_scrub_latency(void **state)
+{
+    (void)state;
+    assert_int_equal(scrub_steps(1, 50), scrub_steps(1, 0));
+    assert_true(scrub_steps(2, 50) > scrub_steps(2, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_fill),
         cmocka_unit_test(test_scrub_writebacks),
+        cmocka_unit_test(test_scrub_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,8 @@ pn_status_t pn_sass_dram_settle(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn
     for (uint32_t i = 0; i < s->n_ops; i++)
         if (s->ops[i].kind == K_GST)
             written += (double)s->plan.op_execs[i] * s->ops[i].cost[P_DRAM];
+        else if (s->ops[i].kind == K_GLD) /* a scrub's lines it writes back */
+            written += (double)s->plan.op_execs[i] * s->ops[i].cost[P_DRAM] * s->wb_ld;
     pn_pipe_bounds_t b;
     pn_sass_sim_bounds(s, &b);
     double all = (double)b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM] * s->rate[P_DRAM] + s->cap[P_DRAM];

@@ -87,6 +87,8 @@ struct pn_sass_sim {
     uint32_t n_lines;           /* leaders with followers: a completion record each */
     int dram_all;               /* measured DRAM reads: every load takes its share */
     int l2_all;                 /* measured L2 reads: the same for the L2 pipe */
+    double wb_ld;               /* the share of a global load's DRAM cost that writes a
+                                 * scrub's dirty line back (pn_sass_scrub_writebacks) */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
     uint32_t burst;             /* the most loads taking a level in one basic block
                                  * on one base register */
