@@ -77,8 +77,8 @@ static const char import_usage[] =
     "                        the flush: their configs say nothing flushed\n"
     "  -h, --help            this help\n";
 
-/* Walk list (--warm: ncu's IDs, comma-separated, a-b for a range): calls mark
- * for each ID when ncu is given, else only checks the syntax. Returns 0 on a
+/* Walk list (--warm: ncu's IDs, comma-separated, a-b for a range): with ncu,
+ * mark each ID's launch warm; without, only check the syntax. Returns 0 on a
  * list that is not one, -1 (err set) on an ID not in ncu's report, else 1. */
 static int warm_ids(pn_ncu_t *ncu, const char *list, pn_error_t *err)
 {
