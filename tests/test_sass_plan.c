@@ -133,6 +133,38 @@ static void test_fixed_per_warp(void **state)
         assert_int_equal(body[w], 2);
 }
 
+/* A remainder loop, then an unrolled loop behind a forward guard that no warp
+ * passes (its block never executed: llm.c's layernorm mean_kernel at 1024
+ * threads): the flows into and out of a block never executed are 0, so the
+ * guard is always taken and no warp runs the unrolled loop (before, the guard
+ * was taken as never taken, as for a loop whose entry the counts leave open,
+ * and every warp ran the unrolled loop once). */
+static void test_never_run_block(void **state)
+{
+    (void)state;
+    const char *lines[] = { "ISETP.GE.U32.AND P0, PT, R10, 0x3, PT",
+                            "LDG.E R15, desc[UR6][R12.64]", "FADD R8, R15, R8",
+                            "ISETP.NE.AND P1, PT, R9, RZ, PT", "@P1 BRA 0x10",
+                            "@!P0 BRA 0x80", "LDG.E R11, desc[UR6][R10.64]",
+                            "@!P0 BRA 0x60", "EXIT" };
+    const double ex[] = { 8, 8, 8, 8, 8, 8, 0, 0, 8 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    prog_of(&p, lines, 9, ex, 8);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 3);
+    /* the remainder loop's back edge: never taken (once a warp); the guard:
+     * always taken; the unrolled loop's back edge: never visited */
+    assert_true(pl.branches[0].visits == 8 && pl.branches[0].taken == 0);
+    assert_true(pl.branches[1].visits == 8 && pl.branches[1].taken == 8);
+    assert_true(pl.branches[2].visits == 0);
+    for (int w = 0; w < 8; w++)
+        assert_int_equal(pl.insts[w], 7);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
 /* A warp whose thread 0 alone runs the body, the sides joined by a WARPSYNC
  * (no BSSY region): ncu counts the WARPSYNC once for each side. The branch
  * took both sides once, the taken side waits after the WARPSYNC, and the plan
@@ -278,6 +310,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_guards),
+        cmocka_unit_test(test_never_run_block),
         cmocka_unit_test(test_fixed_per_warp),
         cmocka_unit_test(test_divergence_without_region),
         cmocka_unit_test(test_level_shares),

@@ -44,7 +44,9 @@ static int is_cond(const pn_sass_op_t *op)
 }
 
 /* Solve unknown edges by flow conservation: a block's executions equal its
- * inflow (plus the warps for block 0) and its outflow. */
+ * inflow (plus the warps for block 0) and its outflow. Flows are never
+ * negative, so where the known ones already make up a block's executions
+ * (a block never executed, say) every unknown one of its edges is 0. */
 static void solve(const pn_sass_prog_t *p, const double *count, edge_t *e, size_t ne)
 {
     uint32_t nb = p->n_blocks;
@@ -67,6 +69,12 @@ static void solve(const pn_sass_prog_t *p, const double *count, edge_t *e, size_
                 if (any && n_unknown == 1) {
                     double v = count[b] - known;
                     e[unknown].value = v < 0 ? 0 : v;
+                    changed = 1;
+                } else if (any && n_unknown > 1 && count[b] - known <= 0) {
+                    for (size_t i = 0; i < ne; i++)
+                        if ((dir == 0 ? e[i].to : e[i].from) == (int32_t)b &&
+                            isnan(e[i].value))
+                            e[i].value = 0;
                     changed = 1;
                 }
             }
