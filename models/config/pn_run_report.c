@@ -124,7 +124,7 @@ static void report_text(FILE *out, const void *data)
         fprintf(out, "plan     %u backward branch%s whose split the counts do not give, taken "
                 "on half their visits (doc/dependencies.md, \"Per-warp shape\")\n", r->unsolved,
                 r->unsolved == 1 ? "" : "es");
-    if (r->has_sass && r->covered < 0.97)
+    if (r->has_sass && (r->covered < 0.97 || r->covered > 1.03))
         fprintf(out, "plan     the warps run %.0f %% of the instructions the program counts "
                 "(control flow the plan does not follow; doc/dependencies.md)\n",
                 100 * r->covered);

@@ -50,7 +50,7 @@ typedef struct pn_sass_plan {
     uint32_t unsolved;            /* branches whose taken share could not be solved (halved) */
     double covered;               /* the instructions the planned warps run over those the
                                    * counts give them (their share of the launch's warps);
-                                   * below 1 where the walk does not follow the control
+                                   * away from 1 where the walk does not follow the control
                                    * flow, 1 without executions */
 } pn_sass_plan_t;
 
