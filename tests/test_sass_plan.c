@@ -165,6 +165,38 @@ static void test_never_run_block(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A loop that runs once where it runs, behind a guard that a quarter of the
+ * visits take, inside a loop of 4 trips (llm.c's fused_residual v6: a row's
+ * chunks, one a lane): guard and back edge share one equation, and taking
+ * the guard as never taken would send more warps into the body (32) than it
+ * ran (24). No more go on than the body ran: the guard is taken 8 times, the
+ * back edge never, and the plan runs the 224 instructions counted (before:
+ * 8 more trips of the body). */
+static void test_guard_not_all(void **state)
+{
+    (void)state;
+    const char *lines[] = { "S2R R7, SR_TID.X", "ISETP.NE.AND P0, PT, R9, RZ, PT",
+                            "@P0 BRA 0x50", "FADD R5, R5, R6", "@!P1 BRA 0x30",
+                            "IADD3 R3, R3, 0x1, RZ", "ISETP.NE.AND P2, PT, R3, 0x4, PT",
+                            "@P2 BRA 0x10", "EXIT" };
+    const double ex[] = { 8, 32, 32, 24, 24, 32, 32, 32, 8 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    prog_of(&p, lines, 9, ex, 8);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 3);
+    assert_true(pl.branches[0].visits == 32 && pl.branches[0].taken == 8);
+    assert_true(pl.branches[1].visits == 24 && pl.branches[1].taken == 0);
+    assert_true(pl.branches[2].visits == 32 && pl.branches[2].taken == 24);
+    uint64_t insts = 0;
+    for (int w = 0; w < 8; w++)
+        insts += pl.insts[w];
+    assert_int_equal(insts, 224);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
 /* A warp whose thread 0 alone runs the body, the sides joined by a WARPSYNC
  * (no BSSY region): ncu counts the WARPSYNC once for each side. The branch
  * took both sides once, the taken side waits after the WARPSYNC, and the plan
@@ -311,6 +343,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_guards),
         cmocka_unit_test(test_never_run_block),
+        cmocka_unit_test(test_guard_not_all),
         cmocka_unit_test(test_fixed_per_warp),
         cmocka_unit_test(test_divergence_without_region),
         cmocka_unit_test(test_level_shares),

@@ -257,7 +257,9 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
      * entry and its back edge one equation. The first conditional forward
      * branch left unknown (in address order) is taken as never taken: every
      * warp that reaches it goes on, the work it leads to spread over all of
-     * them; then the flows are solved again and the next one taken. One pass
+     * them; but no more go on than the block they go on to ran (a loop that
+     * runs once where it runs, behind a guard some warps take: its entries
+     * are its trips); then the flows are solved again and the next one taken. One pass
      * does: a branch passed over was solved or is backward, and solving more
      * edges cannot make it unknown again. Backward branches still unknown
      * take half their visits (below). */
@@ -267,7 +269,9 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
             !isnan(e[taken_edge[b]].value) || !isnan(e[fall_edge[b]].value) ||
             (pn_sass_op_is_branch(op) && op->in.target <= op->offset))
             continue;
-        e[taken_edge[b]].value = 0;
+        int32_t to = e[fall_edge[b]].to;
+        double over = to >= 0 ? count[b] - count[to] : 0;
+        e[taken_edge[b]].value = over > 0 ? over : 0;
         solve(p, count, e, ne);
     }
     for (uint32_t b = 0; b < nb; b++) {
