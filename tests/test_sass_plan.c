@@ -31,6 +31,25 @@ static void prog_of(pn_sass_prog_t *p, const char *const *lines, int n, const do
         fail_msg("%s", err.msg);
 }
 
+/* The plan of 9 lines with executions ex over 8 warps (2 blocks of 4): 3
+ * branches; per warp the instructions it runs into insts[8]. The branches'
+ * (visits, taken) into vt[3][2]. */
+static void plan9(const char *const *lines, const double *ex, double vt[3][2], uint64_t *insts)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    prog_of(&p, lines, 9, ex, 8);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
+    assert_int_equal(pl.n_branches, 3);
+    for (int b = 0; b < 3; b++)
+        vt[b][0] = pl.branches[b].visits, vt[b][1] = pl.branches[b].taken;
+    for (int w = 0; w < 8; w++)
+        insts[w] = pl.insts[w];
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
 /* fixed[] of the guarded branch or exit at line `at` of lines. */
 static int fixed_at(const char *const *lines, int n, int at)
 {
@@ -148,21 +167,16 @@ static void test_never_run_block(void **state)
                             "@!P0 BRA 0x80", "LDG.E R11, desc[UR6][R10.64]",
                             "@!P0 BRA 0x60", "EXIT" };
     const double ex[] = { 8, 8, 8, 8, 8, 8, 0, 0, 8 };
-    pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    prog_of(&p, lines, 9, ex, 8);
-    pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
-    assert_int_equal(pl.n_branches, 3);
+    double vt[3][2];
+    uint64_t insts[8];
+    plan9(lines, ex, vt, insts);
     /* the remainder loop's back edge: never taken (once a warp); the guard:
      * always taken; the unrolled loop's back edge: never visited */
-    assert_true(pl.branches[0].visits == 8 && pl.branches[0].taken == 0);
-    assert_true(pl.branches[1].visits == 8 && pl.branches[1].taken == 8);
-    assert_true(pl.branches[2].visits == 0);
+    assert_true(vt[0][0] == 8 && vt[0][1] == 0);
+    assert_true(vt[1][0] == 8 && vt[1][1] == 8);
+    assert_true(vt[2][0] == 0);
     for (int w = 0; w < 8; w++)
-        assert_int_equal(pl.insts[w], 7);
-    pn_sass_plan_destroy(&pl);
-    pn_sass_prog_destroy(&p);
+        assert_int_equal(insts[w], 7);
 }
 
 /* A loop that runs once where it runs, behind a guard that a quarter of the
@@ -180,21 +194,15 @@ static void test_guard_not_all(void **state)
                             "IADD3 R3, R3, 0x1, RZ", "ISETP.NE.AND P2, PT, R3, 0x4, PT",
                             "@P2 BRA 0x10", "EXIT" };
     const double ex[] = { 8, 32, 32, 24, 24, 32, 32, 32, 8 };
-    pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    prog_of(&p, lines, 9, ex, 8);
-    pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
-    assert_int_equal(pl.n_branches, 3);
-    assert_true(pl.branches[0].visits == 32 && pl.branches[0].taken == 8);
-    assert_true(pl.branches[1].visits == 24 && pl.branches[1].taken == 0);
-    assert_true(pl.branches[2].visits == 32 && pl.branches[2].taken == 24);
-    uint64_t insts = 0;
+    double vt[3][2];
+    uint64_t insts[8], all = 0;
+    plan9(lines, ex, vt, insts);
+    assert_true(vt[0][0] == 32 && vt[0][1] == 8);
+    assert_true(vt[1][0] == 24 && vt[1][1] == 0);
+    assert_true(vt[2][0] == 32 && vt[2][1] == 24);
     for (int w = 0; w < 8; w++)
-        insts += pl.insts[w];
-    assert_int_equal(insts, 224);
-    pn_sass_plan_destroy(&pl);
-    pn_sass_prog_destroy(&p);
+        all += insts[w];
+    assert_int_equal(all, 224);
 }
 
 /* A warp whose thread 0 alone runs the body, the sides joined by a WARPSYNC

@@ -143,16 +143,9 @@ static uint64_t scrub_steps(int flushed, double wd)
     pd.scrub_dirty_mib = 1;
     pn_memory_t mem;
     cold_memory(&mem, 4, flushed);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
-    pn_run_result_t r;
-    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
-    pn_sass_sim_free(sim);
+    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
-    return r.steps;
+    return steps;
 }
 
 /* The write-backs are DRAM writes, which lengthen the DRAM's latency under

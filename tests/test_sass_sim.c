@@ -215,20 +215,6 @@ static void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
     pn_sass_sim_free(sim);
 }
 
-/* Steps of seed 1's run of prog on pp, pd and mem. */
-static uint64_t steps_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
-                         const pn_pipe_device_t *pd, const pn_memory_t *mem)
-{
-    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
-    pn_run_result_t r;
-    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
-    pn_sass_sim_free(sim);
-    return r.steps;
-}
 
 /* A program of the n texts (op i at 16 i, executed once, with its sectors,
  * lines and wavefronts when sectors is not NULL), then EXIT. */
@@ -475,7 +461,7 @@ static uint64_t missing_steps(pn_sass_prog_t *p)
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = mem.l2_hit = 0;
-    uint64_t steps = steps_on(p, &pp, &pd, &mem);
+    uint64_t steps = pn_test_sass_steps(p, &pp, &pd, &mem);
     pn_sass_prog_destroy(p);
     return steps;
 }
@@ -507,7 +493,7 @@ static uint64_t levels_steps(const char *const *t, int n, const double *sec, con
     pn_memory_default(&mem);
     mem.l1_hit = l1;
     mem.l2_hit = 1;
-    uint64_t steps = steps_on(&p, &pp, pd, &mem);
+    uint64_t steps = pn_test_sass_steps(&p, &pp, pd, &mem);
     pn_sass_prog_destroy(&p);
     return steps;
 }
@@ -1108,7 +1094,7 @@ static uint64_t jitter_steps(const char *const *texts, int n, double sd)
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = mem.l2_hit = 0;
-    uint64_t st = steps_on(&p, &pp, &pd, &mem);
+    uint64_t st = pn_test_sass_steps(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
     return st;
 }
@@ -1220,7 +1206,7 @@ static uint64_t queued_run(double q)
     pn_pipe_device_t pd = { 0 };
     pd.dram_queue = q;
     pd.dram_sectors = 1;
-    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
+    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
     return steps;
 }
@@ -1320,7 +1306,7 @@ static uint64_t levels_run_w(const char *const *lines, int n, double l1, double 
     mem.l1_hit = l1;
     mem.l2_hit = l2;
     mem.local_l1_hit = local_l1;
-    uint64_t steps = steps_on(&p, &pp, &pd, &mem);
+    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
     return steps;
 }
