@@ -544,7 +544,7 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
  * the nanoseconds the busiest L2 slice's atomic unit is active per warp-level
  * global atomic or reduction (NAN when not measured or none ran), and flushed 1
  * or 2 for launches timed with the L2 flushed before each, cleanly or by a
- * scrub that leaves it dirty (flushed; else NAN). */
+ * scrub that leaves it dirty (flushed; NAN when 0 or the launch is warm). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
        MEM_LOCAL_L1, MEM_TEX_L1, MEM_ATOM_NS, MEM_FLUSHED, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
@@ -555,7 +555,7 @@ static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "
 
 static void memory_of(const pn_ncu_launch_t *l, int sass, int flushed, double m[MEM_N])
 {
-    m[MEM_FLUSHED] = flushed ? flushed : NAN;
+    m[MEM_FLUSHED] = flushed && !l->warm ? flushed : NAN;
     double sec_ld = v0(l, M_SEC_LD), req_ld = v0(l, M_REQ_LD), sec_st = v0(l, M_SEC_ST);
     double req_st = v0(l, M_REQ_ST) > 0 ? v0(l, M_REQ_ST) : v0(l, M_GST);
     double sld = v0(l, M_SLD) + v0(l, M_SST) + v0(l, M_SATOM);
@@ -620,7 +620,7 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     base[K_BAR] = (uint64_t)llround(tot[K_BAR] / ((double)B * W));
     rem[K_BAR] = 0;
     double mem[MEM_N];
-    memory_of(l, sass != NULL, l->warm ? 0 : ncu->flushed, mem);
+    memory_of(l, sass != NULL, ncu->flushed, mem);
     fprintf(out, "# pnsim import %s: launch %ld of %s, grid %u x block %u threads\n",
             ncu->path, l->id, l->kernel, B, l->threads);
     fprintf(out, "# ncu: %.0f warp instructions, %u registers, %u shared bytes; occupancy "
@@ -766,8 +766,7 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         int known = 1;
         for (size_t i = 0; i < n; i++) {
             double m[MEM_N];
-            memory_of(&ncu->launches[idx[i]], 0,
-                      ncu->launches[idx[i]].warm ? 0 : ncu->flushed, m);
+            memory_of(&ncu->launches[idx[i]], 0, ncu->flushed, m);
             y[i] = m[q];
             known = known && !isnan(m[q]);
         }

@@ -13,9 +13,7 @@
 set -euo pipefail
 data=${1:-examples/data/h100/llmc}
 work=${2:-$(mktemp -d)}
-pnsim=${PNSIM:-build/pnsim}
 here=$(cd "$(dirname "$0")" && pwd)
-export PNSIM="$pnsim" RUNS="${RUNS:-2}"
 mkdir -p "$work"
 for raw in "$data"/*.raw.csv; do
     n=$(basename "$raw" .raw.csv)

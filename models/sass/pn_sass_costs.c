@@ -77,19 +77,21 @@ double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes)
     return g < 0 ? 0 : g > 1 ? 1 : g;
 }
 
-void pn_sass_scrub_writebacks(const pn_pipe_device_t *pd, double s_ld, double s_st,
-                              double *f_ld, double *f_st)
+double pn_sass_scrub_writebacks(const pn_pipe_device_t *pd, double s_ld, double s_st,
+                                double *f_ld, double *f_st)
 {
     double wl = pd->scrub_writeback_ld, ws = pd->scrub_writeback_st;
     double cap = pd->scrub_dirty_mib * 1048576.0 / 32;
     if (!(cap > 0) || !(wl > 0 || ws > 0))
-        return;
+        return 0;
     double fills = *f_ld > 0 ? *f_ld * s_ld : 0, want = wl * fills + ws * s_st;
     double scale = want > cap ? cap / want : 1;
-    if (*f_ld > 0)
-        *f_ld *= 1 + wl * scale;
     if (s_st > 0)
         *f_st = (*f_st > 0 ? *f_st : 0) + ws * scale;
+    if (!(*f_ld > 0))
+        return 0;
+    *f_ld *= 1 + wl * scale;
+    return wl * scale / (1 + wl * scale);
 }
 
 /* Table rows r[n][2] at x: interpolated between the rows around it, linearly

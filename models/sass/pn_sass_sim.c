@@ -454,11 +454,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_ld *= g;
         if (f_st > 0)
             f_st *= g;
-        if (p->mem->flushed > 1) {
-            double was = f_ld;
-            pn_sass_scrub_writebacks(pd, s_ld, s_st, &f_ld, &f_st);
-            s->wb_ld = f_ld > 0 ? (f_ld - was) / f_ld : 0;
-        }
+        if (p->mem->flushed > 1)
+            s->wb_ld = pn_sass_scrub_writebacks(pd, s_ld, s_st, &f_ld, &f_st);
     }
     s->dram_all = f_ld >= 0;
     s->l2_all = f_l2 >= 0;

@@ -150,9 +150,10 @@ double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
  * each requested one costs (*f_ld, *f_st; -1: not measured), adds the write-
  * backs: pd->scrub_writeback_ld a sector read from DRAM, pd->scrub_writeback_st
  * a sector stored, at most pd->scrub_dirty_mib over the launch
- * (examples/probe/cold_stream.cu). Unchanged without the keys. */
-void pn_sass_scrub_writebacks(const pn_pipe_device_t *pd, double s_ld, double s_st,
-                              double *f_ld, double *f_st);
+ * (examples/probe/cold_stream.cu). Returns the share of a load's DRAM cost
+ * that is write-backs; unchanged and 0 without the keys. */
+double pn_sass_scrub_writebacks(const pn_pipe_device_t *pd, double s_ld, double s_st,
+                                double *f_ld, double *f_st);
 uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                              double grid, double busy);
 /* The steps of the device's atomic unit a global atomic op takes from a measured
