@@ -20,9 +20,14 @@
  *              256 trips (class 0 ex2, 1 lg2, 2 rsqrt, 3 rcp, 4 sin,
  *              5 cos, 6 sqrt, 7 f2i+i2f, 8 f32->f64->f32); 4 blocks/SM
  *   mm_sfus    y[i] = ex2(x) * sin(x) + lg2(x + 1) * rsqrt(x + 1)        16, 64 MB
+ *   mm_rowcp   a thread a row: out[r][c] = in[r][c] + 1 for c = 0..767,   size = element
+ *              8192 rows (llm.c's B x T, C): each warp access touches 32  bytes (2: u16,
+ *              lines 1.5-3 KB apart, the next c the next word of each    4: float)
+ *   mm_rowst   the same rows, stores only: out[r][c] = r + c
+ *   mm_rowld   the same rows, loads only: out[r] = the row's sum
  *
  * "size" is the kernel's size column: bytes of one array (MB) for streaming kernels and
- * transposes, B for atomics, the class for mm_sfu. Usage and output as ../deps/deps.cu:
+ * transposes, B for atomics, the class for mm_sfu, an element's bytes for the rows. Usage and output as ../deps/deps.cu:
  *   memory [--kernels mm_x,...] [--threads 64,...] [--launches 40] [--warmup 5]
  *          [--launch-log FILE] [--info]
  */
@@ -34,6 +39,8 @@
 #define MM_SFU_TRIPS 256
 #define MM_ATOM_N (1L << 22)
 #define MM_HIST_N (1L << 24)
+#define MM_ROWS 8192
+#define MM_ROW_C 768
 
 static unsigned *g_sink = nullptr;
 
@@ -148,6 +155,44 @@ __global__ void mm_sfus(const float *__restrict__ x, float *__restrict__ y, long
     if (i >= n) return;
     float v = x[i];
     y[i] = exp2f(v) * __sinf(v) + __log2f(v + 1.0f) * rsqrtf(v + 1.0f);
+}
+
+/* a thread a row of C elements (the naive kernels of llm.c's dev/cuda: encoder, layernorm,
+ * residual kernel 1): K 0 copy, 1 stores only, 2 loads only. C comes at run time so that
+ * the compiler cannot prove two elements share a wider access. */
+template <class T, int K>
+__device__ __forceinline__ void mm_row(const T *__restrict__ in, T *__restrict__ out, float *__restrict__ sums,
+                                       int rows, int C)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    const T *a = in + (long)r * C;
+    T *b = out + (long)r * C;
+    float s = 0.f;
+    for (int c = 0; c < C; c++) {
+        if (K == 0) b[c] = (T)(a[c] + (T)1);
+        else if (K == 1) b[c] = (T)(r + c);
+        else s += (float)a[c];
+    }
+    if (K == 2) sums[r] = s;
+}
+
+template <class T>
+__global__ void mm_rowcp(const T *__restrict__ in, T *__restrict__ out, float *sums, int rows, int C)
+{
+    mm_row<T, 0>(in, out, sums, rows, C);
+}
+
+template <class T>
+__global__ void mm_rowst(const T *__restrict__ in, T *__restrict__ out, float *sums, int rows, int C)
+{
+    mm_row<T, 1>(in, out, sums, rows, C);
+}
+
+template <class T>
+__global__ void mm_rowld(const T *__restrict__ in, T *__restrict__ out, float *sums, int rows, int C)
+{
+    mm_row<T, 2>(in, out, sums, rows, C);
 }
 
 static bool mm_close(const std::vector<float> &g, const std::vector<float> &r, float tol, std::string *err)
@@ -349,6 +394,80 @@ struct mm_sfu_case : mm_case {
     }
 };
 
+/* the rows: kind 0 copy, 1 stores, 2 loads; size = an element's bytes (2 or 4) */
+struct mm_rows_case : mm_case {
+    int kind;
+    std::vector<unsigned char> a;
+    unsigned char *da = nullptr, *db = nullptr;
+    float *ds = nullptr;
+    mm_rows_case(int kind_, long bytes, uint64_t seed) : kind(kind_)
+    {
+        size = bytes;
+        a.resize((size_t)MM_ROWS * MM_ROW_C * bytes);
+        for (size_t i = 0; i < a.size(); i++) a[i] = (unsigned char)(pn_rand64(&seed) & 0x3f);
+        da = pn_dev_copy(a);
+        PN_CK(cudaMalloc(&db, a.size()));
+        PN_CK(cudaMalloc(&ds, MM_ROWS * sizeof(float)));
+    }
+    ~mm_rows_case() { cudaFree(da); cudaFree(db); cudaFree(ds); }
+    bool valid(int T) const override { return mm_case::valid(T) && (size == 2 || size == 4); }
+    long blocks(int T) const override { return (MM_ROWS + T - 1) / T; }
+    /* kind k's kernel for elements of type T */
+    template <class T> const void *fn() const
+    {
+        const void *f[3] = {(const void *)mm_rowcp<T>, (const void *)mm_rowst<T>, (const void *)mm_rowld<T>};
+        return f[kind];
+    }
+    template <class T> void go(int T_)
+    {
+        unsigned nb = (unsigned)blocks(T_);
+        const T *x = (const T *)da;
+        T *y = (T *)db;
+        if (kind == 0) mm_rowcp<T><<<nb, T_>>>(x, y, ds, MM_ROWS, MM_ROW_C);
+        else if (kind == 1) mm_rowst<T><<<nb, T_>>>(x, y, ds, MM_ROWS, MM_ROW_C);
+        else mm_rowld<T><<<nb, T_>>>(x, y, ds, MM_ROWS, MM_ROW_C);
+    }
+    const void *func() const override { return size == 2 ? fn<unsigned short>() : fn<float>(); }
+    void warm() override { pn_warm_buf(da, a.size(), g_sink); pn_warm_buf(db, a.size(), g_sink); }
+    void launch(int T) override
+    {
+        if (size == 2) go<unsigned short>(T);
+        else go<float>(T);
+    }
+    /* the element the host expects at row r, column c (the bytes are small integers) */
+    double elem(long r, long c) const
+    {
+        size_t i = (size_t)r * MM_ROW_C + c;
+        if (size == 2) { unsigned short v; memcpy(&v, &a[2 * i], 2); return v; }
+        float v;
+        memcpy(&v, &a[4 * i], 4);
+        return v;
+    }
+    bool check(int) override
+    {
+        if (kind == 2) {
+            std::vector<float> g = pn_host_copy(ds, MM_ROWS), ref(MM_ROWS);
+            for (long r = 0; r < MM_ROWS; r++) {
+                float s = 0.f;
+                for (long c = 0; c < MM_ROW_C; c++) s += (float)elem(r, c);
+                ref[r] = s;
+            }
+            return mm_close(g, ref, 1e-3f, &err);
+        }
+        std::vector<unsigned char> g = pn_host_copy(db, a.size());
+        for (long r = 0; r < MM_ROWS; r++)
+            for (long c = 0; c < MM_ROW_C; c++) {
+                size_t i = (size_t)r * MM_ROW_C + c;
+                double want = kind == 0 ? elem(r, c) + 1 : (double)(r + c);
+                double got;
+                if (size == 2) { unsigned short v; memcpy(&v, &g[2 * i], 2); got = v; want = (unsigned short)(long)want; }
+                else { float v; memcpy(&v, &g[4 * i], 4); got = v; want = (float)want; }
+                if (got != want) { err = "row " + std::to_string(r) + " column " + std::to_string(c); return false; }
+            }
+        return true;
+    }
+};
+
 struct mm_desc {
     const char *name;
     std::vector<int> threads;
@@ -390,6 +509,9 @@ int main(int argc, char **argv)
         {"mm_hist", {256, 1024}, {32, 1024}, [](long n, uint64_t s) -> mm_case * { return new mm_atomic_case(2, n, s); }},
         {"mm_sfu", {256}, {0, 1, 2, 3, 4, 5, 6, 7, 8}, [](long n, uint64_t) -> mm_case * { return new mm_sfu_case(n); }},
         {"mm_sfus", T3, {16, 64}, [](long n, uint64_t s) -> mm_case * { return new mm_stream_case(4, n, s); }},
+        {"mm_rowcp", {32, 64, 256, 1024}, {2, 4}, [](long n, uint64_t s) -> mm_case * { return new mm_rows_case(0, n, s); }},
+        {"mm_rowst", {32, 64, 256, 1024}, {2, 4}, [](long n, uint64_t s) -> mm_case * { return new mm_rows_case(1, n, s); }},
+        {"mm_rowld", {32, 64, 256, 1024}, {2, 4}, [](long n, uint64_t s) -> mm_case * { return new mm_rows_case(2, n, s); }},
     };
     for (auto &n : names) {
         bool known = false;
