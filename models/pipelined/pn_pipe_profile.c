@@ -21,7 +21,8 @@ const char *const pn_pipe_device_keys[] = {
     "branch_busy", "diverge_switch", "fp64_busy", "fp64_latency", "launch_duration_us",
     "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", "branch_pred",
     "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
-    "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st", NULL
+    "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
+    "store_line_cycles", "store_narrow", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -165,6 +166,9 @@ static const struct scalar_key {
       0, 0, 1 },
     { "scrub_writeback_st", offsetof(pn_pipe_device_t, scrub_writeback_st), PN_PD_SCRUB_WB_ST,
       0, 0, 1 },
+    { "store_line_cycles", offsetof(pn_pipe_device_t, store_line_cycles), PN_PD_STORE_LINE, 0,
+      1, MAX_BUSY },
+    { "store_narrow", offsetof(pn_pipe_device_t, store_narrow), PN_PD_STORE_NARROW, 1, 0, 16 },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

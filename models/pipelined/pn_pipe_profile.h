@@ -67,6 +67,8 @@ enum {
 #define PN_PD_SCRUB_DIRTY (UINT64_C(1) << 56)  /* scrub_dirty_mib */
 #define PN_PD_SCRUB_WB_LD (UINT64_C(1) << 57)  /* scrub_writeback_ld */
 #define PN_PD_SCRUB_WB_ST (UINT64_C(1) << 58)  /* scrub_writeback_st */
+#define PN_PD_STORE_LINE (UINT64_C(1) << 59)   /* store_line_cycles */
+#define PN_PD_STORE_NARROW (UINT64_C(1) << 60) /* store_narrow */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -141,6 +143,10 @@ typedef struct pn_pipe_device {
     double scrub_writeback_ld;    /* such lines written back a sector a launch reads from
                                    * DRAM after the scrub */
     double scrub_writeback_st;    /* and a sector it stores */
+    double store_line_cycles;     /* cycles the SM's load/store path takes per line a global
+                                   * store touches, loads waiting behind it (0: none) */
+    double store_narrow;          /* that for a store of 8- or 16-bit lanes, times this
+                                   * (0: as a 32-bit one) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

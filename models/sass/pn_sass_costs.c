@@ -50,6 +50,33 @@ double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines
     return f > 1 ? f : 1;
 }
 
+/* Does store op write 8- or 16-bit lanes (STG.E.U16, .S8, ...)? */
+static int narrow_store(const pn_sass_op_t *op)
+{
+    const char *m = op->in.modifiers;
+    return strstr(m, ".U16") || strstr(m, ".S16") || strstr(m, ".U8") || strstr(m, ".S8");
+}
+
+/* The SM hands a store's lines to the L2 one after another on the path its
+ * loads take too: examples/probe/row_store.cu, where 8 SMs of 32 warps store
+ * rows a thread each (every warp store 32 lines of one sector) at 66.3 cycles a
+ * warp store for 32-bit lanes and 80.8 for 16-bit, and a copy of those rows
+ * takes the loads' 32.6 cycles more (examples/memory's mm_rowcp). A line of
+ * one sector takes store_line_cycles (times store_narrow for narrow lanes); a
+ * whole line (4 sectors), which the probe did not measure, the path's one
+ * cycle as before; linearly between by sectors a line. */
+double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
+                          double lines)
+{
+    if (!(pd->store_line_cycles > 0) || !(lines > 0))
+        return 0;
+    double w = narrow_store(op) && pd->store_narrow > 0 ? pd->store_narrow : 1;
+    double k = sec / lines;
+    k = k < 1 ? 1 : k > 4 ? 4 : k;
+    double per = 1 + (pd->store_line_cycles * w - 1) * (4 - k) / 3;
+    return lines * per * pd->lsu_sectors;
+}
+
 /* A shared access of wf wavefronts takes the L1's data path, which global
  * loads take too (one 128-byte wavefront a cycle; measured on the H100:
  * examples/probe/l1_mix.cu): wf cycles of the LSU pipe, in its units, and

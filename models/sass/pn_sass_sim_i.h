@@ -142,6 +142,14 @@ double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines
 void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
 double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
 
+/* pn_sass_costs.c: what a global store of sec sectors over `lines` lines an
+ * execution takes of the SM's load/store path, in sectors of it (lsu_sectors a
+ * cycle): the profile's store_line_cycles a line of one sector (store_narrow
+ * times that for 8- and 16-bit lanes), a cycle a whole line, linearly between;
+ * 0 without the key. */
+double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
+                          double lines);
+
 /* A launch timed after a scrub that leaves the L2 dirty (kernel.memory.flushed
  * 2: a memset of an L2-sized buffer before each launch, as llm.c's and
  * nvbench's harnesses do): the lines its DRAM reads and its stores bring into

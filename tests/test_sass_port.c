@@ -1,0 +1,123 @@
+/* test_sass_port.c - a global store's lines on the SM's load/store path (the
+ * profile's store_line_cycles and store_narrow; doc/dependencies.md, "A
+ * store's lines on the loads' path"): exact LSU bounds on a program of one
+ * scattered load, scattered stores of 16 and 32 bits and a coalesced store
+ * (examples/probe/row_store.cu measured the rule on an H100). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+#include "pn_sass_prog.h"
+#include "pn_sass_sim.h"
+#include "pn_test_sass.h"
+
+/* One warp, one execution each: a load of 32 sectors over 32 lines, two
+ * 16-bit stores and a 32-bit one of 32 sectors over 32 lines (a thread a
+ * row), a store of 4 sectors in one line, one of 16 sectors over 8 lines,
+ * EXIT. */
+static void rows_prog(pn_sass_prog_t *p)
+{
+    static const struct { const char *text; double sectors, lines; } op[] = {
+        { "LDG.E R5, desc[UR4][R2.64]", 32, 32 },
+        { "STG.E.U16 desc[UR4][R6.64], R5", 32, 32 },
+        { "STG.E.U16 desc[UR4][R6.64+0x2], R5", 32, 32 },
+        { "STG.E desc[UR4][R8.64], R5", 32, 32 },
+        { "STG.E desc[UR4][R10.64], R5", 4, 1 },
+        { "STG.E desc[UR4][R12.64], R5", 16, 8 },
+        { "EXIT", 0, 0 },
+    };
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(pn_sass_prog_add(p, op[i].text, (uint64_t)(16 * i), 0, 1, op[i].sectors,
+                                          op[i].lines, 0, i + 1, 32, &err),
+                         PN_OK);
+    assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
+}
+
+/* The LSU bound of rows_prog, 4 sectors a step, with the keys as given. */
+static uint64_t lsu_bound(double line_cycles, double narrow)
+{
+    pn_sass_prog_t p;
+    rows_prog(&p);
+    pn_pipe_params_t pp;
+    pn_test_sass_params(&pp, 1, 1);
+    pp.rate[PN_PIPE_LSU] = 4 * PN_PIPE_UNIT;
+    pn_pipe_device_t pd = { 0 };
+    pd.lsu_sectors = 4;
+    pd.store_line_cycles = line_cycles;
+    pd.store_narrow = narrow;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_pipe_bounds_t b;
+    pn_sass_sim_bounds(sim, &b);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU];
+}
+
+/* Without the keys every access of 32 lines takes a cycle a line (128
+ * sectors of the path), the whole line 4, the 8 half lines 32: 548, less the
+ * bucket (the largest, 128, and two steps, 8) over 4 a step: 103. With 2
+ * cycles a line of one sector each scattered store takes 32 x 2 x 4 = 256,
+ * the whole line still a cycle (4), the half lines 8 x (1 + 1 x 2/3) x 4 =
+ * 53.333: 953.333, less (256 + 8): 172 steps. With the 16-bit ones 1.5 times
+ * dearer (384 each): 1209.333, less (384 + 8): 204. The load is not a store:
+ * 128 throughout. */
+static void test_store_port(void **state)
+{
+    (void)state;
+    assert_int_equal(lsu_bound(0, 0), 103);
+    assert_int_equal(lsu_bound(0, 1.5), 103);
+    assert_int_equal(lsu_bound(2, 0), 172);
+    assert_int_equal(lsu_bound(2, 1), 172);
+    assert_int_equal(lsu_bound(2, 1.5), 204);
+}
+
+/* A store's path time holds what comes after it: one warp, three stores of
+ * 32 lines then a load of 32 lines, all at L1. Without the key each takes
+ * 128 sectors of the path (a 136 bucket, 4 a step): after the first, each
+ * waits 30 steps for its 128 (from 8): the load issues at 90. With 2 cycles
+ * a line the stores take 256 each (a 264 bucket): the second and third wait
+ * 62 steps each, the load 30: it issues at 154, 64 steps later. */
+static void test_store_port_run(void **state)
+{
+    (void)state;
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    const char *ops[] = { "STG.E desc[UR4][R8.64], R5", "STG.E desc[UR4][R10.64], R5",
+                          "STG.E desc[UR4][R12.64], R5", "LDG.E R5, desc[UR4][R2.64]", "EXIT" };
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(pn_sass_prog_add(&p, ops[i], (uint64_t)(16 * i), 0, 1, i < 4 ? 32 : 0,
+                                          i < 4 ? 32 : 0, 0, i + 1, 32, &err),
+                         PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    pn_test_sass_params(&pp, 1, 1);
+    pp.rate[PN_PIPE_LSU] = 4 * PN_PIPE_UNIT;
+    pn_pipe_device_t pd = { 0 };
+    pd.lsu_sectors = 4;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 1;
+    uint64_t plain = pn_test_sass_steps(&p, &pp, &pd, &mem);
+    pd.store_line_cycles = 2;
+    uint64_t port = pn_test_sass_steps(&p, &pp, &pd, &mem);
+    assert_int_equal(port - plain, 64);
+    pn_sass_prog_destroy(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_store_port),
+        cmocka_unit_test(test_store_port_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
