@@ -7,12 +7,13 @@
 // that no line is written twice in a row by a warp, and each sector still gets all its
 // words. Elements of 2 and 4 bytes; rows of C = 768; R rows, a thread a row, blocks of T
 // threads: (R, T) = (8192, 32): one or two warps an SM; (8192, 1024): 8 SMs of 32 warps;
-// (65536, 256): 16 warps on every SM. Median of 20 launches (CUDA events) after 3.
+// (65536, 256): 16 warps on every SM.
 // Prints CSV `order,bytes,rows,threads,blocks,median_us,cycles_per_store` where
 // cycles_per_store = SM cycles (at CLOCK_MHZ) a warp store over the SM's warps (the SM's
-// warp-stores over its time: rows / 32 warps spread over min(blocks, 132) SMs).
+// warp-stores over its time: rows / 32 warps spread over min(blocks, 132) SMs). Timed as
+// the example kernels are (examples/common/pn_bench.cuh: a spin kernel before each launch's
+// event pair), the median of 20 launches after 3.
 // Usage: row_store CLOCK_MHZ
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -35,26 +36,6 @@ __global__ void rs_store(T *__restrict__ out, int rows, int C)
     }
 }
 
-template <typename F>
-static float median_us(F launch)
-{
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<float> v;
-    for (int i = 0; i < 23; i++) {
-        cudaEventRecord(a);
-        launch();
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms;
-        cudaEventElapsedTime(&ms, a, b);
-        if (i >= 3) v.push_back(ms);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2] * 1e3f;
-}
-
 int main(int argc, char **argv)
 {
     double mhz = argc > 1 ? atof(argv[1]) : 1980;
@@ -71,13 +52,13 @@ int main(int argc, char **argv)
         double stores = (double)R / 32 * RS_C / sms; /* warp stores per SM */
         for (int bytes = 2; bytes <= 4; bytes += 2)
             for (int jump = 0; jump < 2; jump++) {
-                float us = median_us([&] {
+                std::vector<double> t = pn_time_launches(3, 20, [] {}, [&] {
                     if (bytes == 2 && !jump) rs_store<unsigned short, 0><<<nb, T>>>((unsigned short *)buf, R, RS_C);
                     else if (bytes == 2) rs_store<unsigned short, 1><<<nb, T>>>((unsigned short *)buf, R, RS_C);
                     else if (!jump) rs_store<float, 0><<<nb, T>>>((float *)buf, R, RS_C);
                     else rs_store<float, 1><<<nb, T>>>((float *)buf, R, RS_C);
                 });
-                PN_CK(cudaGetLastError());
+                double us = t[t.size() / 2];
                 printf("%s,%d,%d,%d,%d,%.3f,%.2f\n", jump ? "jump" : "row", bytes, R, T, nb, us,
                        us * mhz / stores);
             }

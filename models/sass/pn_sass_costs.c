@@ -59,8 +59,8 @@ static int narrow_store(const pn_sass_op_t *op)
 
 /* The SM hands a store's lines to the L2 one after another on the path its
  * loads take too: examples/probe/row_store.cu, where 8 SMs of 32 warps store
- * rows a thread each (every warp store 32 lines of one sector) at 66.3 cycles a
- * warp store for 32-bit lanes and 80.8 for 16-bit, and a copy of those rows
+ * rows a thread each (every warp store 32 lines of one sector) at 65.7 cycles a
+ * warp store for 32-bit lanes and 80.2 for 16-bit, and a copy of those rows
  * takes the loads' 32.6 cycles more (examples/memory's mm_rowcp). A line of
  * one sector takes store_line_cycles (times store_narrow for narrow lanes); a
  * whole line (4 sectors), which the probe did not measure, the path's one
