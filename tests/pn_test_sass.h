@@ -1,6 +1,6 @@
 /* pn_test_sass.h - the pipelined parameters and the run the SASS engine's
- * unit tests share (tests/test_sass_sim.c, tests/test_sass_plan.c,
- * tests/test_sass_scrub.c; include it after cmocka.h and pn_sass_sim.h). */
+ * unit tests share (tests/test_sass_*.c; include it after cmocka.h and
+ * pn_sass_sim.h). */
 #ifndef PN_TEST_SASS_H
 #define PN_TEST_SASS_H
 

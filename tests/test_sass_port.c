@@ -11,12 +11,13 @@
 #include "pn_sass_prog.h"
 #include "pn_sass_sim.h"
 #include "pn_test_sass.h"
+#include "pn_test_sass_warp.h"
 
 /* One warp, one execution each: a load of 32 sectors over 32 lines, two
  * 16-bit stores and a 32-bit one of 32 sectors over 32 lines (a thread a
  * row), a store of 4 sectors in one line, one of 16 sectors over 8 lines,
  * EXIT. */
-static void rows_prog(pn_sass_prog_t *p)
+static void port_prog(pn_sass_prog_t *p)
 {
     static const struct { const char *text; double sectors, lines; } op[] = {
         { "LDG.E R5, desc[UR4][R2.64]", 32, 32 },
@@ -36,11 +37,11 @@ static void rows_prog(pn_sass_prog_t *p)
     assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
 }
 
-/* The LSU bound of rows_prog, 4 sectors a step, with the keys as given. */
+/* The LSU bound of port_prog, 4 sectors a step, with the keys as given. */
 static uint64_t lsu_bound(double line_cycles, double narrow)
 {
     pn_sass_prog_t p;
-    rows_prog(&p);
+    port_prog(&p);
     pn_pipe_params_t pp;
     pn_test_sass_params(&pp, 1, 1);
     pp.rate[PN_PIPE_LSU] = 4 * PN_PIPE_UNIT;
@@ -50,13 +51,8 @@ static uint64_t lsu_bound(double line_cycles, double narrow)
     pd.store_narrow = narrow;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;
-    pn_sass_sim_bounds(sim, &b);
-    pn_sass_sim_free(sim);
+    bounds_on(&p, &pp, &pd, &mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU];
 }
