@@ -41,4 +41,17 @@ static inline uint64_t pn_test_sass_steps(const pn_sass_prog_t *prog, const pn_p
     return r.steps;
 }
 
+/* The bounds of prog on pp, pd and mem. */
+static inline void pn_test_sass_bounds(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
+                                       const pn_pipe_device_t *pd, const pn_memory_t *mem,
+                                       pn_pipe_bounds_t *b)
+{
+    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0, 1 };
+    pn_sass_sim_t *sim;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_sass_sim_bounds(sim, b);
+    pn_sass_sim_free(sim);
+}
+
 #endif

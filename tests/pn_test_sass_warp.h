@@ -35,19 +35,6 @@ static inline void one_warp_params(pn_pipe_params_t *pp)
     pp->n_warps = pp->blocks = pp->resident = 1;
 }
 
-/* The bounds of prog on pp, pd and mem. */
-static inline void bounds_on(const pn_sass_prog_t *prog, const pn_pipe_params_t *pp,
-                      const pn_pipe_device_t *pd, const pn_memory_t *mem, pn_pipe_bounds_t *b)
-{
-    pn_sass_sim_params_t sp = { pp, pd, mem, prog, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_sass_sim_bounds(sim, b);
-    pn_sass_sim_free(sim);
-}
-
-
 /* A program of the n texts (op i at 16 i, executed once, with its sectors,
  * lines and wavefronts when sectors is not NULL), then EXIT. */
 static inline void rows_prog(pn_sass_prog_t *p, const char *const *text, int n, const double *sectors,
@@ -109,7 +96,7 @@ static inline void bounds_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t 
     pn_memory_t mem;
     pn_memory_default(&mem);
     mem.l1_hit = 1;
-    bounds_on(prog, &pp, pd_in, &mem, b);
+    pn_test_sass_bounds(prog, &pp, pd_in, &mem, b);
 }
 
 static inline uint64_t one_warp(const pn_sass_prog_t *prog)

@@ -59,7 +59,7 @@ static uint64_t prog_dram_bound(pn_sass_prog_t *p, const pn_memory_t *mem,
     one_warp_params(&pp);
     pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
     pn_pipe_bounds_t b;
-    bounds_on(p, &pp, pd, mem, &b);
+    pn_test_sass_bounds(p, &pp, pd, mem, &b);
     pn_sass_prog_destroy(p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM];
 }
@@ -299,7 +299,7 @@ static void test_l1_data_path(void **state)
     mem.l1_hit = 1;
     pn_pipe_device_t pd = { 0 };
     pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU], 13);
     assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_SHMEM], 0);
     pn_sass_prog_destroy(&p);
@@ -313,7 +313,7 @@ static void test_l1_data_path(void **state)
             sec[i] = 1, lines[i] = 1;
         }
         rows_prog(&p, t, 16, sec, lines, NULL);
-        bounds_on(&p, &pp, &pd, &mem, &b);
+        pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
         assert_int_equal(b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU], wide ? 58 : 13);
         pn_sass_prog_destroy(&p);
     }

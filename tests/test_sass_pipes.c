@@ -261,10 +261,10 @@ static void test_atomic_measured(void **state)
     pn_memory_t mem;
     pn_memory_default(&mem);
     pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
     mem.atomic_ns = 10;
-    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 28);
     assert_int_equal(b.binding, PN_BOUND_ATOMIC);
     pn_sass_prog_destroy(&p);
@@ -278,7 +278,7 @@ static void test_atomic_measured(void **state)
     prog_of(&p, fred, 5);
     pd.atomic_serial = 1;
     pd.atomic_serial_float = 2;
-    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 58);
     pn_sass_prog_destroy(&p);
 }
@@ -343,12 +343,8 @@ static uint64_t alu_bound(const char *const *lines, int n, const pn_pipe_device_
     pp.blocks = pp.resident = 1;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, pd, &mem, &p, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;
-    pn_sass_sim_bounds(sim, &b);
-    pn_sass_sim_free(sim);
+    pn_test_sass_bounds(&p, &pp, pd, &mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_ALUP];
 }

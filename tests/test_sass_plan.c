@@ -326,12 +326,8 @@ static uint64_t launch_bound(uint32_t W, double b1024)
     pd.block_launch_1024 = b1024;
     pn_memory_t mem;
     pn_memory_default(&mem);
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
     pn_pipe_bounds_t b;
-    pn_sass_sim_bounds(sim, &b);
-    pn_sass_sim_free(sim);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_LAUNCH];
 }

@@ -52,7 +52,7 @@ static uint64_t lsu_bound(double line_cycles, double narrow)
     pn_memory_t mem;
     pn_memory_default(&mem);
     pn_pipe_bounds_t b;
-    bounds_on(&p, &pp, &pd, &mem, &b);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU];
 }

@@ -40,12 +40,7 @@ static void copy_bounds(const pn_pipe_device_t *pd, const pn_memory_t *mem, pn_p
     pn_pipe_params_t pp;
     pn_test_sass_params(&pp, 1, 1);
     pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT;
-    pn_sass_sim_params_t sp = { &pp, pd, mem, &p, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_sass_sim_bounds(sim, b);
-    pn_sass_sim_free(sim);
+    pn_test_sass_bounds(&p, &pp, pd, mem, b);
     pn_sass_prog_destroy(&p);
 }
 
