@@ -57,19 +57,35 @@ static int narrow_store(const pn_sass_op_t *op)
     return strstr(m, ".U16") || strstr(m, ".S16") || strstr(m, ".U8") || strstr(m, ".S8");
 }
 
-/* The SM hands a store's lines to the L2 one after another on the path its
+/* The bytes a lane of store op writes: 1 or 2 for 8- and 16-bit lanes, 8 and
+ * 16 for .64 and .128, else 4. */
+static double lane_bytes(const pn_sass_op_t *op)
+{
+    const char *m = op->in.modifiers;
+    return narrow_store(op) ? (strstr(m, "8") && !strstr(m, "16") ? 1 : 2)
+           : strstr(m, ".128")  ? 16
+           : strstr(m, ".64")   ? 8
+                                : 4;
+}
+
+/* The SM hands a store's sectors to the L2 one after another on the path its
  * loads take too: examples/probe/row_store.cu, where 8 SMs of 32 warps store
- * rows a thread each (every warp store 32 lines of one sector) at 65.7 cycles a
- * warp store for 32-bit lanes and 80.2 for 16-bit, and a copy of those rows
- * takes the loads' 32.6 cycles more (examples/memory's mm_rowcp). A line of
- * one sector takes store_line_cycles (times store_narrow for narrow lanes); a
- * whole line (4 sectors), which the probe did not measure, the path's one
- * cycle as before; linearly between by sectors a line. */
+ * rows a thread each (every warp store 32 lines, one sector of each, 4 or 2
+ * bytes of it written) at 65.7 cycles a warp store for 32-bit lanes and 80.2
+ * for 16-bit, and a copy of those rows takes the loads' 32.6 cycles more
+ * (examples/memory's mm_rowcp, examples/probe/row_mix.cu). A store that
+ * writes at most half the bytes of the sectors it touches takes
+ * store_line_cycles a line of one such sector (times store_narrow for narrow
+ * lanes), a cycle a whole line, linearly between by sectors a line; one that
+ * fills its sectors (coalesced, any width: not measured) its cycle a line. */
 double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
                           double lines)
 {
-    if (!(pd->store_line_cycles > 0) || !(lines > 0))
+    if (!(pd->store_line_cycles > 0) || !(lines > 0) || !(sec > 0))
         return 0;
+    double lanes = op->threads > 0 && op->executed > 0 ? op->threads / op->executed : 32;
+    if (lanes * lane_bytes(op) > 16 * sec)
+        return 0; /* its sectors more than half written */
     double w = narrow_store(op) && pd->store_narrow > 0 ? pd->store_narrow : 1;
     double k = sec / lines;
     k = k < 1 ? 1 : k > 4 ? 4 : k;

@@ -144,9 +144,10 @@ double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
 
 /* pn_sass_costs.c: what a global store of sec sectors over `lines` lines an
  * execution takes of the SM's load/store path, in sectors of it (lsu_sectors a
- * cycle): the profile's store_line_cycles a line of one sector (store_narrow
- * times that for 8- and 16-bit lanes), a cycle a whole line, linearly between;
- * 0 without the key. */
+ * cycle), when its lanes write at most half the bytes of those sectors: the
+ * profile's store_line_cycles a line of one sector (store_narrow times that
+ * for 8- and 16-bit lanes), a cycle a whole line, linearly between; 0 for a
+ * store that fills its sectors, or without the key. */
 double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
                           double lines);
 
