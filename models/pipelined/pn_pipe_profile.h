@@ -143,8 +143,9 @@ typedef struct pn_pipe_device {
     double scrub_writeback_ld;    /* such lines written back a sector a launch reads from
                                    * DRAM after the scrub */
     double scrub_writeback_st;    /* and a sector it stores */
-    double store_line_cycles;     /* cycles the SM's load/store path takes per line a global
-                                   * store touches, loads waiting behind it (0: none) */
+    double store_line_cycles;     /* cycles the SM's load/store path takes per line of one
+                                   * partly written sector a global store touches, loads
+                                   * waiting behind it (0: a cycle a line, as loads) */
     double store_narrow;          /* that for a store of 8- or 16-bit lanes, times this
                                    * (0: as a 32-bit one) */
     double line_latency;          /* steps a global load served past L1 waits longer for

@@ -622,10 +622,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->kind = K_GST;
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
-            /* its lines handed to the L2 on the loads' path, one after another */
-            if (pn_sass_store_port(pd, op, sec, lines) > 0)
-                o->cost[P_LSU] = (uint32_t)fmax(
-                    o->cost[P_LSU], pn_sass_units(pn_sass_store_port(pd, op, sec, lines)));
+            /* its partly written sectors handed to the L2 on the loads' path */
+            double port = pn_sass_store_port(pd, op, sec, lines);
+            if (port > 0)
+                o->cost[P_LSU] = (uint32_t)fmax(o->cost[P_LSU], pn_sass_units(port));
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             o->cost[P_ATOM] = pn_sass_store_cost(pd, op, from[i], busy);
             /* written back to DRAM: as measured, else as the reads miss L2 */
