@@ -50,22 +50,14 @@ double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines
     return f > 1 ? f : 1;
 }
 
-/* Does store op write 8- or 16-bit lanes (STG.E.U16, .S8, ...)? */
-static int narrow_store(const pn_sass_op_t *op)
+double pn_sass_lane_bytes(const pn_sass_op_t *op)
 {
     const char *m = op->in.modifiers;
-    return strstr(m, ".U16") || strstr(m, ".S16") || strstr(m, ".U8") || strstr(m, ".S8");
-}
-
-/* The bytes a lane of store op writes: 1 or 2 for 8- and 16-bit lanes, 8 and
- * 16 for .64 and .128, else 4. */
-static double lane_bytes(const pn_sass_op_t *op)
-{
-    const char *m = op->in.modifiers;
-    return narrow_store(op) ? (strstr(m, "8") && !strstr(m, "16") ? 1 : 2)
-           : strstr(m, ".128")  ? 16
-           : strstr(m, ".64")   ? 8
-                                : 4;
+    return strstr(m, ".U8") || strstr(m, ".S8")     ? 1
+           : strstr(m, ".U16") || strstr(m, ".S16") ? 2
+           : strstr(m, ".128")                      ? 16
+           : strstr(m, ".64")                       ? 8
+                                                    : 4;
 }
 
 /* The SM hands a store's sectors to the L2 one after another on the path its
@@ -84,9 +76,10 @@ double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, do
     if (!(pd->store_line_cycles > 0) || !(lines > 0) || !(sec > 0))
         return 0;
     double lanes = op->threads > 0 && op->executed > 0 ? op->threads / op->executed : 32;
-    if (lanes * lane_bytes(op) > 16 * sec)
+    double bytes = pn_sass_lane_bytes(op);
+    if (lanes * bytes > 16 * sec)
         return 0; /* its sectors more than half written */
-    double w = narrow_store(op) && pd->store_narrow > 0 ? pd->store_narrow : 1;
+    double w = bytes < 4 && pd->store_narrow > 0 ? pd->store_narrow : 1;
     double k = sec / lines;
     k = k < 1 ? 1 : k > 4 ? 4 : k;
     double per = 1 + (pd->store_line_cycles * w - 1) * (4 - k) / 3;

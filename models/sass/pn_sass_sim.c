@@ -87,8 +87,8 @@ static int arith_pipe(const char *op)
  * takes it four cycles. */
 static double reg_sectors(const pn_sass_op_t *op)
 {
-    double bytes = strstr(op->in.modifiers, ".128") ? 16 : strstr(op->in.modifiers, ".64") ? 8 : 0;
-    if (!(bytes > 0) || !(op->executed > 0))
+    double bytes = pn_sass_lane_bytes(op);
+    if (bytes <= 4 || !(op->executed > 0))
         return 0;
     double threads = op->threads > 0 ? op->threads / op->executed : 32;
     return threads * bytes / 32;

@@ -142,6 +142,10 @@ double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines
 void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
 double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
 
+/* pn_sass_costs.c: the bytes a lane of memory op moves: 1 or 2 for 8- and
+ * 16-bit lanes (.U8, .S8, .U16, .S16), 8 and 16 for .64 and .128, else 4. */
+double pn_sass_lane_bytes(const pn_sass_op_t *op);
+
 /* pn_sass_costs.c: what a global store of sec sectors over `lines` lines an
  * execution takes of the SM's load/store path, in sectors of it (lsu_sectors a
  * cycle), when its lanes write at most half the bytes of those sectors: the
