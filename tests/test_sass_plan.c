@@ -31,17 +31,26 @@ static void prog_of(pn_sass_prog_t *p, const char *const *lines, int n, const do
         fail_msg("%s", err.msg);
 }
 
+/* The program of prog_of (n lines, executions ex, W x blocks warps) into p
+ * and its plan for `blocks` blocks of W warps into pl, with n_branches
+ * branches; both for the caller to destroy. */
+static void plan_of(pn_sass_prog_t *p, pn_sass_plan_t *pl, const char *const *lines, int n,
+                    const double *ex, uint32_t W, uint32_t blocks, uint32_t n_branches)
+{
+    pn_error_t err = { 0 };
+    prog_of(p, lines, n, ex, (double)W * blocks);
+    assert_int_equal(pn_sass_plan_build(pl, p, W, blocks, &err), PN_OK);
+    assert_int_equal(pl->n_branches, n_branches);
+}
+
 /* The plan of 9 lines with executions ex over 8 warps (2 blocks of 4): 3
  * branches; per warp the instructions it runs into insts[8]. The branches'
  * (visits, taken) into vt[3][2]. */
 static void plan9(const char *const *lines, const double *ex, double vt[3][2], uint64_t *insts)
 {
     pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    prog_of(&p, lines, 9, ex, 8);
     pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
-    assert_int_equal(pl.n_branches, 3);
+    plan_of(&p, &pl, lines, 9, ex, 4, 2, 3);
     for (int b = 0; b < 3; b++)
         vt[b][0] = pl.branches[b].visits, vt[b][1] = pl.branches[b].taken;
     for (int w = 0; w < 8; w++)
@@ -122,11 +131,8 @@ static void body_trips(int guard_load, uint64_t *body)
                             "@P1 BRA 0x20", "EXIT" };
     const double ex[] = { 8, 8, 64, 64, 16, 16, 64, 64, 64, 8 };
     pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    prog_of(&p, lines, 10, ex, 8);
     pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 4, 2, &err), PN_OK);
-    assert_int_equal(pl.n_branches, 2);
+    plan_of(&p, &pl, lines, 10, ex, 4, 2, 2);
     assert_true(pl.branches[0].visits == 64 && pl.branches[0].taken == 48);
     assert_true(pl.covered == 1);
     for (int w = 0; w < 8; w++) {
@@ -217,11 +223,8 @@ static void test_divergence_without_region(void **state)
                             "IADD3 R1, R1, 0x1, RZ", "WARPSYNC.ALL", "EXIT" };
     const double ex[] = { 1, 1, 1, 1, 1, 2, 1 };
     pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    prog_of(&p, lines, 7, ex, 1);
     pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
-    assert_int_equal(pl.n_branches, 1);
+    plan_of(&p, &pl, lines, 7, ex, 1, 1, 1);
     assert_true(pl.branches[0].both == 1 && pl.branches[0].taken == 0);
     assert_int_equal(pl.branches[0].reconv, 6);
     assert_int_equal(pl.insts[0], 8);
