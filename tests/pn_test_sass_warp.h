@@ -6,7 +6,6 @@
 #define PN_TEST_SASS_WARP_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "pn_pipe.h"
 #include "pn_sass_prog.h"
@@ -23,22 +22,19 @@ static inline void add(pn_sass_prog_t *p, uint32_t off, double ex, const char *t
 
 enum { LA = 5, LD = 30 };
 
-/* The params of one warp in one block: 4 partitions, issue 1, every latency
- * LA, no pipes. */
+/* The params of one warp in one block (pn_test_sass_params: 4 partitions,
+ * issue 1, no pipes) with every latency LA. */
 static inline void one_warp_params(pn_pipe_params_t *pp)
 {
-    memset(pp, 0, sizeof *pp);
-    pp->partitions = 4;
-    pp->issue = 1;
+    pn_test_sass_params(pp, 1, 1);
     for (int k = 0; k < PN_PIPE_KINDS; k++)
         pp->latency[k] = LA;
-    pp->n_warps = pp->blocks = pp->resident = 1;
 }
 
 /* A program of the n texts (op i at 16 i, executed once, with its sectors,
  * lines and wavefronts when sectors is not NULL), then EXIT. */
-static inline void rows_prog(pn_sass_prog_t *p, const char *const *text, int n, const double *sectors,
-                      const double *lines, const double *wf)
+static inline void rows_prog(pn_sass_prog_t *p, const char *const *text, int n,
+                             const double *sectors, const double *lines, const double *wf)
 {
     pn_error_t err = { 0 };
     assert_int_equal(pn_sass_prog_init(p, "t.sass", "t", 1, &err), PN_OK);
@@ -59,15 +55,9 @@ static uint32_t g_busy = 1;
  * as pd (NULL: none) gives them. */
 static inline uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in)
 {
-    pn_pipe_params_t pp = { 0 };
-    pp.partitions = 4;
-    pp.issue = 1;
-    for (int k = 0; k < PN_PIPE_KINDS; k++)
-        pp.latency[k] = LA;
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
     pp.latency[PN_PIPE_LD_L1] = pp.latency[PN_PIPE_LD_L2] = pp.latency[PN_PIPE_LD_DRAM] = LD;
-    pp.n_warps = 1;
-    pp.blocks = 1;
-    pp.resident = 1;
     pn_pipe_device_t pd = { 0 };
     if (pd_in)
         pd = *pd_in;
@@ -89,7 +79,7 @@ static inline uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_dev
 
 /* The bounds of the run one_warp_pd makes. */
 static inline void bounds_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in,
-                      pn_pipe_bounds_t *b)
+                             pn_pipe_bounds_t *b)
 {
     pn_pipe_params_t pp;
     one_warp_params(&pp);
