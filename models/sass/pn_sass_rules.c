@@ -93,13 +93,19 @@ uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t 
     return h == 0 || h >= v ? 1 : v / gcd64(h, v);
 }
 
+int pn_sass_cost_level(const pn_sass_sim_t *s, const sop_t *o, int q)
+{
+    int gld = o->kind == K_GLD;
+    if (!gld && o->kind != K_ATOMG)
+        return 0;
+    if ((q == P_DRAM || (q == P_L2W && gld)) && !(s->dram_all && gld))
+        return 2;
+    return q == P_L2 && !(s->l2_all && gld) ? 1 : 0;
+}
+
 uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q)
 {
-    int load = o->kind == K_GLD || o->kind == K_ATOMG;
-    int off_level = ((q == P_DRAM || (q == P_L2W && o->kind == K_GLD)) && load && lvl != 2 &&
-                     !(s->dram_all && o->kind == K_GLD)) ||
-                    (q == P_L2 && load && lvl == 0 && !(s->l2_all && o->kind == K_GLD));
-    return off_level ? 0 : o->cost[q];
+    return lvl < pn_sass_cost_level(s, o, q) ? 0 : o->cost[q];
 }
 
 uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)

@@ -750,34 +750,30 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
         b->steps[PN_BOUND_LAUNCH] = (uint64_t)(s->blocks - 1) * s->launch - 1;
     /* units per pipe; loads whose DRAM or L2 budget follows the level drawn count
      * the cheapest such op times the loads drawn at that level */
-    double units[P_N] = { 0 }, min_dram = -1, min_l2 = -1, min_fill = -1;
+    double units[P_N] = { 0 }, least[P_N];
+    int from[P_N] = { 0 };   /* the level a load's cost of the pipe starts at */
+    for (int q = 0; q < P_N; q++)
+        least[q] = -1;
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const sop_t *o = &s->ops[i];
         double n = (double)pl->op_execs[i];
         for (int q = 0; q < P_N; q++) {
             if (!o->cost[q])
                 continue;
-            if (o->kind == K_GLD && q == P_DRAM && !s->dram_all) {
-                if (o->follow < 0 && (min_dram < 0 || o->cost[q] < min_dram))
-                    min_dram = o->cost[q];
-            } else if (o->kind == K_GLD && q == P_L2W && !s->dram_all) {
-                if (o->follow < 0 && (min_fill < 0 || o->cost[q] < min_fill))
-                    min_fill = o->cost[q];
-            } else if (o->kind == K_GLD && q == P_L2 && !s->l2_all) {
-                if (o->follow < 0 && (min_l2 < 0 || o->cost[q] < min_l2))
-                    min_l2 = o->cost[q];
+            int lvl = pn_sass_cost_level(s, o, q);
+            if (o->kind == K_GLD && lvl > 0) {
+                from[q] = lvl;
+                if (o->follow < 0 && (least[q] < 0 || o->cost[q] < least[q]))
+                    least[q] = o->cost[q];
             } else if (o->kind == K_ATOMG && q == P_DRAM) {
                 continue; /* served at L2 */
             } else
                 units[q] += n * o->cost[q];
         }
     }
-    if (min_dram > 0)
-        units[P_DRAM] += (double)lv[2] * min_dram;
-    if (min_l2 > 0)
-        units[P_L2] += (double)(lv[1] + lv[2]) * min_l2;
-    if (min_fill > 0)
-        units[P_L2W] += (double)lv[2] * min_fill;
+    for (int q = 0; q < P_N; q++)
+        if (least[q] > 0)
+            units[q] += (double)(lv[2] + (from[q] < 2 ? lv[1] : 0)) * least[q];
     for (int q = 0; q < P_PER_PART; q++)
         units[q] /= S; /* the busiest partition takes at least the average */
     /* the arithmetic pipes (FP32, integer, FMA heavy, FP64) bound as one: the largest */

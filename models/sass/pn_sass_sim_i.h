@@ -233,9 +233,14 @@ int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k);
 int pn_sass_decide(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o, uint64_t k);
 uint64_t pn_sass_decide_period(const pn_sass_sim_t *s, uint32_t gw, const sop_t *o);
 
-/* Units op o takes from pipe q at level lvl (loads: a load's L2 cost only
- * past L1, its DRAM cost only at DRAM level unless measured DRAM reads spread
- * over every load; a follower is an L1 hit). */
+/* The lowest level (0 L1, 1 L2, 2 DRAM) at which op o pays pipe q: a global
+ * load or atomic its DRAM cost (and a load the L2's fill of it) only at DRAM,
+ * unless measured DRAM reads spread over every load; its L2 cost only past L1,
+ * unless measured L2 reads do; anything else at every level (0). */
+int pn_sass_cost_level(const pn_sass_sim_t *s, const sop_t *o, int q);
+
+/* Units op o takes from pipe q at level lvl: its cost from
+ * pn_sass_cost_level's level on, else 0 (a follower is an L1 hit). */
 uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q);
 
 /* Set each global load's dram_late, s's ops and prog (the program s was made
