@@ -12,7 +12,9 @@
 // Timed as the example kernels (examples/common/pn_bench.cuh), median of 20 after 3. Prints
 // CSV `mix,threads,blocks,median_us,cycles_per_element` (SM cycles at CLOCK_MHZ a warp's
 // element over the SM's warps: the SM's warp-elements over its time).
-// Usage: row_mix CLOCK_MHZ
+// Usage: row_mix CLOCK_MHZ [C]   (C, the row's length, defaults to 768; a C that is not a
+// multiple of 8 staggers the lanes' sector boundaries, so that every warp access has lanes that
+// start a new sector)
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -21,7 +23,6 @@
 #include "../common/pn_bench.cuh"
 
 #define RM_ROWS 8192
-#define RM_C 768
 
 __global__ void rm_ld(const float *__restrict__ in, float *__restrict__ out, int C)
 {
@@ -72,13 +73,18 @@ __global__ void rm_softmax(const float *in, float *out, int C)
 int main(int argc, char **argv)
 {
     double mhz = argc > 1 ? atof(argv[1]) : 1980;
+    const int RM_C = argc > 2 ? atoi(argv[2]) : 768;
+    if (RM_C < 1) {
+        fprintf(stderr, "row_mix: C must be positive\n");
+        return 2;
+    }
     float *in, *out;
     PN_CK(cudaMalloc(&in, (size_t)RM_ROWS * RM_C * 4));
     PN_CK(cudaMalloc(&out, (size_t)RM_ROWS * RM_C * 4));
     PN_CK(cudaMemset(in, 0, (size_t)RM_ROWS * RM_C * 4));
     cudaDeviceProp p;
     PN_CK(cudaGetDeviceProperties(&p, 0));
-    printf("# %s, row_mix.cu, clock %.0f MHz\n", p.name, mhz);
+    printf("# %s, row_mix.cu, clock %.0f MHz, rows of %d floats\n", p.name, mhz, RM_C);
     printf("mix,threads,blocks,median_us,cycles_per_element\n");
     const char *name[5] = { "ld", "st", "cp", "cp_alias", "softmax" };
     for (int T : { 1024, 32 }) {
