@@ -368,6 +368,29 @@ if [ $rc -eq 0 ] && grep -q "memory: {.* l2_hit: ${v#*|}, .* l2_ld_sectors: " "$
 else bad "import-l2-hit-cap-${v#*|}" "rc $rc: $(grep memory: "$TMP/l2rd/dp_serial-256x16384-91.yaml") $(cat "$TMP/err")"; fi
 done
 
+# the loads' L1 wavefronts: the larger of the data stage's reads and the tag stage's
+# output over the 231072 loads (both measured, else not written)
+for v in '462144,693216|3' '693216,462144|3' '462144,|'; do
+python3 - tests/ncu/sass-raw.csv "$TMP/wf.csv" "${v%|*}" <<'PYEOF'
+import csv, sys
+r = list(csv.reader(open(sys.argv[1])))
+names = ["l1tex__data_pipe_lsu_wavefronts_mem_lgds_cmd_read.sum",
+         "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum"]
+for name, val in zip(names, sys.argv[3].split(",")):
+    if val:
+        r[0].append(name); r[1].append(""); r[2].append(val)
+csv.writer(open(sys.argv[2], "w"), quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(r)
+PYEOF
+rm -rf "$TMP/wf"
+$RUN import -O "$TMP/wf" -S tests/ncu/sass-source.csv "$TMP/wf.csv" 2>"$TMP/err"; rc=$?
+got=$(grep -o 'l1_ld_wavefronts: [0-9.]*' "$TMP/wf/dp_serial-256x16384-91.yaml")
+want=${v#*|}
+[ -z "$want" ] || want="l1_ld_wavefronts: $want"
+if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
+    ok "import-l1-ld-wavefronts-${v%|*}"
+else bad "import-l1-ld-wavefronts-${v%|*}" "rc $rc: got '$got' $(cat "$TMP/err")"; fi
+done
+
 # compare: the imported launch against a measured time, a row without a config
 printf '# measured\nkernel,size,threads,blocks,median_us\ndp_serial,4194304,256,16384,1182.16\nnone,1,64,2,3.5\n' >"$TMP/times.csv"
 $RUN compare -q -r 1 "$TMP/times.csv" "$TMP/sass" >"$TMP/cmp.txt" 2>"$TMP/err"; rc=$?

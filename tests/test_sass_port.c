@@ -1,8 +1,10 @@
-/* test_sass_port.c - a global store's lines on the SM's load/store path (the
- * profile's store_line_cycles and store_narrow; doc/dependencies.md, "A
- * store's lines on the loads' path"): exact LSU bounds on a program of one
- * scattered load, scattered stores of 16 and 32 bits and a coalesced store
- * (examples/probe/row_store.cu measured the rule on an H100). */
+/* test_sass_port.c - global accesses on the SM's load/store path: a store's
+ * lines (the profile's store_line_cycles and store_narrow; doc/dependencies.md,
+ * "A store's lines on the loads' path") and the loads' measured L1 wavefronts
+ * (kernel.memory.l1_ld_wavefronts, "The loads' L1 wavefronts"): exact LSU
+ * bounds on a program of one scattered load, scattered stores of 16 and 32
+ * bits and a coalesced store (examples/probe/row_store.cu and row_mix.cu
+ * measured the rules on an H100). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -38,8 +40,9 @@ static void port_prog(pn_sass_prog_t *p)
     assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
 }
 
-/* The LSU bound of port_prog, 4 sectors a step, with the keys as given. */
-static uint64_t lsu_bound(double line_cycles, double narrow)
+/* The LSU bound of port_prog, 4 sectors a step, with the keys as given, the
+ * loads' measured wavefronts wf (< 0: not measured) and L1 hit rate hit. */
+static uint64_t lsu_bound_wf(double line_cycles, double narrow, double wf, double hit)
 {
     pn_sass_prog_t p;
     port_prog(&p);
@@ -52,10 +55,17 @@ static uint64_t lsu_bound(double line_cycles, double narrow)
     pd.store_narrow = narrow;
     pn_memory_t mem;
     pn_memory_default(&mem);
+    mem.l1_ld_wf = wf;
+    mem.l1_hit = hit;
     pn_pipe_bounds_t b;
     pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     pn_sass_prog_destroy(&p);
     return b.steps[PN_BOUND_PIPE0 + PN_PIPE_LSU];
+}
+
+static uint64_t lsu_bound(double line_cycles, double narrow)
+{
+    return lsu_bound_wf(line_cycles, narrow, -1, 0);
 }
 
 /* Without the keys every access of 32 lines takes a cycle a line (128
@@ -76,6 +86,27 @@ static void test_store_port(void **state)
     assert_int_equal(lsu_bound(2, 0), 173);
     assert_int_equal(lsu_bound(2, 1), 173);
     assert_int_equal(lsu_bound(2, 1.5), 205);
+}
+
+/* The load's measured wavefronts replace its cycle a line, but for a cycle
+ * for each line that misses L1: all lines hitting, 8 a load (its one
+ * execution) make its 128 sectors of the path 32, 552 - 96 = 456, less the
+ * bucket (a store's 128 and 8) over 4: 80; 32 a load are its own 32 cycles,
+ * 104 as without; 0 leave it nothing, 424 - 136: 72. With three lines in four
+ * hitting, 0 and 4 a load leave it its 8 missing lines (32 sectors): 80.
+ * With the stores at 2 cycles a line, 8 a load: 957.333 - 96, less 264: 149.
+ * The stores keep theirs. */
+static void test_load_wavefronts(void **state)
+{
+    (void)state;
+    assert_int_equal(lsu_bound_wf(0, 0, 8, 1), 80);
+    assert_int_equal(lsu_bound_wf(0, 0, 32, 1), 104);
+    assert_int_equal(lsu_bound_wf(0, 0, 0, 1), 72);
+    assert_int_equal(lsu_bound_wf(0, 0, 0, 0.75), 80);
+    assert_int_equal(lsu_bound_wf(0, 0, 4, 0.75), 80);
+    assert_int_equal(lsu_bound_wf(0, 0, 8, 0.75), 80);
+    assert_int_equal(lsu_bound_wf(0, 0, 32, 0), 104);
+    assert_int_equal(lsu_bound_wf(2, 1, 8, 1), 149);
 }
 
 /* A store's path time holds what comes after it: one warp, three stores of
@@ -117,6 +148,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_port),
         cmocka_unit_test(test_store_port_run),
+        cmocka_unit_test(test_load_wavefronts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -242,6 +242,11 @@ typedef struct pn_memory {
                                    * L2-sized buffer), whose dirty lines it writes back
                                    * (the profile's scrub_ keys); 0 (default): launched
                                    * again and again; kernel.sass only */
+    double l1_ld_wf;              /* the L1's wavefronts per warp-level global load,
+                                   * averaged (measured: the larger of the tag stage's
+                                   * output and the data stage's reads of local and global
+                                   * loads); kernel.sass only; < 0: not known (a load takes
+                                   * its sectors, at least a cycle a line) */
 } pn_memory_t;
 
 /* The defaults above. */

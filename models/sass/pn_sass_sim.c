@@ -137,6 +137,24 @@ static uint32_t global_lsu_units(const pn_sass_op_t *op, double sec, double line
     return pn_sass_units(fmax(fmax(sec, 4 * lines), reg_sectors(op)));
 }
 
+/* Sectors and lines an execution of op, from its totals (4 sectors in a line
+ * where the page has none). */
+static void sectors_lines(const pn_sass_op_t *op, double *sec, double *lines)
+{
+    double ex = op->executed > 0 ? op->executed : 0;
+    *sec = ex > 0 && op->sectors > 0 ? op->sectors / ex : 4;
+    *lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(*sec / 4);
+}
+
+/* Does op's L1 work show in the measured load wavefronts (kernel.memory.
+ * l1_ld_wavefronts): a global or local load through the LSU, not a texture
+ * load or a cp.async copy? */
+static int l1_wavefront_load(const pn_sass_op_t *op)
+{
+    return op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_op_is_texture(op) &&
+           !pn_sass_op_is_async_copy(op);
+}
+
 /* Is op guarded, executed, and counted on the page by its own columns (local
  * and texture accesses and cp.async copies have none of their own there)? */
 static int guarded_own_counts(const pn_sass_op_t *op)
@@ -395,9 +413,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     double D = p->pdev->dram_line_sectors;
     /* measured DRAM traffic (kernel.memory.dram_ld/st_sectors, per warp-level access) as
      * DRAM sectors per requested sector of the program's loads and stores */
-    double f_ld = -1, f_st = -1, f_l2 = -1;
+    double f_ld = -1, f_st = -1, f_l2 = -1, f_wf = -1;
     {
-        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0, n_tex = 0;
+        double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0, n_tex = 0, c_ld = 0;
         for (size_t i = 0; i < prog->n; i++) {
             const pn_sass_op_t *op = &prog->ops[i];
             /* per warp-level access of the program as pnsim import counts them for
@@ -416,6 +434,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (predicated_off(op))
                 continue;
             double on = executions_on(op);
+            if (l1_wavefront_load(op) && s->rate[P_LSU] > 0) {
+                double sec, lines;
+                sectors_lines(op, &sec, &lines);
+                c_ld += on * global_lsu_units(op, sec, lines) / s->rate[P_LSU];
+            }
             if (op->in.kind == PN_SASS_GLOBAL_LD)
                 n_ld += copy ? 0 : on, s_ld += op->sectors,
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
@@ -437,6 +460,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             f_st = 1;
         if (p->mem->l2_ld >= 0 && s_ld > 0)
             f_l2 = p->mem->l2_ld * n_ld / s_ld;
+        /* measured L1 wavefronts of the loads: their cycles of the LSU over the
+         * program's (an access's sectors, at least a cycle a line), every load
+         * its share (rows a thread each whose lanes sit in different banks take
+         * a third of their lines; rows 128 bytes apart, all in one bank, one a
+         * line: examples/probe/row_mix.cu) */
+        if (p->mem->l1_ld_wf >= 0 && c_ld > 0)
+            f_wf = p->mem->l1_ld_wf * n_ld / c_ld;
         /* the loads' levels: global, local and texture loads at their own hit rates */
         double n_glob = n_ld - (p->mem->local_l1_hit >= 0 ? n_loc : 0) -
                         (p->mem->texture_l1_hit >= 0 ? n_tex : 0);
@@ -501,9 +531,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         o->guarded = op->in.guarded;
         o->target = op->target;
         o->branch = s->plan.branch_of[i];
+        double sec, lines;
+        sectors_lines(op, &sec, &lines);
         double ex = op->executed > 0 ? op->executed : 0;
-        double sec = ex > 0 && op->sectors > 0 ? op->sectors / ex : 4;
-        double lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(sec / 4);
         double wf = ex > 0 && op->wavefronts > 0 ? op->wavefronts / ex : 1;
         o->lat = L[PN_PIPE_ARITH];
         /* nothing went to memory: a control op (the switch's default) */
@@ -578,6 +608,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                        !pn_sass_op_is_local(op) &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
+            /* at least a cycle for each line that misses L1 (its request to L2) */
+            if (f_wf >= 0 && l1_wavefront_load(op))
+                o->cost[P_LSU] = pn_sass_units(fmax(f_wf * o->cost[P_LSU] / PN_PIPE_UNIT,
+                                                    4 * lines * (1 - s->l1_hit)));
             /* its lines come back one after another: its last one later by
              * line_latency a line (examples/probe/line_latency.cu) */
             if (o->kind == K_GLD && lines > 1 && pd->line_latency > 0)
