@@ -213,12 +213,13 @@ static void test_dram_partly_on(void **state)
 }
 
 /* Steps of one warp's program texts[0..n) at DRAM level (every load misses L1
- * and L2) with the profile's dram_jitter sd. */
-static uint64_t jitter_steps(const char *const *texts, int n, double sd)
+ * and L2) with the profile's dram_jitter sd, each access of L lines (a sector
+ * each; 4 sectors in one line for L = 1). */
+static uint64_t jitter_lines_steps(const char *const *texts, int n, double sd, double L)
 {
     double sec[8], lines[8];
     for (int i = 0; i < n; i++)
-        sec[i] = 4, lines[i] = 1;
+        sec[i] = L > 1 ? L : 4, lines[i] = L;
     pn_sass_prog_t p;
     rows_prog(&p, texts, n, sec, lines, NULL);
     pn_pipe_params_t pp;
@@ -232,6 +233,34 @@ static uint64_t jitter_steps(const char *const *texts, int n, double sd)
     uint64_t st = pn_test_sass_steps(&p, &pp, &pd, &mem);
     pn_sass_prog_destroy(&p);
     return st;
+}
+
+static uint64_t jitter_steps(const char *const *texts, int n, double sd)
+{
+    return jitter_lines_steps(texts, n, sd, 1);
+}
+
+/* A load of many lines waits for the slowest of them: one load of 32 lines
+ * and an add of it, round(50 x 2.0697) = 103 steps more with sd 50 (the
+ * expected largest of 32 standard normal draws); a chain of four loads of 8
+ * lines each, each a group of its own, round(50 x 1.4236) = 71 each, 284; and
+ * two independent loads of 8 lines, the second the slowest of 16 lines,
+ * round(50 x 1.7660) = 88. */
+static void test_dram_jitter_lines(void **state)
+{
+    (void)state;
+    static const char *const one[] = { "LDG.E R2, desc[UR4][R10.64]", "IADD3 R6, R2, RZ, RZ" };
+    static const char *const two[] = { "LDG.E R2, desc[UR4][R10.64]",
+                                       "LDG.E R3, desc[UR4][R12.64]", "IADD3 R6, R2, R3, RZ" };
+    static const char *const chain[] = { "LDG.E R2, desc[UR4][R10.64]",
+                                         "LDG.E R4, desc[UR4][R2.64]",
+                                         "LDG.E R6, desc[UR4][R4.64]",
+                                         "LDG.E R8, desc[UR4][R6.64]",
+                                         "IADD3 R9, R8, RZ, RZ" };
+    assert_int_equal(jitter_lines_steps(one, 2, 50, 32) - jitter_lines_steps(one, 2, 0, 32), 103);
+    assert_int_equal(jitter_lines_steps(chain, 5, 50, 8) - jitter_lines_steps(chain, 5, 0, 8),
+                     284);
+    assert_int_equal(jitter_lines_steps(two, 3, 50, 8) - jitter_lines_steps(two, 3, 0, 8), 88);
 }
 
 /* A warp's loads in flight together come back as the slowest of them
@@ -558,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_dram_predicated_off),
         cmocka_unit_test(test_dram_partly_on),
         cmocka_unit_test(test_dram_jitter),
+        cmocka_unit_test(test_dram_jitter_lines),
         cmocka_unit_test(test_l1_data_path),
         cmocka_unit_test(test_dram_queue),
         cmocka_unit_test(test_dram_writes_capped),

@@ -13,13 +13,28 @@
  * (from 0) is late by sd x c[k], c[k] the expected largest of k + 1 standard
  * normal draws, so an op that reads all k + 1 waits the largest. A read of
  * any of them starts a new group. */
-void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd)
+/* The expected largest of n standard normal draws (0 for one): a table for
+ * whole n to 16, else the integral of x n phi(x) Phi(x)^(n - 1). */
+static double normal_max(double n)
 {
     static const double c[] = { 0, 0.5642, 0.8463, 1.0294, 1.1630, 1.2672, 1.3522, 1.4236,
                                 1.4850, 1.5388, 1.5864, 1.6292, 1.6680, 1.7034, 1.7359, 1.7660 };
-    const int nc = (int)(sizeof c / sizeof c[0]);
+    if (n <= 1)
+        return 0;
+    if (n <= 16 && n == floor(n))
+        return c[(int)n - 1];
+    double sum = 0, h = 0.005;
+    for (double x = -8; x < 8; x += h) {
+        double pdf = exp(-0.5 * x * x) * 0.3989422804014327, cdf = 0.5 * erfc(-x * 0.7071067811865476);
+        sum += x * n * pdf * pow(cdf, n - 1) * h;
+    }
+    return sum;
+}
+
+void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd)
+{
     uint8_t pend[N_REGS];
-    int k = 0;
+    double k = 0;       /* lines of the group's loads before this one */
     memset(pend, 0, sizeof pend);
     for (uint32_t i = 0; i < s->n_ops; i++) {
         sop_t *o = &s->ops[i];
@@ -32,8 +47,11 @@ void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd)
         }
         if (o->kind != K_GLD || !pn_sass_op_levels(o) || o->reuse || o->follow >= 0)
             continue;
-        o->dram_late = (uint32_t)llround(sd * c[k < nc ? k : nc - 1]);
-        k++;
+        const pn_sass_op_t *op = &prog->ops[i];
+        double lines = op->executed > 0 && op->lines > 0 ? op->lines / op->executed : 1;
+        lines = lines < 1 ? 1 : lines;
+        o->dram_late = (uint32_t)llround(sd * normal_max(fmin(k + lines, 1024)));
+        k += lines;
         for (int j = o->n_reads; j < o->n_regs; j++)
             if (o->reg[j] < REG_PRED)
                 pend[o->reg[j]] = 1;
