@@ -463,8 +463,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         /* measured L1 wavefronts of the loads: their cycles of the LSU over the
          * program's (an access's sectors, at least a cycle a line), every load
          * its share (rows a thread each whose lanes sit in different banks take
-         * a third of their lines; rows 128 bytes apart, all in one bank, one a
-         * line: examples/probe/row_mix.cu) */
+         * a third of their lines; rows a multiple of 128 bytes apart, all in one
+         * bank, one a line: examples/probe/row_mix.cu) */
         if (p->mem->l1_ld_wf >= 0 && c_ld > 0)
             f_wf = p->mem->l1_ld_wf * n_ld / c_ld;
         /* the loads' levels: global, local and texture loads at their own hit rates */
