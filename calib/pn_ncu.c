@@ -8,6 +8,7 @@
 
 #include "pn_config_keys.h"
 #include "pn_csv.h"
+#include "pn_interpolant.h"
 #include "pn_sass_insn.h"
 #include "pn_sm.h"
 #include "pn_yaml.h"
@@ -685,52 +686,6 @@ pn_status_t pn_ncu_write_config(FILE *out, const pn_ncu_t *ncu, const pn_ncu_lau
     return PN_OK;
 }
 
-/* The piecewise-linear interpolant through (x[i], y[i]), x increasing, as a
- * libmatheval expression in `threads` (exact at every x[i]; a number when
- * every y is the same). */
-static void interpolant_text(FILE *out, const double *x, const double *y, size_t n)
-{
-    double s0 = (y[1] - y[0]) / (x[1] - x[0]);
-    fprintf(out, "%.10g", y[0]);
-    if (s0 != 0)
-        fprintf(out, " %c %.10g * (threads - %.10g)", s0 < 0 ? '-' : '+', fabs(s0), x[0]);
-    for (size_t i = 1; i + 1 < n; i++) {
-        double si = (y[i + 1] - y[i]) / (x[i + 1] - x[i]), d = si - s0;
-        if (d != 0)
-            fprintf(out, " %c %.10g * (threads - %.10g + abs(threads - %.10g)) / 2",
-                    d < 0 ? '-' : '+', fabs(d), x[i], x[i]);
-        s0 = si;
-    }
-}
-
-/* Write the interpolant of (x, y) as a YAML value; with lo < hi, clamped to
- * [lo, hi] (clamp(v) = (lo + hi + |v - lo| - |v - hi|) / 2), so that block
- * sizes beyond the profiled ones stay in range. */
-static void interpolant(FILE *out, const double *x, const double *y, size_t n, double lo,
-                        double hi)
-{
-    int flat = 1;
-    for (size_t i = 1; i < n; i++)
-        flat &= y[i] == y[0];
-    if (flat || x[n - 1] == x[0]) {
-        fprintf(out, "%.10g", y[0]);
-        return;
-    }
-    fputc('"', out);
-    if (lo < hi) {
-        fprintf(out, "(%.10g + abs(", lo + hi);
-        interpolant_text(out, x, y, n);
-        if (lo != 0)
-            fprintf(out, " - %.10g", lo);
-        fputs(") - abs(", out);
-        interpolant_text(out, x, y, n);
-        fprintf(out, " - %.10g)) / 2", hi);
-    } else {
-        interpolant_text(out, x, y, n);
-    }
-    fputc('"', out);
-}
-
 pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *idx, size_t n,
                                 const char *device, pn_error_t *err)
 {
@@ -759,7 +714,7 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         for (size_t i = 0; i < n; i++)
             y[i] = r ? ncu->launches[idx[i]].shared_bytes : ncu->launches[idx[i]].registers;
         fprintf(out, "  %s: ", res_keys[r]);
-        interpolant(out, x, y, n, 0, 0);
+        pn_interpolant_write(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
     fputs("  counts:\n", out);
@@ -771,7 +726,7 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
             y[i] = tot[k] / ((double)l->blocks * ((l->threads + 31) / 32));
         }
         fprintf(out, "    %s: ", kind_keys[k]);
-        interpolant(out, x, y, n, 0, 0);
+        pn_interpolant_write(out, x, y, n, 0, 0);
         fputc('\n', out);
     }
     fputs("  memory:\n", out);
@@ -788,7 +743,7 @@ pn_status_t pn_ncu_write_fitted(FILE *out, const pn_ncu_t *ncu, const size_t *id
         double lo = 0, hi = 0;
         pn_config_memory_bounds(mem_keys[q], &lo, &hi);
         fprintf(out, "    %s: ", mem_keys[q]);
-        interpolant(out, x, y, n, lo, hi);
+        pn_interpolant_write(out, x, y, n, lo, hi);
         fputc('\n', out);
     }
     fputs("simulation: {runs: 5, seed: 1}\nsweep:\n  threads: [", out);
