@@ -281,6 +281,35 @@ static void test_atomic_measured(void **state)
     pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 58);
     pn_sass_prog_destroy(&p);
+    /* a compare-and-swap over several sectors holds it atomic_cas times as long
+     * (2: 20 steps each, 58 as above); one on one sector (a word: the one-address
+     * rule's) and an add over several as measured (10 steps: 28) */
+    static const char *cas[] = { "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7",
+                                 "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7",
+                                 "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7",
+                                 "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7" };
+    static const char *add[] = { "ATOMG.E.ADD.STRONG.GPU PT, R5, desc[UR4][R2.64], R7",
+                                 "ATOMG.E.ADD.STRONG.GPU PT, R5, desc[UR4][R2.64], R7",
+                                 "ATOMG.E.ADD.STRONG.GPU PT, R5, desc[UR4][R2.64], R7",
+                                 "ATOMG.E.ADD.STRONG.GPU PT, R5, desc[UR4][R2.64], R7" };
+    const double four[4] = { 4, 4, 4, 4 }, one[4] = { 1, 1, 1, 1 };
+    pn_pipe_device_t pc = { 0 };
+    pc.clock_mhz = 1000;
+    pc.atomic_cas = 2;
+    const struct { const char *const *text; const double *sec; uint64_t steps; } c[] = {
+        { cas, four, 58 }, { cas, one, 28 }, { add, four, 28 },
+    };
+    for (int i = 0; i < 3; i++) {
+        rows_prog(&p, c[i].text, 4, c[i].sec, one, NULL);
+        pn_test_sass_bounds(&p, &pp, &pc, &mem, &b);
+        assert_int_equal(b.steps[PN_BOUND_ATOMIC], c[i].steps);
+        pn_sass_prog_destroy(&p);
+    }
+    pc.atomic_cas = 0;   /* without the key: as an add */
+    rows_prog(&p, cas, 4, four, one, NULL);
+    pn_test_sass_bounds(&p, &pp, &pc, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 28);
+    pn_sass_prog_destroy(&p);
 }
 
 /* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the

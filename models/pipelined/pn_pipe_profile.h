@@ -69,6 +69,8 @@ enum {
 #define PN_PD_SCRUB_WB_ST (UINT64_C(1) << 58)  /* scrub_writeback_st */
 #define PN_PD_STORE_LINE (UINT64_C(1) << 59)   /* store_line_cycles */
 #define PN_PD_STORE_NARROW (UINT64_C(1) << 60) /* store_narrow */
+#define PN_PD_DRAM_PARTIAL (UINT64_C(1) << 61) /* dram_partial_sectors */
+#define PN_PD_ATOMIC_CAS (UINT64_C(1) << 62)   /* atomic_cas */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -148,6 +150,10 @@ typedef struct pn_pipe_device {
                                    * waiting behind it (0: a cycle a line, as loads) */
     double store_narrow;          /* that for a store of 8- or 16-bit lanes, times this
                                    * (0: as a 32-bit one) */
+    double dram_partial_sectors;  /* DRAM sectors more that a partly written sector of a
+                                   * contiguous store costs, once written back (0: none) */
+    double atomic_cas;            /* times the measured atomic time per warp-level atomic
+                                   * a compare-and-swap over several sectors takes (0: 1) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

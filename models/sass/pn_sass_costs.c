@@ -86,6 +86,23 @@ double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, do
     return lines * per * pd->lsu_sectors;
 }
 
+/* The sectors of a contiguous store written in part, per execution: a warp
+ * access of B >= 64 bytes over sec sectors spans at most B / 32 + 1 of them
+ * when its lanes are side by side, and then its first and last sector are
+ * partly written when they are more than B / 32 (a row of a length that is not
+ * a multiple of 8 words). Scattered lanes (more sectors than that) and a few
+ * lanes (one lane's result a warp) are left alone: whether the rest of their
+ * sectors comes from the same warp's next store (unrolled stores at +0x10,
+ * +0x20, ...) or the next warp's the source page does not tell. */
+double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec)
+{
+    double lanes = op->threads > 0 && op->executed > 0 ? op->threads / op->executed : 32;
+    double bytes = lanes * pn_sass_lane_bytes(op), extra = sec - bytes / 32;
+    if (bytes < 64 || !(extra > 0) || extra > 1 + 1e-9)
+        return 0;
+    return 2 * extra < sec ? 2 * extra : sec;
+}
+
 /* A shared access of wf wavefronts takes the L1's data path, which global
  * loads take too (one 128-byte wavefront a cycle; measured on the H100:
  * examples/probe/l1_mix.cu): wf cycles of the LSU pipe, in its units, and
@@ -222,6 +239,11 @@ double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *o
     double steps = ns * pd->clock_mhz / 1000;
     if (atomic_float(op) && pd->atomic_serial > 0 && pd->atomic_serial_float > pd->atomic_serial)
         steps *= pd->atomic_serial_float / pd->atomic_serial;
+    /* a compare-and-swap carries two values a lane: over several words of a line it
+     * holds the unit twice as long as the input cycles counted (examples/probe/cas.cu);
+     * on one word its lanes queue as any atomic's (the one-address rule) */
+    if (pd->atomic_cas > 1 && strstr(op->in.modifiers, ".CAS") && op->sectors > op->executed)
+        steps *= pd->atomic_cas;
     return steps;
 }
 

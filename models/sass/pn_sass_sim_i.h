@@ -152,6 +152,7 @@ double pn_sass_lane_bytes(const pn_sass_op_t *op);
  * profile's store_line_cycles a line of one sector (store_narrow times that
  * for 8- and 16-bit lanes), a cycle a whole line, linearly between; 0 for a
  * store that fills its sectors, or without the key. */
+double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
 double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
                           double lines);
 
