@@ -236,6 +236,20 @@ static void pn_parse_opts(int argc, char **argv, pn_opts *o, Extra extra)
     }
 }
 
+/* A throughput probe's command line, `probe CLOCK_MHZ [LAUNCHES]`: the SM clock (default
+ * 1980 MHz), the timed launches (default 10 after 2 warm-ups; 1: one launch and no warm-up,
+ * as under ncu) into *mhz, *launches, *warm; returns the device's SM count. */
+static int pn_probe_args(int argc, char **argv, double *mhz, int *launches, int *warm)
+{
+    *mhz = argc > 1 ? atof(argv[1]) : 1980.0;
+    *launches = argc > 2 ? atoi(argv[2]) : 10;
+    if (*launches < 1) *launches = 1;
+    *warm = *launches > 1 ? 2 : 0;
+    int sms = 0;
+    PN_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    return sms;
+}
+
 /* The median over `reps` runs of launch() (one kernel that writes its block 0's clock64
  * cycles to *cyc) of those cycles: the probes' timing of a loop from inside. */
 template <class Launch>

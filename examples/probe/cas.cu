@@ -45,11 +45,8 @@ __global__ void pn_cas(unsigned *x, unsigned bins, int mode, unsigned *sink)
 
 int main(int argc, char **argv)
 {
-    double mhz = argc > 1 ? atof(argv[1]) : 1980.0;
-    int launches = argc > 2 ? atoi(argv[2]) : 10, warm = launches > 1 ? 2 : 0;
-    if (launches < 1) launches = 1;
-    int sms = 0;
-    PN_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    double mhz;
+    int launches, warm, sms = pn_probe_args(argc, argv, &mhz, &launches, &warm);
     const int grid = sms * 4, block = 256;
     unsigned *x, *sink;
     PN_CK(cudaMalloc(&x, 4096 * sizeof *x));
