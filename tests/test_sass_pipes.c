@@ -312,6 +312,40 @@ static void test_atomic_measured(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* An atomic whose old value comes back (ATOMG) takes atomic_return times a
+ * reduction's (RED's) share of the L2's atomic budget: 4 of 8 sectors over 8
+ * lines at l2_sectors 1 and l2_atomic_sectors 1 cost 8 steps each, 32 less the
+ * full bucket (8 + 2): 22; at atomic_return 1.5 each ATOMG costs 12, 48 less
+ * (12 + 2): 34; the REDs keep 22; without the key, 22. */
+static void test_atomic_return(void **state)
+{
+    (void)state;
+    static const char *atom[] = { "ATOMG.E.ADD.STRONG.GPU PT, R5, desc[UR4][R2.64], R7",
+                                  "ATOMG.E.ADD.STRONG.GPU PT, R6, desc[UR4][R2.64], R7",
+                                  "ATOMG.E.ADD.STRONG.GPU PT, R8, desc[UR4][R2.64], R7",
+                                  "ATOMG.E.ADD.STRONG.GPU PT, R9, desc[UR4][R2.64], R7" };
+    static const char *red[] = { "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7" };
+    const double eight[4] = { 8, 8, 8, 8 };
+    pn_pipe_device_t pd = { 0 };
+    pd.l2_sectors = 1;
+    pd.l2_atomic_sectors = 1;
+    const struct { const char *const *text; double key; uint64_t steps; } c[] = {
+        { atom, 0, 22 }, { atom, 1.5, 34 }, { red, 1.5, 22 },
+    };
+    for (int i = 0; i < 3; i++) {
+        pn_sass_prog_t p;
+        rows_prog(&p, c[i].text, 4, eight, eight, NULL);
+        pd.atomic_return = c[i].key;
+        pn_pipe_bounds_t b;
+        bounds_pd(&p, &pd, &b);
+        assert_int_equal(b.steps[PN_BOUND_L2], c[i].steps);
+        pn_sass_prog_destroy(&p);
+    }
+}
+
 /* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the
  * profile's fp64_busy and fp64_latency (the H100: 2 steps an op, 8 to the
  * result; FFMA and DFMA alternating issue every cycle). */
@@ -439,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_memory_pipes),
         cmocka_unit_test(test_half_rate_pipes),
         cmocka_unit_test(test_atomic_measured),
+        cmocka_unit_test(test_atomic_return),
         cmocka_unit_test(test_fp64_pipe),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_fp64_bank_conflicts),

@@ -22,7 +22,8 @@ const char *const pn_pipe_device_keys[] = {
     "line_latency", "store_order", "bsync_hold", "fp64_bank_conflict", "branch_pred",
     "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
-    "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas", NULL
+    "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
+    "atomic_return", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -172,6 +173,8 @@ static const struct scalar_key {
     { "dram_partial_sectors", offsetof(pn_pipe_device_t, dram_partial_sectors),
       PN_PD_DRAM_PARTIAL, 0, 0, 32 },
     { "atomic_cas", offsetof(pn_pipe_device_t, atomic_cas), PN_PD_ATOMIC_CAS, 1, 0, 64 },
+    { "atomic_return", offsetof(pn_pipe_device_t, atomic_return), PN_PD_ATOMIC_RETURN, 1, 0,
+      64 },
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

@@ -71,6 +71,7 @@ enum {
 #define PN_PD_STORE_NARROW (UINT64_C(1) << 60) /* store_narrow */
 #define PN_PD_DRAM_PARTIAL (UINT64_C(1) << 61) /* dram_partial_sectors */
 #define PN_PD_ATOMIC_CAS (UINT64_C(1) << 62)   /* atomic_cas */
+#define PN_PD_ATOMIC_RETURN (UINT64_C(1) << 63) /* atomic_return */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -154,6 +155,8 @@ typedef struct pn_pipe_device {
                                    * contiguous store costs, once written back (0: none) */
     double atomic_cas;            /* times the measured atomic time per warp-level atomic
                                    * a compare-and-swap over several sectors takes (0: 1) */
+    double atomic_return;         /* times a reduction's share of the L2's atomic budget an
+                                   * atomic whose old value comes back takes (0: 1) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

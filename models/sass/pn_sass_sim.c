@@ -628,7 +628,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                                   ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec * scat) : 0)
                                   : pn_sass_units(fmax(sec, D * lines));
             o->cost[P_L2] = pn_sass_units(pn_sass_l2_cost(pd, op->in.kind == PN_SASS_GLOBAL_LD ? 0 : 2, sec,
-                                          lines));
+                                          lines) * pn_sass_atomic_return(pd, op));
             /* measured L2 reads: every load its share of them, whatever its level */
             if (op->in.kind == PN_SASS_GLOBAL_LD && f_l2 >= 0)
                 o->cost[P_L2] = f_l2 > 0 ? pn_sass_units(f_l2 * pn_sass_l2_cost(pd, 0, sec, lines)) : 0;

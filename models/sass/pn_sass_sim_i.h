@@ -152,7 +152,6 @@ double pn_sass_lane_bytes(const pn_sass_op_t *op);
  * profile's store_line_cycles a line of one sector (store_narrow times that
  * for 8- and 16-bit lanes), a cycle a whole line, linearly between; 0 for a
  * store that fills its sectors, or without the key. */
-double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
 double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
                           double lines);
 
@@ -176,6 +175,15 @@ uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op,
  * atomic_serial_float / atomic_serial for a floating-point update (the unit holds
  * one that much longer: the profile's one-address rates). */
 double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double ns);
+/* The factor on a global atomic's share of the L2's atomic budget: the profile's
+ * atomic_return for one whose old value comes back (ATOMG), 1 for a reduction
+ * (RED), anything else, or without the key. */
+double pn_sass_atomic_return(const pn_pipe_device_t *pd, const pn_sass_op_t *op);
+/* The partly written sectors an execution of global store op has over sec
+ * sectors: 2 (sec - B / 32) for a contiguous store of B >= 64 bytes of its lanes
+ * whose sectors exceed B / 32 by at most one, else 0 (the profile's
+ * dram_partial_sectors prices them at DRAM). */
+double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
 /* The units of the device's one-address unit a global store op takes an
  * execution, from busy SMs at once: store_serial steps for a store of one
  * sector an execution whose address carries none of the PN_SASS_FROM_* sources
