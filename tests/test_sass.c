@@ -81,6 +81,23 @@ static void test_store_and_fp64(void **state)
     in = parse("MOV R1, c[0x0][0x28] ;");
     assert_int_equal(in.n_writes, 1);
     assert_int_equal(in.n_reads, 0);
+    /* a global atomic writes its predicate and its old value; a shared one only the
+     * value; a reduction nothing */
+    in = parse("ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7 ;");
+    assert_int_equal(in.kind, PN_SASS_ATOM_GLOBAL);
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_R, 5, 1);
+    assert_int_equal(in.n_reads, 3);
+    in = parse("ATOMG.E.ADD.STRONG.GPU P0, R9, desc[UR4][R2.64], R7 ;");
+    assert_int_equal(in.n_writes, 2);
+    assert_reg(in.writes[1], PN_SASS_R, 9, 1);
+    in = parse("ATOMG.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R7 ;");
+    assert_int_equal(in.n_writes, 0);
+    in = parse("ATOMS.CAST.SPIN R7, [R4], R6, R7 ;");
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_R, 7, 1);
+    in = parse("RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5 ;");
+    assert_int_equal(in.n_writes, 0);
 }
 
 static void test_control(void **state)

@@ -316,7 +316,8 @@ static void test_atomic_measured(void **state)
  * reduction's (RED's) share of the L2's atomic budget: 4 of 8 sectors over 8
  * lines at l2_sectors 1 and l2_atomic_sectors 1 cost 8 steps each, 32 less the
  * full bucket (8 + 2): 22; at atomic_return 1.5 each ATOMG costs 12, 48 less
- * (12 + 2): 34; the REDs keep 22; without the key, 22. */
+ * (12 + 2): 34; the REDs keep 22, and so do ATOMGs into RZ (nothing comes
+ * back); without the key, 22. */
 static void test_atomic_return(void **state)
 {
     (void)state;
@@ -328,14 +329,18 @@ static void test_atomic_return(void **state)
                                  "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7",
                                  "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7",
                                  "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R7" };
+    static const char *rz[] = { "ATOMG.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R7",
+                                "ATOMG.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R7",
+                                "ATOMG.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R7",
+                                "ATOMG.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R7" };
     const double eight[4] = { 8, 8, 8, 8 };
     pn_pipe_device_t pd = { 0 };
     pd.l2_sectors = 1;
     pd.l2_atomic_sectors = 1;
     const struct { const char *const *text; double key; uint64_t steps; } c[] = {
-        { atom, 0, 22 }, { atom, 1.5, 34 }, { red, 1.5, 22 },
+        { atom, 0, 22 }, { atom, 1.5, 34 }, { red, 1.5, 22 }, { rz, 1.5, 22 },
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         pn_sass_prog_t p;
         rows_prog(&p, c[i].text, 4, eight, eight, NULL);
         pd.atomic_return = c[i].key;

@@ -251,13 +251,17 @@ double pn_sass_atomic_measured(const pn_pipe_device_t *pd, const pn_sass_op_t *o
  * CAS whose result is used) sends its sectors back as a load does: on addresses
  * spread over the L2 it takes atomic_return times a reduction's (RED's) share
  * of the atomic budget (examples/probe/cas.cu: 0.955 against 0.716 cycles a
- * warp-level atomic of 32 lines). 1 for anything else or without the key. */
+ * warp-level atomic of 32 lines). 1 for anything else (a RED, an ATOMG into
+ * RZ) or without the key. */
 double pn_sass_atomic_return(const pn_pipe_device_t *pd, const pn_sass_op_t *op)
 {
     if (op->in.kind != PN_SASS_ATOM_GLOBAL || !(pd->atomic_return > 1) ||
         !strncmp(op->in.opcode, "RED", 3))
         return 1;
-    return pd->atomic_return;
+    for (int r = 0; r < op->in.n_writes; r++)
+        if (op->in.writes[r].file == PN_SASS_R)
+            return pd->atomic_return;
+    return 1;   /* its old value into RZ: nothing comes back */
 }
 
 /* A store every warp makes to one word (pn_sass_sim_i.h): examples/probe/bfs_flag.cu. */

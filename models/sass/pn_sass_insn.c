@@ -251,6 +251,16 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                    !strcmp(in->opcode, "REDG");
     size_t oplen = strlen(in->opcode);
     int n_dest = no_dest ? 0 : oplen > 4 && !strcmp(in->opcode + oplen - 4, "SETP") ? 2 : 1;
+    /* a global atomic that returns its old value writes a predicate first, then the
+     * value: "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7" (ATOMS has no predicate) */
+    if (n_dest == 1 && !strncmp(in->opcode, "ATOM", 4) && strcmp(in->opcode, "ATOMS")) {
+        const char *g = p + strspn(p, " 	");
+        bool none;
+        pn_sass_reg_t pr;
+        size_t n = reg_at(g, &pr, &none);
+        if (n && pr.file == PN_SASS_P && g[n + strspn(g + n, " \t")] == ',')
+            n_dest = 2;
+    }
     /* operands, split at top-level commas */
     int idx = 0, n_ops = 0;
     const char *q = p;
