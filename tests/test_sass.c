@@ -98,6 +98,21 @@ static void test_store_and_fp64(void **state)
     assert_reg(in.writes[0], PN_SASS_R, 7, 1);
     in = parse("RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5 ;");
     assert_int_equal(in.n_writes, 0);
+    /* a shuffle's value beside its predicate; a carry out beside the sum */
+    in = parse("SHFL.BFLY PT, R5, R2, 0x10, 0x1f ;");
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_R, 5, 1);
+    assert_int_equal(in.n_reads, 1);
+    in = parse("IADD3 R4, P0, R2, R3, RZ ;");
+    assert_int_equal(in.n_writes, 2);
+    assert_reg(in.writes[1], PN_SASS_P, 0, 1);
+    assert_int_equal(in.n_reads, 2);
+    in = parse("IADD3.X R5, R3, R4, RZ, P0, !PT ;");
+    assert_int_equal(in.n_writes, 1);
+    assert_int_equal(in.n_reads, 3);
+    in = parse("LOP3.LUT P0, RZ, R2, 0x1, RZ, 0xc0, !PT ;");
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_P, 0, 1);
 }
 
 static void test_control(void **state)

@@ -251,15 +251,25 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                    !strcmp(in->opcode, "REDG");
     size_t oplen = strlen(in->opcode);
     int n_dest = no_dest ? 0 : oplen > 4 && !strcmp(in->opcode + oplen - 4, "SETP") ? 2 : 1;
-    /* a global atomic that returns its old value writes a predicate first, then the
-     * value: "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7" (ATOMS has no predicate) */
-    if (n_dest == 1 && !strncmp(in->opcode, "ATOM", 4) && strcmp(in->opcode, "ATOMS")) {
-        const char *g = p + strspn(p, " 	");
+    /* a predicate written beside a register: "SHFL.BFLY PT, R5, R2, 0x10, 0x1f",
+     * "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7", "LOP3.LUT P0, R3, ..." (a
+     * predicate, then the value), "IADD3 R4, P0, R2, R3, RZ", "LEA R2, P0, R3, R4,
+     * 0x2" (the value, then a carry out): both are written */
+    if (n_dest == 1) {
+        pn_sass_reg_t r0, r1;
         bool none;
-        pn_sass_reg_t pr;
-        size_t n = reg_at(g, &pr, &none);
-        if (n && pr.file == PN_SASS_P && g[n + strspn(g + n, " \t")] == ',')
-            n_dest = 2;
+        const char *g = p + strspn(p, " \t");
+        size_t n0 = reg_at(g, &r0, &none);
+        const char *h = n0 ? g + n0 + strspn(g + n0, " \t") : NULL;
+        if (h && *h == ',') {
+            h += 1 + strspn(h + 1, " \t");
+            size_t n1 = reg_at(h, &r1, &none);
+            const char *after = h + n1 + strspn(h + n1, " \t");
+            if (n1 && *after == ',' &&
+                ((r0.file == PN_SASS_P && r1.file == PN_SASS_R) ||
+                 (r0.file == PN_SASS_R && r1.file == PN_SASS_P)))
+                n_dest = 2;
+        }
     }
     /* operands, split at top-level commas */
     int idx = 0, n_ops = 0;

@@ -61,7 +61,9 @@ static inline int pn_sass_reg_unit(pn_sass_file_t f, unsigned i)
  * memory opcode makes its data register 2 / 4 wide, an address register
  * "R2.64" is 2 wide, .WIDE makes the destination and the addend 2 wide and
  * fp64 opcodes use register pairs. Stores, branches and barriers write no
- * register; a *SETP writes its first two operands. An error is
+ * register; a *SETP writes its first two operands, and so does any op whose
+ * first two operands are a predicate and a register ("SHFL.BFLY PT, R5, ...",
+ * "ATOMG... PT, R5, [R2], ...", "IADD3 R4, P0, ...": a carry out). An error is
  * "path:line:col+k: ..." with k the offset in text. O(length of text). */
 pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char *path,
                                long line, long col, pn_error_t *err);
