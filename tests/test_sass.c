@@ -113,6 +113,17 @@ static void test_store_and_fp64(void **state)
     in = parse("LOP3.LUT P0, RZ, R2, 0x1, RZ, 0xc0, !PT ;");
     assert_int_equal(in.n_writes, 1);
     assert_reg(in.writes[0], PN_SASS_P, 0, 1);
+    /* a matrix load writes its tiles' registers; an MMA its accumulators */
+    in = parse("LDSM.16.M88.4 R8, [R3] ;");
+    assert_reg(in.writes[0], PN_SASS_R, 8, 4);
+    in = parse("LDSM.16.MT88.2 R8, [R3+0x200] ;");
+    assert_reg(in.writes[0], PN_SASS_R, 8, 2);
+    in = parse("HMMA.16816.F32 R4, R8, R12, R4 ;");
+    assert_reg(in.writes[0], PN_SASS_R, 4, 4);
+    assert_int_equal(in.n_reads, 3);
+    assert_reg(in.reads[2], PN_SASS_R, 4, 4);
+    in = parse("HMMA.16816.F16 R4, R8, R12, R4 ;");
+    assert_reg(in.writes[0], PN_SASS_R, 4, 2);
 }
 
 static void test_control(void **state)

@@ -245,6 +245,12 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
     pn_sass_kind_t k = in->kind;
     bool memory = k >= PN_SASS_GLOBAL_LD && k <= PN_SASS_CONST_LD;
     int data_w = strstr(m, ".128") ? 4 : strstr(m, ".64") && memory ? 2 : 1;
+    /* a matrix load of 4 or 2 8x8 tiles ("LDSM.16.M88.4 R8, [R3]": R8-R11) */
+    size_t ml = strlen(m);
+    if (!strcmp(in->opcode, "LDSM") && ml >= 2 && m[ml - 2] == '.' && (m[ml - 1] == '4' || m[ml - 1] == '2'))
+        data_w = m[ml - 1] - '0';
+    /* an MMA's accumulators: 4 registers of FP32 (m16n8k8, m16n8k16), 2 of FP16 */
+    int mma_w = k == PN_SASS_TENSOR && !strcmp(in->opcode, "HMMA") ? (strstr(m, ".F32") ? 4 : 2) : 0;
     bool wide = strstr(m, ".WIDE") != NULL, fp64 = k == PN_SASS_FP64;
     bool no_dest = k == PN_SASS_GLOBAL_ST || k == PN_SASS_SHARED_ST || k == PN_SASS_CONTROL ||
                    k == PN_SASS_BARRIER || !strcmp(in->opcode, "RED") ||
@@ -324,6 +330,8 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                     r.width = 2;
                 else if (fp64 || (wide && (dest || addend)))
                     r.width = 2;
+                else if (mma_w && (dest || idx == n_ops - 1))
+                    r.width = (uint8_t)mma_w;
                 else if (!in_addr && memory)
                     r.width = (uint8_t)data_w;
             }
