@@ -124,6 +124,19 @@ static void test_store_and_fp64(void **state)
     assert_reg(in.reads[2], PN_SASS_R, 4, 4);
     in = parse("HMMA.16816.F16 R4, R8, R12, R4 ;");
     assert_reg(in.writes[0], PN_SASS_R, 4, 2);
+    /* conversions: a register pair on their 64-bit side */
+    in = parse("F2F.F64.F32 R4, R2 ;");
+    assert_reg(in.writes[0], PN_SASS_R, 4, 2);
+    assert_reg(in.reads[0], PN_SASS_R, 2, 1);
+    in = parse("F2F.FTZ.F32.F64 R2, R4 ;");
+    assert_reg(in.writes[0], PN_SASS_R, 2, 1);
+    assert_reg(in.reads[0], PN_SASS_R, 4, 2);
+    in = parse("I2F.U64.RP R4, R2 ;");
+    assert_reg(in.writes[0], PN_SASS_R, 4, 1);
+    assert_reg(in.reads[0], PN_SASS_R, 2, 2);
+    in = parse("F2I.F64.FLOOR R2, R4 ;");
+    assert_reg(in.writes[0], PN_SASS_R, 2, 1);
+    assert_reg(in.reads[0], PN_SASS_R, 4, 2);
 }
 
 static void test_control(void **state)

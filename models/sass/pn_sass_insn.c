@@ -251,6 +251,26 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
         data_w = m[ml - 1] - '0';
     /* an MMA's accumulators: 4 registers of FP32 (m16n8k8, m16n8k16), 2 of FP16 */
     int mma_w = k == PN_SASS_TENSOR && !strcmp(in->opcode, "HMMA") ? (strstr(m, ".F32") ? 4 : 2) : 0;
+    /* conversions with a 64-bit side: F2F.<to>.<from>, I2F[.F64][.S64/.U64],
+     * F2I[.S64/.U64][.F64] (a register pair on that side) */
+    int conv_dst = 1, conv_src = 1;
+    if (!strcmp(in->opcode, "F2F")) {
+        int nt = 0; /* the float types in order: the result's, then the source's */
+        for (const char *t = strchr(m, '.'); t && nt < 2; t = strchr(t + 1, '.'))
+            if ((t[1] == 'F' || (t[1] == 'B' && t[2] == 'F')) && isdigit((unsigned char)t[2 + (t[1] == 'B')])) {
+                int w = !strncmp(t, ".F64", 4) && (t[4] == '.' || t[4] == '\0') ? 2 : 1;
+                if (nt++ == 0)
+                    conv_dst = w;
+                else
+                    conv_src = w;
+            }
+    } else if (!strcmp(in->opcode, "I2F")) {
+        conv_dst = strstr(m, ".F64") ? 2 : 1;
+        conv_src = strstr(m, ".S64") || strstr(m, ".U64") ? 2 : 1;
+    } else if (!strcmp(in->opcode, "F2I")) {
+        conv_dst = strstr(m, ".S64") || strstr(m, ".U64") ? 2 : 1;
+        conv_src = strstr(m, ".F64") ? 2 : 1;
+    }
     bool wide = strstr(m, ".WIDE") != NULL, fp64 = k == PN_SASS_FP64;
     bool no_dest = k == PN_SASS_GLOBAL_ST || k == PN_SASS_SHARED_ST || k == PN_SASS_CONTROL ||
                    k == PN_SASS_BARRIER || !strcmp(in->opcode, "RED") ||
@@ -332,6 +352,8 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                     r.width = 2;
                 else if (mma_w && (dest || idx == n_ops - 1))
                     r.width = (uint8_t)mma_w;
+                else if (!in_addr && (dest ? conv_dst : conv_src) > 1)
+                    r.width = 2;
                 else if (!in_addr && memory)
                     r.width = (uint8_t)data_w;
             }
