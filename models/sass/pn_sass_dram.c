@@ -6,13 +6,6 @@
 
 #include "pn_sass_sim_i.h"
 
-/* Loads a warp has in flight together come back as the slowest of them: the
- * DRAM's latency varies from access to access with spread sd (the profile's
- * dram_jitter; examples/probe/stream_latency.cu). A basic block's global
- * loads whose results no op has read since the first of them: the k-th
- * (from 0) is late by sd x c[k], c[k] the expected largest of k + 1 standard
- * normal draws, so an op that reads all k + 1 waits the largest. A read of
- * any of them starts a new group. */
 /* The expected largest of n standard normal draws (0 for one): a table for
  * whole n to 16, else the integral of x n phi(x) Phi(x)^(n - 1). */
 static double normal_max(double n)
@@ -25,12 +18,20 @@ static double normal_max(double n)
         return c[(int)n - 1];
     double sum = 0, h = 0.005;
     for (double x = -8; x < 8; x += h) {
-        double pdf = exp(-0.5 * x * x) * 0.3989422804014327, cdf = 0.5 * erfc(-x * 0.7071067811865476);
+        double pdf = exp(-0.5 * x * x) * 0.3989422804014327;
+        double cdf = 0.5 * erfc(-x * 0.7071067811865476);
         sum += x * n * pdf * pow(cdf, n - 1) * h;
     }
     return sum;
 }
 
+/* Loads a warp has in flight together come back as the slowest of them: the
+ * DRAM's latency varies from line to line with spread sd (the profile's
+ * dram_jitter; examples/probe/stream_latency.cu). A basic block's global
+ * loads whose results no op has read since the first of them: a load whose
+ * group has n lines so far, its own included (its lines an execution), is late
+ * by sd x the expected largest of n standard normal draws, so an op that reads
+ * them all waits the largest. A read of any of them starts a new group. */
 void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd)
 {
     uint8_t pend[N_REGS];

@@ -247,23 +247,28 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
     int data_w = strstr(m, ".128") ? 4 : strstr(m, ".64") && memory ? 2 : 1;
     /* a matrix load of 4 or 2 8x8 tiles ("LDSM.16.M88.4 R8, [R3]": R8-R11) */
     size_t ml = strlen(m);
-    if (!strcmp(in->opcode, "LDSM") && ml >= 2 && m[ml - 2] == '.' && (m[ml - 1] == '4' || m[ml - 1] == '2'))
+    if (!strcmp(in->opcode, "LDSM") && ml >= 2 && m[ml - 2] == '.' &&
+        (m[ml - 1] == '4' || m[ml - 1] == '2'))
         data_w = m[ml - 1] - '0';
     /* an MMA's accumulators: 4 registers of FP32 (m16n8k8, m16n8k16), 2 of FP16 */
-    int mma_w = k == PN_SASS_TENSOR && !strcmp(in->opcode, "HMMA") ? (strstr(m, ".F32") ? 4 : 2) : 0;
+    int mma_w = k == PN_SASS_TENSOR && !strcmp(in->opcode, "HMMA")
+                    ? (strstr(m, ".F32") ? 4 : 2)
+                    : 0;
     /* conversions with a 64-bit side: F2F.<to>.<from>, I2F[.F64][.S64/.U64],
      * F2I[.S64/.U64][.F64] (a register pair on that side) */
     int conv_dst = 1, conv_src = 1;
     if (!strcmp(in->opcode, "F2F")) {
         int nt = 0; /* the float types in order: the result's, then the source's */
-        for (const char *t = strchr(m, '.'); t && nt < 2; t = strchr(t + 1, '.'))
-            if ((t[1] == 'F' || (t[1] == 'B' && t[2] == 'F')) && isdigit((unsigned char)t[2 + (t[1] == 'B')])) {
+        for (const char *t = strchr(m, '.'); t && nt < 2; t = strchr(t + 1, '.')) {
+            int bf = t[1] == 'B' && t[2] == 'F';   /* .BF16 */
+            if ((t[1] == 'F' || bf) && isdigit((unsigned char)t[2 + bf])) {
                 int w = !strncmp(t, ".F64", 4) && (t[4] == '.' || t[4] == '\0') ? 2 : 1;
                 if (nt++ == 0)
                     conv_dst = w;
                 else
                     conv_src = w;
             }
+        }
     } else if (!strcmp(in->opcode, "I2F")) {
         conv_dst = strstr(m, ".F64") ? 2 : 1;
         conv_src = strstr(m, ".S64") || strstr(m, ".U64") ? 2 : 1;

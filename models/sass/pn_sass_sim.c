@@ -662,10 +662,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 o->cost[P_LSU] = (uint32_t)fmax(o->cost[P_LSU], pn_sass_units(port));
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             o->cost[P_ATOM] = pn_sass_store_cost(pd, op, from[i], busy);
-            /* written back to DRAM: as measured, else as the reads miss L2 */
             /* its partly written sectors cost the DRAM more once written back
              * (examples/probe/unaligned.cu) */
             double wb = sec + pd->dram_partial_sectors * pn_sass_partial_sectors(op, sec);
+            /* written back to DRAM: as measured, else as the reads miss L2 */
             if (f_st >= 0)
                 o->cost[P_DRAM] = f_st * sec > 0 ? pn_sass_units(f_st * wb) : 0;
             else if (p->mem->l2_hit < 1)
