@@ -102,7 +102,7 @@ static int number(const char *s, double *out)
 }
 
 /* "(64, 1, 1)" -> 64. */
-static int dims(const char *s, uint32_t *out)
+static int dims(const char *s, uint32_t *out, uint32_t xyz[3])
 {
     unsigned long a = 1, b = 1, c = 1;
     if (sscanf(s, " (%lu, %lu, %lu)", &a, &b, &c) < 1)
@@ -111,6 +111,11 @@ static int dims(const char *s, uint32_t *out)
     if (p == 0 || p > UINT32_MAX)
         return -1;
     *out = (uint32_t)p;
+    if (xyz) {
+        xyz[0] = (uint32_t)a;
+        xyz[1] = (uint32_t)b;
+        xyz[2] = (uint32_t)c;
+    }
     return 0;
 }
 
@@ -340,7 +345,8 @@ static pn_status_t launch_of(pn_ncu_t *ncu, long **seen, const pn_csv_t *csv,
         l->value[m] = NAN;
     if (c->cc >= 0)
         snprintf(l->cc, sizeof l->cc, "%.7s", row->f[c->cc].text);
-    if (dims(row->f[c->block].text, &l->threads) || dims(row->f[c->grid].text, &l->blocks))
+    if (dims(row->f[c->block].text, &l->threads, l->block) ||
+        dims(row->f[c->grid].text, &l->blocks, NULL))
         return pn_error_at(err, PN_EINVAL, path, row->line, row->f[c->block].col,
                            "launch %ld: block or grid size '%s' / '%s' is not (x, y, z)", id,
                            row->f[c->block].text, row->f[c->grid].text);

@@ -21,6 +21,7 @@ typedef struct pn_ncu_launch {
     long id;                      /* ncu's ID */
     long line;                    /* first CSV line of the launch */
     uint32_t threads, blocks;     /* block and grid size, x*y*z */
+    uint32_t block[3];            /* the block's x, y and z */
     uint32_t registers, shared_bytes;
     double *value;                /* per metric pnsim import reads; NaN: absent */
     /* per-opcode counts of sass__inst_executed_per_opcode */

@@ -239,6 +239,7 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
     pn_sass_prog_t p; /* named after the source page: errors point into it */
     double warps = (double)l->blocks * ((l->threads + 31) / 32);
     PN_CHECK(pn_sass_prog_init(&p, src->path, l->kernel, warps, err));
+    memcpy(p.block, l->block, sizeof p.block);
     pn_status_t st = PN_OK;
     for (size_t r = 0; r < t->n_rows && st == PN_OK; r++) {
         const pn_ncu_sass_row_t *row = &t->rows[r];

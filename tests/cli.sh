@@ -336,6 +336,7 @@ $RUN import -O "$TMP/sass" -S tests/ncu/sass-source.csv tests/ncu/sass-raw.csv 2
 cfg="$TMP/sass/dp_serial-256x16384-91.yaml"
 if [ $rc -eq 0 ] && grep -q '^  sass: dp_serial-256x16384-91.sass$' "$cfg" &&
    grep -q '^warps: 131072$' "$TMP/sass/dp_serial-256x16384-91.sass" &&
+   grep -q '^block: 256 1 1$' "$TMP/sass/dp_serial-256x16384-91.sass" &&
    [ "$(grep -c '^ *0x' "$TMP/sass/dp_serial-256x16384-91.sass")" -eq 112 ]; then ok import-source
 else bad import-source "rc $rc: $(cat "$TMP/err")"; fi
 # the run puts the serial loop (100000 trips, thread 0) on one warp of the busiest SM:

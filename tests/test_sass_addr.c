@@ -13,7 +13,8 @@
 #include "pn_sass_addr.h"
 #include "pn_sass_prog.h"
 
-enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD, THR = PN_SASS_FROM_THREAD };
+enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD, THR = PN_SASS_FROM_THREAD,
+       WARP = PN_SASS_FROM_WARP };
 
 /* The sources of the address of the last op carrying one in lines (n of
  * them, one every 16 bytes, each executed once). */
@@ -79,6 +80,20 @@ static void test_straight(void **state)
     assert_int_equal(LAST("S2R R0, SR_CTAID.X", "ISETP.GE.AND P0, PT, R0, 0x4, PT",
                           "SEL R1, R4, R5, P0", "IMAD.WIDE R2, R1, 0x4, R6",
                           "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R6", "EXIT"), CTA);
+    /* what differs between the warps of a narrow block: SR_TID.Y and .Z, the
+     * warp's id; not SR_TID.X, the lane's id or its masks */
+    assert_int_equal(LAST("S2R R0, SR_TID.Y", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "LDG.E R6, desc[UR4][R2.64]", "EXIT"), THR | WARP);
+    assert_int_equal(LAST("S2R R0, SR_TID.Z", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "LDG.E R6, desc[UR4][R2.64]", "EXIT"), THR | WARP);
+    assert_int_equal(LAST("S2R R0, SR_WARPID", "IMAD.WIDE R2, R0, 0x4, R4",
+                          "LDG.E R6, desc[UR4][R2.64]", "EXIT"), THR | WARP);
+    assert_int_equal(LAST("S2R R0, SR_LANEID", "S2R R1, SR_LTMASK", "IADD3 R0, R0, R1, RZ",
+                          "IMAD.WIDE R2, R0, 0x4, R4", "LDG.E R6, desc[UR4][R2.64]", "EXIT"),
+                     THR);
+    assert_int_equal(LAST("S2R R0, SR_TID.X", "S2R R1, SR_CTAID.Y", "IADD3 R0, R0, R1, RZ",
+                          "IMAD.WIDE R2, R0, 0x4, R4", "LDG.E R6, desc[UR4][R2.64]", "EXIT"),
+                     CTA | THR);
     /* an op with no address operand */
     assert_int_equal(LAST("S2R R0, SR_CTAID.X", "IADD3 R1, R0, R0, RZ", "EXIT"), 0xff);
 }
@@ -109,7 +124,7 @@ static void test_flow(void **state)
                           "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"), THR);
     /* code no path reaches (past an EXIT, no branch into it): anything */
     assert_int_equal(LAST("EXIT", "REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R7", "EXIT"),
-                      CTA | LOAD | THR);
+                      CTA | LOAD | THR | WARP);
     /* a loop over a table every thread reads alike (the points of a distance
      * loop): the address is a parameter plus the trip's offset, nothing else */
     assert_int_equal(LAST("LDC.64 R2, c[0x0][0x210]", "MOV R9, RZ",

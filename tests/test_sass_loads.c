@@ -14,6 +14,7 @@
 #include "pn_sass_lines.h"
 #include "pn_sass_prog.h"
 #include "pn_sass_sim.h"
+#include "pn_sass_sim_i.h"
 #include "pn_test_sass.h"
 #include "pn_test_sass_warp.h"
 
@@ -446,15 +447,27 @@ static uint64_t levels_run_local(const char *const *lines, int n, double l1, dou
     return levels_run_w(lines, n, l1, l2, local_l1, 1);
 }
 
+static uint64_t levels_run_shape(const char *const *lines, int n, double l1, double l2,
+                                 double local_l1, uint32_t warps, const uint32_t block[3]);
+
 /* The same with a block of `warps` warps, one a partition (at most 4): each
  * runs as one warp alone would, but the SM is not the warp's alone. */
 static uint64_t levels_run_w(const char *const *lines, int n, double l1, double l2,
                              double local_l1, uint32_t warps)
 {
+    return levels_run_shape(lines, n, l1, l2, local_l1, warps, NULL);
+}
+
+/* The same with the program's block shape (NULL: not known). */
+static uint64_t levels_run_shape(const char *const *lines, int n, double l1, double l2,
+                                 double local_l1, uint32_t warps, const uint32_t block[3])
+{
     pn_sass_prog_t p;
     pn_error_t err = { 0 };
     assert_true(warps >= 1 && warps <= 4);
     assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", warps, &err), PN_OK);
+    if (block)
+        memcpy(p.block, block, sizeof p.block);
     for (int i = 0; i < n; i++)
         add(&p, (uint32_t)(16 * i), warps, lines[i]);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
@@ -550,6 +563,38 @@ static void test_alike_loads(void **state)
     assert_int_equal(levels_run_w(cta, 4, 1, 1, -1, 2), LA + 10 + LA + 2);
 }
 
+/* Warps of a block that read the same lines together (a block of 32 x 4, an
+ * address of the block's index and SR_TID.X alone): of each 4, one misses
+ * and 3 wait for its line where ncu counts hits, so an L1 hit takes the L1's
+ * latency plus (3 / 4) / l1 of the way to its misses' (L2 here): 10 + 0.75 x
+ * 40 = 40. Not so when the address carries SR_TID.Y, in blocks of 128 x 1,
+ * or without the shape. */
+static void test_copied_loads(void **state)
+{
+    (void)state;
+    const uint32_t narrow[3] = { 32, 4, 1 }, wide[3] = { 128, 1, 1 };
+    /* the S2Rs at 0 and 1, the IMAD at LA + 1 (LA + 2 with the IADD), the load
+     * at LA + 1 + LA, the add when its value is back, then LA and 2 more */
+    const char *x[] = { "S2R R0, SR_TID.X", "S2R R1, SR_CTAID.X", "IMAD R2, R1, 0x20, R0",
+                        "LDG.E R10, desc[UR4][R2.64]", "IADD3 R5, R10, 1, RZ", "EXIT" };
+    uint64_t base = levels_run_shape(x, 6, 1, 1, -1, 4, NULL);
+    assert_int_equal(levels_run_shape(x, 6, 1, 1, -1, 4, narrow), base + 30);
+    assert_int_equal(levels_run_shape(x, 6, 1, 1, -1, 4, wide), base);
+    /* the misses half at L2, half at DRAM: 10 + 0.75 x (75 - 10), rounded */
+    assert_int_equal(levels_run_shape(x, 6, 1, 0.5, -1, 4, narrow), base + 49);
+    const char *y[] = { "S2R R0, SR_TID.Y", "S2R R1, SR_CTAID.X", "IMAD R2, R1, 0x20, R0",
+                        "LDG.E R10, desc[UR4][R2.64]", "IADD3 R5, R10, 1, RZ", "EXIT" };
+    assert_int_equal(levels_run_shape(y, 6, 1, 1, -1, 4, narrow), base);
+    /* the rule's count of warps alike */
+    assert_int_equal(pn_sass_copies(narrow, 4), 4);
+    assert_int_equal(pn_sass_copies(wide, 4), 1);
+    assert_int_equal(pn_sass_copies((const uint32_t[3]){ 16, 16, 1 }, 8), 8);
+    assert_int_equal(pn_sass_copies((const uint32_t[3]){ 64, 4, 1 }, 8), 4);
+    assert_int_equal(pn_sass_copies((const uint32_t[3]){ 48, 4, 1 }, 6), 1);  /* warps straddle rows */
+    assert_int_equal(pn_sass_copies((const uint32_t[3]){ 32, 4, 1 }, 8), 1);  /* not this block */
+    assert_int_equal(pn_sass_copies((const uint32_t[3]){ 0, 0, 0 }, 8), 1);
+}
+
 static void test_line_merge(void **state)
 {
     (void)state;
@@ -595,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_load_runs),
         cmocka_unit_test(test_local_loads),
         cmocka_unit_test(test_alike_loads),
+        cmocka_unit_test(test_copied_loads),
         cmocka_unit_test(test_line_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,6 +103,7 @@ static void test_program_file(void **state)
     assert_int_equal(p.n_blocks, 3);
     assert_int_equal(p.ops[4].target, 1);
     p.ops[1].threads = 8192; /* the optional threads column */
+    p.block[0] = 32, p.block[1] = 2, p.block[2] = 1;   /* and the block's shape */
     char path[] = "/tmp/pn_test_sass_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -112,6 +113,7 @@ static void test_program_file(void **state)
     assert_int_equal(pn_sass_prog_read(&q, path, &err), PN_OK);
     assert_string_equal(q.kernel, "loop");
     assert_true(q.warps == 2);
+    assert_true(q.block[0] == 32 && q.block[1] == 2 && q.block[2] == 1);
     assert_int_equal(q.n, p.n);
     for (size_t i = 0; i < p.n; i++) {
         assert_int_equal(q.ops[i].offset, p.ops[i].offset);

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# import_compare.sh - the evaluation step examples/rodinia and examples/llmc share: import one
-# program's report and compare its configs with the measured kernel durations.
+# import_compare.sh - the evaluation step examples/rodinia, polybench and llmc share: import
+# one program's report and compare its configs with the measured kernel durations.
 #
 #   bash examples/common/import_compare.sh WORKDIR NAME RAW.csv SOURCE.csv.xz TIMES.csv...
 #   bash examples/common/import_compare.sh --all WORKDIR
+#   bash examples/common/import_compare.sh --dir DATADIR WORKDIR
 #
 # The first form writes WORKDIR/NAME/ (the configs), WORKDIR/NAME.compare.csv and .txt, and
 # prints compare's overall line; several times files (runs of the same launches) give each
 # launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The
-# second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv.
+# second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv. The
+# third runs the first for every DATADIR/NAME.raw.csv with three timed runs beside it
+# (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/rodinia/rodinia.sh and
+# examples/polybench/polybench.sh write), then the second.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
 # PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed), PN_FLUSHED=dirty
 # with --flushed=dirty (flushed by a memset that leaves the L2 dirty); PN_WARM=IDS adds
@@ -16,6 +20,19 @@
 set -euo pipefail
 pnsim=${PNSIM:-build/pnsim}
 runs=${RUNS:-2}
+if [ "${1:-}" = --dir ]; then
+    for raw in "$2"/*.raw.csv; do
+        n=$(basename "$raw" .raw.csv)
+        if [ ! -f "$2/$n.t1.csv" ] || [ ! -f "$2/$n.t2.csv" ] || [ ! -f "$2/$n.t3.csv" ]; then
+            echo "$n: not three timed runs in $2; skipped" >&2
+            continue
+        fi
+        # the median of the three runs, launch by launch
+        bash "$0" "$3" "$n" "$raw" "$2/$n.source.csv.xz" "$2/$n.t1.csv" "$2/$n.t2.csv" \
+            "$2/$n.t3.csv"
+    done
+    exec bash "$0" --all "$3"
+fi
 if [ "${1:-}" = --all ]; then
     # compare's CSV: the error as a fraction
     cat "$2"/*.compare.csv | awk -F, '$1 != "kernel" && $7 != "" { e = $7 < 0 ? -$7 : $7; print 100 * e }' |

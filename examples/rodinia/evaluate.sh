@@ -15,14 +15,4 @@ data=${1:-examples/data/h100/rodinia}
 work=${2:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$work"
-for raw in "$data"/*.raw.csv; do
-    n=$(basename "$raw" .raw.csv)
-    if [ ! -f "$data/$n.t1.csv" ] || [ ! -f "$data/$n.t2.csv" ] || [ ! -f "$data/$n.t3.csv" ]; then
-        echo "$n: not three timed runs in $data; skipped" >&2
-        continue
-    fi
-    # the median of the three runs, launch by launch
-    bash "$here/examples/common/import_compare.sh" "$work" "$n" "$raw" "$data/$n.source.csv.xz" \
-        "$data/$n.t1.csv" "$data/$n.t2.csv" "$data/$n.t3.csv"
-done
-bash "$here/examples/common/import_compare.sh" --all "$work"
+bash "$here/examples/common/import_compare.sh" --dir "$data" "$work"

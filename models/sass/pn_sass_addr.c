@@ -11,9 +11,9 @@
 #define N_WORDS ((N_BITS + 63) / 64)
 
 /* The sources (the PN_SASS_FROM_* bits, in order). */
-#define N_SRC 3
+#define N_SRC 4
 
-/* A state: what each register may carry, per source (cta, load, thread). */
+/* A state: what each register may carry, per source (cta, load, thread, warp). */
 typedef struct state {
     uint64_t w[N_SRC][N_WORDS];
 } state_t;
@@ -107,8 +107,25 @@ static uint8_t address_from(const pn_sass_op_t *op, const state_t *s, bool *has)
     return m;
 }
 
+/* Does special register text sr ("SR_...") read the same in every warp of a
+ * block whose x is at most a warp (the same lanes' SR_TID.X)? */
+static bool same_in_warps(const char *sr)
+{
+    static const char *const same[] = { "SR_TID.X", "SR_LANEID", "SR_EQMASK", "SR_LTMASK",
+                                        "SR_LEMASK", "SR_GTMASK", "SR_GEMASK" };
+    for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+        size_t l = strlen(same[k]);
+        if (!strncmp(sr, same[k], l) && !isalnum((unsigned char)sr[l]) && sr[l] != '.' &&
+            sr[l] != '_')
+            return true;
+    }
+    return false;
+}
+
 /* The sources op's results carry: those of what it reads (and its guard), the
- * block's index for S2R of SR_CTAID / SR_SMID, a load's for what memory gives. */
+ * block's index for S2R of SR_CTAID / SR_SMID, a load's for what memory gives,
+ * the thread's for any other special register (and the warp's unless it reads
+ * alike in every warp of a narrow block: same_in_warps). */
 static uint8_t result_from(const pn_sass_op_t *op, const state_t *s)
 {
     uint8_t m = 0;
@@ -120,7 +137,10 @@ static uint8_t result_from(const pn_sass_op_t *op, const state_t *s)
          !strncmp(op->in.opcode, "CS2R", 4)) && strstr(op->text, "SR_"))
         m |= strstr(op->text, "SR_CTAID") || strstr(op->text, "SR_SMID") ||
                      strstr(op->text, "SR_CgaCtaId")
-                 ? PN_SASS_FROM_CTA : PN_SASS_FROM_THREAD;
+                 ? PN_SASS_FROM_CTA
+                 : same_in_warps(strstr(op->text, "SR_"))
+                     ? PN_SASS_FROM_THREAD
+                     : PN_SASS_FROM_THREAD | PN_SASS_FROM_WARP;
     switch (op->in.kind) {
     case PN_SASS_GLOBAL_LD: case PN_SASS_SHARED_LD: case PN_SASS_ATOM_GLOBAL:
     case PN_SASS_ATOM_SHARED:
@@ -199,7 +219,8 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
         uint8_t m = address_from(&p->ops[i], &in[i], &has);
         /* an instruction no path reaches (a callee the flow missed): anything */
         from[i] = !has ? 0 : seen[i] ? m
-                                     : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD | PN_SASS_FROM_THREAD;
+                                     : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD |
+                                           PN_SASS_FROM_THREAD | PN_SASS_FROM_WARP;
     }
     free(in), free(seen), free(queued), free(queue);
     return PN_OK;

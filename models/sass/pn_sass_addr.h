@@ -19,7 +19,11 @@ enum {
     PN_SASS_FROM_CTA = 1,    /* S2R/S2UR of SR_CTAID (SR_SMID, SR_CgaCtaId), through any
                               * arithmetic */
     PN_SASS_FROM_LOAD = 2,   /* the result of a global or shared load or atomic */
-    PN_SASS_FROM_THREAD = 4  /* any other special register: SR_TID, SR_LANEID, ... */
+    PN_SASS_FROM_THREAD = 4, /* any other special register: SR_TID, SR_LANEID, ... */
+    PN_SASS_FROM_WARP = 8    /* one that may differ between the warps of a block other
+                              * than through SR_TID.X: SR_TID.Y, SR_TID.Z, SR_WARPID, ...
+                              * (not SR_TID.X, SR_LANEID or the lane masks; with
+                              * PN_SASS_FROM_THREAD) */
 };
 
 /* For every op i of the finished program p, from[i] = the bits its address

@@ -2,6 +2,7 @@
  * and branch targets, the program file. */
 #include "pn_sass_prog.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -264,6 +265,8 @@ pn_status_t pn_sass_prog_write(FILE *out, const pn_sass_prog_t *p, const char *c
             s += l + (s[l] == '\n');
         }
     fprintf(out, "kernel: %s\nwarps: %.0f\n", p->kernel, p->warps);
+    if (p->block[0])
+        fprintf(out, "block: %u %u %u\n", p->block[0], p->block[1], p->block[2]);
     fprintf(out, "#     offset     executed      sectors        lines   wavefronts      threads "
                  "| instruction\n");
     for (size_t i = 0; i < p->n; i++) {
@@ -295,6 +298,36 @@ static int field(char **s, double *out)
         return -1;
     *s = end;
     return 0;
+}
+
+/* The "block: X Y Z" line's shape at s (column col of line `line`) into p->block:
+ * whole numbers >= 1, at most 1024 threads in all. */
+static pn_status_t block_shape(pn_sass_prog_t *p, const char *s, long line, long col,
+                               pn_error_t *err)
+{
+    unsigned long long v[3], t = 1;
+    int n = 0;
+    const char *q = s;
+    while (n < 3) {
+        q += strspn(q, " \t");
+        if (!isdigit((unsigned char)*q))
+            break;
+        char *end;
+        errno = 0;
+        v[n] = strtoull(q, &end, 10);
+        if (errno || v[n] < 1 || v[n] > 1024)
+            break;
+        t *= v[n++];
+        q = end;
+    }
+    q += strspn(q, " \t");
+    if (n < 3 || *q || t > 1024)
+        return pn_error_at(err, PN_EINVAL, p->path, line, col,
+                           "block: expected three whole numbers >= 1 (x y z, at most 1024 "
+                           "threads in all), got '%.30s'", s + strspn(s, " \t"));
+    for (int k = 0; k < 3; k++)
+        p->block[k] = (uint32_t)v[k];
+    return PN_OK;
 }
 
 pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *err)
@@ -337,6 +370,8 @@ pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *e
                 p->warps != floor(p->warps) || wend[strspn(wend, " \t")])
                 st = pn_error_at(err, PN_EINVAL, path, line, (long)(w - s) + 1,
                                  "warps: expected a whole number >= 1, got '%.30s'", w);
+        } else if (!strncmp(q, "block:", 6)) {
+            st = block_shape(p, q + 6, line, (long)(q - s) + 7, err);
         } else {
             char *f = q, *oend;
             errno = 0;

@@ -33,6 +33,7 @@ typedef struct pn_sass_prog {
     char *path;                   /* the file it was read from, for messages */
     char *kernel;                 /* the kernel's name up to its arguments */
     double warps;                 /* warps that ran the launch: blocks x warps per block */
+    uint32_t block[3];            /* the block's x, y and z threads; 0 0 0: not known */
     pn_sass_op_t *ops;
     size_t n, cap;
     uint32_t n_blocks;            /* basic blocks, after pn_sass_prog_finish */
@@ -61,9 +62,10 @@ pn_status_t pn_sass_prog_add(pn_sass_prog_t *p, const char *text, uint64_t addre
  * block". O(n log n). */
 pn_status_t pn_sass_prog_finish(pn_sass_prog_t *p, pn_error_t *err);
 
-/* Write p as a program file (one line per instruction: offset, executed,
- * sectors, lines, wavefronts, '|', the instruction); `comment` (may be NULL)
- * goes first as '#' lines. */
+/* Write p as a program file (its kernel, warps and block shape when known,
+ * then one line per instruction: offset, executed, sectors, lines,
+ * wavefronts, threads, '|', the instruction); `comment` (may be NULL) goes
+ * first as '#' lines. */
 pn_status_t pn_sass_prog_write(FILE *out, const pn_sass_prog_t *p, const char *comment,
                                pn_error_t *err);
 

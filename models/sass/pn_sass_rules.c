@@ -108,13 +108,27 @@ uint32_t pn_sass_cost_at(const pn_sass_sim_t *s, const sop_t *o, int lvl, int q)
     return lvl < pn_sass_cost_level(s, o, q) ? 0 : o->cost[q];
 }
 
+uint32_t pn_sass_copies(const uint32_t block[3], uint32_t W)
+{
+    uint64_t x = block[0], n = (uint64_t)block[0] * block[1] * block[2];
+    if (!x || (n + 31) / 32 != W || x >= n || (x < 32 ? 32 % x : x % 32))
+        return 1;
+    return W / (uint32_t)((x + 31) / 32);
+}
+
 uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
 {
     if (o->follow >= 0)
         return s->lat_l1;
-    if (pn_sass_op_levels(o))
-        return lvl == 0 && !o->alike ? s->lat_l1
-                                     : (lvl <= 1 ? s->lat_l2 : s->lat_dram + o->dram_late) +
-                                           o->spread;
-    return o->lat;
+    if (!pn_sass_op_levels(o))
+        return o->lat;
+    uint32_t miss = lvl <= 1 ? s->lat_l2 : s->lat_dram + o->dram_late;
+    if (lvl > 0 || o->alike)
+        return miss + o->spread;
+    if (!(o->copied > 0))
+        return s->lat_l1;
+    /* a hit on a line in flight: the miss's level as the kernel's L2 hits have it */
+    double h2 = s->l2_hit < 0 ? 0 : s->l2_hit > 1 ? 1 : s->l2_hit;
+    double late = h2 * s->lat_l2 + (1 - h2) * (s->lat_dram + o->dram_late) + o->spread;
+    return (uint32_t)llround(s->lat_l1 + o->copied * (late > s->lat_l1 ? late - s->lat_l1 : 0));
 }

@@ -502,6 +502,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         return from ? st : pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     double grid = prog->warps > 0 && s->W ? prog->warps / s->W : 1;
+    uint32_t copies = pn_sass_copies(prog->block, s->W);
     for (uint32_t i = 0; i < s->n_ops; i++)
         s->ops[i].lead = s->ops[i].follow = -1;
     double reused = reuse_in_l1(s, prog);
@@ -607,6 +608,20 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->alike = (uint64_t)s->W * s->resident > 1 && op->in.kind == PN_SASS_GLOBAL_LD &&
                        !pn_sass_op_is_local(op) &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
+            /* the same addresses in c warps of the block (a block narrower than
+             * its warps across, an address of SR_TID.X alone): the warps ask for
+             * its lines together, one misses and ncu counts the c - 1 others as
+             * hits, which wait for the line it brings (PolyBench's atax_kernel2,
+             * doitgen_kernel1: 8 warps of 32 x 8 blocks): (c - 1) / c of the
+             * accesses, all of the hits at most. The leader's own hits (a line
+             * it read before) would wait for nothing, but the kernel-wide hit
+             * rate cannot tell them from the copies' (atax_kernel2's row loads,
+             * which never hit on their own, take 1271 us for 1545 measured when
+             * they count; 1475 when they do not) */
+            if (copies > 1 && o->kind == K_GLD && !o->alike && !o->reuse &&
+                !pn_sass_op_is_local(op) && !(from[i] & (PN_SASS_FROM_LOAD | PN_SASS_FROM_WARP)) &&
+                s->l1_hit > 0)
+                o->copied = (float)fmin(1, (copies - 1.0) / copies / s->l1_hit);
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* at least a cycle for each line that misses L1 (its request to L2) */
             if (f_wf >= 0 && l1_wavefront_load(op))

@@ -42,6 +42,9 @@ typedef struct sop {
                                  * (plan.reuse, when the measured hits cover it) */
     uint8_t alike;              /* a global load of the same addresses in every block:
                                  * its L1 level takes the L2's latency */
+    float copied;               /* a global load that several warps of a block make alike
+                                 * (pn_sass_copies): the share of its L1 hits that wait
+                                 * for a line another warp's miss brings */
     uint32_t lat;               /* fixed latency; loads take their level's */
     uint32_t dram_late;         /* a global load's steps past the DRAM latency at DRAM
                                  * level: the slowest of its warp's loads in flight */
@@ -258,6 +261,13 @@ void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd);
 /* Settle s->lat_dram at the DRAM latency under the launch's own load, by up
  * to three runs of seed 1 (pn_sass_dram.c). PN_OK, or a run's error. */
 pn_status_t pn_sass_dram_settle(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
+
+/* The warps of a block that make the same global accesses when an address
+ * carries nothing that differs between them but SR_TID.X (no
+ * PN_SASS_FROM_WARP): a block of x <= 32 threads across (a multiple of x in a
+ * warp) or a multiple of 32, W warps of blocks (x, y, z) ((0, 0, 0): not
+ * known); 1 when they differ. */
+uint32_t pn_sass_copies(const uint32_t block[3], uint32_t W);
 
 /* Latency of op o issued at level lvl (a follower's is the L1's, or longer
  * when its line comes later). */
