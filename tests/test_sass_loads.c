@@ -595,6 +595,28 @@ static void test_copied_loads(void **state)
     assert_int_equal(pn_sass_copies((const uint32_t[3]){ 0, 0, 0 }, 8), 1);
 }
 
+/* ncu's L1 hit rate counts sectors, those of loads that find their line on the
+ * way (followers: hits) and of loads of one address in every thread and block
+ * (a vector element every row multiplies by: pinned at the L1 level) among
+ * them; the other loads take the hits left. Loads of 4 sectors each. */
+static void test_hits_left(void **state)
+{
+    (void)state;
+    /* a leader and its follower at 0.5: the follower's 4 sectors are the hits,
+     * the leader goes to L2 (50), the add when both are back */
+    const char *fol[] = { "LDG.E R10, desc[UR4][R2.64]", "LDG.E R11, desc[UR4][R2.64+0x4]",
+                          "IADD3 R5, R10, R11, RZ", "EXIT" };
+    assert_int_equal(levels_run(fol, 4, 0.5, 1), 50 + LA + 2);
+    /* a broadcast load (R2 a parameter: no block, thread or loaded value) and
+     * the thread's own at 0.5: the broadcast one at L1 (10, from step 1), the
+     * thread's at L2 (issued at LA, when its address is back: LA + 50) */
+    const char *pin[] = { "S2R R0, SR_TID.X", "LDG.E R10, desc[UR4][R2.64]",
+                          "LDG.E R11, desc[UR4][R0.64]", "IADD3 R5, R10, R11, RZ", "EXIT" };
+    assert_int_equal(levels_run(pin, 5, 0.5, 1), LA + 50 + LA + 2);
+    /* every hit to spare: both at L1, the thread's back at LA + 10 */
+    assert_int_equal(levels_run(pin, 5, 1, 1), LA + 10 + LA + 2);
+}
+
 static void test_line_merge(void **state)
 {
     (void)state;
@@ -641,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_local_loads),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_copied_loads),
+        cmocka_unit_test(test_hits_left),
         cmocka_unit_test(test_line_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

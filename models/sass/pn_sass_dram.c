@@ -46,7 +46,7 @@ void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd)
             memset(pend, 0, sizeof pend);
             k = 0;
         }
-        if (o->kind != K_GLD || !pn_sass_op_levels(o) || o->reuse || o->follow >= 0)
+        if (o->kind != K_GLD || !pn_sass_op_levels(o) || o->reuse || o->pinned || o->follow >= 0)
             continue;
         const pn_sass_op_t *op = &prog->ops[i];
         double lines = op->executed > 0 && op->lines > 0 ? op->lines / op->executed : 1;

@@ -556,7 +556,7 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
     if (o->kind == K_GLD && !o->reuse) {
         int need[3] = { 0 };
         for (uint64_t k = 0; k < w->lev.g; k++)
-            need[pn_sass_load_level(&w->lev, k)] = 1;
+            need[o->pinned ? 0 : pn_sass_load_level(&w->lev, k)] = 1;
         for (int l = 0; l < 3; l++) {
             uint32_t L = pn_sass_latency_at(s, o, l);
             if (need[l] && completes(b, i) && L >= 2) {
@@ -565,10 +565,12 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
             }
         }
         if (!w->ltape)
-            return add_issue(b, w, i, &on, "", pn_sass_load_level(&w->lev, 0), NONE, NONE, 0, 0);
+            return add_issue(b, w, i, &on, "", o->pinned ? 0 : pn_sass_load_level(&w->lev, 0),
+                             NONE, NONE, 0, 0);
         for (uint64_t k = 0; k < w->lev.g; k++) {
             snprintf(tag, sizeof tag, ".k%" PRIu64, k);
-            PN_CHECK(add_issue(b, w, i, &on, tag, pn_sass_load_level(&w->lev, k), w->ltape[k],
+            PN_CHECK(add_issue(b, w, i, &on, tag, o->pinned ? 0 : pn_sass_load_level(&w->lev, k),
+                               w->ltape[k],
                                w->ltape[(k + 1) % w->lev.g], 0, 0));
         }
         return PN_OK;

@@ -117,7 +117,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
         ro->n_rreg = (uint8_t)((op->n_regs + 3) / 4 * 4);
         ro->n_wreg = (uint8_t)((nwr + 1) / 2 * 2);
         int lv = pn_sass_op_levels(op);
-        ro->lvmask = lv && op->kind != K_ATOMG && !op->reuse ? 3 : 0;   /* reused: L1 */
+        ro->lvmask = lv && op->kind != K_ATOMG && !op->reuse && !op->pinned ? 3 : 0; /* L1 */
         ro->lvfix = lv && op->kind == K_ATOMG ? 1 : 0;
         ro->async = op->async;
         ro->async_n = op->async_n;

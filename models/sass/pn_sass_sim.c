@@ -129,6 +129,58 @@ static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
     return sec > 0 ? sec_re / sec : 0;
 }
 
+/* The kernel's measured L1 hits, shared out sector for sector (ncu's hit rate
+ * counts sectors): the sectors of loads that wait for a line an earlier load
+ * of the warp fetches (followers, served as hits) are hits first; then loads of
+ * one address in every thread of every block, most lanes on (no block index,
+ * thread index or loaded value in it: a vector's element every thread
+ * multiplies its row by, pn_sass_addr.h), which read a line every warp on the
+ * SM reads, a few times over before the next: when the hits left cover at
+ * least half their sectors, each is pinned at the L1 level (o->pinned: it
+ * keeps its turn in the warp's level pattern but issues at L1, at the L2's
+ * latency when other warps ask alike). The other loads that take a level share
+ * what is left (s->l1_hit). PolyBench's bicg_kernel1 reads a column of the
+ * matrix, a miss every trip, beside r[i], 16 loads unrolled of which 15 follow
+ * the first: at 19.7 % hits in all, a fifth of its matrix loads were L1 hits
+ * before, none now. */
+static int broadcast(const pn_sass_op_t *op, uint8_t from)
+{
+    /* most lanes on (one thread's serial loop streams its data: no broadcast) */
+    return from == 0 && !pn_sass_insn_strong_beyond_sm(&op->in) &&
+           !(op->threads > 0 && op->executed > 0 && op->threads < 16 * op->executed);
+}
+
+static void pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from)
+{
+    double all = 0, pin = 0, fol = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        if (op->in.kind != PN_SASS_GLOBAL_LD || s->ops[i].reuse || pn_sass_op_is_local(op) ||
+            predicated_off(op) || !(op->sectors > 0))
+            continue;
+        if (s->plan.leader[i] >= 0) {
+            fol += op->sectors;
+            continue;
+        }
+        all += op->sectors;
+        if (broadcast(op, from[i]))
+            pin += op->sectors;
+    }
+    double hits = s->l1_hit * (all + fol) - fol;
+    if (!(pin > 0) || pin >= all || hits < 0.5 * pin) {
+        if (all > 0)
+            s->l1_hit = fmax(0, hits) / all;
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        s->ops[i].pinned = op->in.kind == PN_SASS_GLOBAL_LD && s->plan.leader[i] < 0 &&
+                           !s->ops[i].reuse && !pn_sass_op_is_local(op) && !predicated_off(op) &&
+                           op->sectors > 0 && broadcast(op, from[i]);
+    }
+    s->l1_hit = fmax(0, hits - pin) / (all - pin);
+}
+
 /* What a global access of op, sec sectors over `lines` lines an execution,
  * takes of the load/store pipe: its sectors, at least a cycle (4 sectors) a
  * line and its reg_sectors, in units. */
@@ -510,6 +562,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         f_ld = f_ld > 0 ? f_ld / (1 - reused) : f_ld;
         f_l2 = f_l2 > 0 ? f_l2 / (1 - reused) : f_l2;
     }
+    pin_broadcast(s, prog, from);
     for (uint32_t i = 0; i < s->n_ops; i++) {
         int32_t l = s->plan.leader[i];
         if (l < 0)

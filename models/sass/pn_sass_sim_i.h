@@ -42,6 +42,8 @@ typedef struct sop {
                                  * (plan.reuse, when the measured hits cover it) */
     uint8_t alike;              /* a global load of the same addresses in every block:
                                  * its L1 level takes the L2's latency */
+    uint8_t pinned;             /* a load of one address in every thread and block that
+                                 * issues at the L1 level (pin_broadcast in pn_sass_sim.c) */
     float copied;               /* a global load that several warps of a block make alike
                                  * (pn_sass_copies): the share of its L1 hits that wait
                                  * for a line another warp's miss brings */
