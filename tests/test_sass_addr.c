@@ -141,6 +141,47 @@ static void test_flow(void **state)
  * 0x10..0x60, R4 is never written (op 1), R6 is (ops 2 and 4: a cp.async
  * copy's global address counts, not only its shared one); a load after the
  * loop (op 7) and ops without an address are not. */
+/* The sources of the guard of the last guarded op in lines (n of them). */
+static uint8_t last_guard(const char *const *lines, int n)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, 0, 0, 0,
+                                          i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    uint8_t *from = malloc(p.n), *guard = malloc(p.n);
+    assert_true(from && guard);
+    assert_int_equal(pn_sass_addr_sources_guards(&p, from, guard, &err), PN_OK);
+    uint8_t m = 0xff;
+    for (size_t i = 0; i < p.n; i++)
+        if (p.ops[i].in.guarded)
+            m = guard[i];
+    free(from), free(guard);
+    pn_sass_prog_destroy(&p);
+    return m;
+}
+
+#define GUARD(...) last_guard((const char *const[]){ __VA_ARGS__ }, \
+                              (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)))
+
+/* What decides a guarded branch: a loop's exit on the thread's index and a
+ * counter (a triangular loop), on a loaded value (a search), on neither. */
+static void test_guards(void **state)
+{
+    (void)state;
+    assert_int_equal(GUARD("S2R R0, SR_TID.X", "IADD3 R1, R1, 0x1, RZ",
+                           "ISETP.GE.AND P0, PT, R1, R0, PT", "@!P0 BRA 0x10", "EXIT"), THR);
+    assert_int_equal(GUARD("S2R R0, SR_TID.X", "LDG.E R2, desc[UR4][R4.64]",
+                           "IADD3 R1, R1, 0x1, RZ", "ISETP.GE.AND P0, PT, R1, R2, PT",
+                           "@!P0 BRA 0x20", "EXIT"), LOAD);
+    assert_int_equal(GUARD("IADD3 R1, R1, 0x1, RZ", "ISETP.GE.AND P0, PT, R1, 0x10, PT",
+                           "@!P0 BRA 0x0", "EXIT"), 0);
+    assert_int_equal(GUARD("S2R R0, SR_CTAID.X", "ISETP.GE.AND P1, PT, R0, 0x4, PT",
+                           "@P1 EXIT", "EXIT"), CTA);
+}
+
 static void test_invariant(void **state)
 {
     (void)state;
@@ -196,6 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_straight),
         cmocka_unit_test(test_flow),
+        cmocka_unit_test(test_guards),
         cmocka_unit_test(test_invariant),
         cmocka_unit_test(test_base),
     };

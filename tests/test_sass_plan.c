@@ -345,6 +345,60 @@ static void test_block_launch_1024(void **state)
     assert_int_equal(launch_bound(32, 0), 299);
 }
 
+/* Steps of seed 1's run of a loop of 100 trips a warp over 4 one-warp blocks
+ * on `busy` SMs, the busiest SM's block alone; `lanes` threads a trip on
+ * average (of 32) where the preheader runs all 32, the exit decided by the
+ * thread's index (R0) or, with loaded, by a loaded value (R2). */
+static uint64_t loop_steps(double lanes, uint32_t busy, int loaded)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 4, &err), PN_OK);
+    const char *lines[] = { "S2R R0, SR_TID.X", "LDG.E R2, desc[UR4][R4.64]",
+                            "IADD3 R1, R1, 0x1, RZ",
+                            loaded ? "ISETP.GE.AND P0, PT, R1, R2, PT"
+                                   : "ISETP.GE.AND P0, PT, R1, R0, PT",
+                            "@!P0 BRA 0x20", "EXIT" };
+    const double ex[] = { 4, 4, 400, 400, 400, 4 };
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, ex[i], 0, 0, 0,
+                                          i + 1, 1, &err), PN_OK);
+        p.ops[i].threads = 32 * ex[i] * (i >= 2 && i <= 4 ? lanes / 32 : 1);
+    }
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    pn_test_sass_params(&pp, 1, 1);
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_sass_sim_params_t sp = { &pp, &pd, &mem, &p, busy, 0, 1 };
+    pn_sass_sim_t *sim;
+    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
+    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
+    pn_run_result_t r;
+    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
+    pn_sass_sim_free(sim);
+    pn_sass_prog_destroy(&p);
+    return r.steps;
+}
+
+/* A loop whose lanes leave one by one (a triangular loop): 28.8 of 32 lanes a
+ * trip, 1 - a = 0.1, the trips falling with the thread's index: the busiest
+ * of 4 SMs holds the first block, 1 + 32 x 0.1 x (4 - 1) / 2 / 15.5 = 1.31
+ * times the mean trips (131 here, 15 steps a trip: the add, the compare and
+ * the branch, 5 each). One SM alone, all lanes on, or an exit a loaded value
+ * decides: the mean (100). */
+static void test_triangular_loop(void **state)
+{
+    (void)state;
+    uint64_t mean = loop_steps(28.8, 1, 0);
+    assert_int_equal(mean, 100 * 15 + 1);
+    assert_int_equal(loop_steps(32, 4, 0), mean);
+    assert_int_equal(loop_steps(28.8, 4, 1), loop_steps(28.8, 1, 1));
+    uint64_t busiest = loop_steps(28.8, 4, 0);
+    assert_int_equal(busiest - mean, 31 * 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_level_shares),
         cmocka_unit_test(test_level_regions),
         cmocka_unit_test(test_block_launch_1024),
+        cmocka_unit_test(test_triangular_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

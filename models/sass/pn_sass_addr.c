@@ -182,18 +182,11 @@ static bool merge(state_t *into, const state_t *s)
     return grew;
 }
 
-pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err)
+/* The data-flow to a fixed point: for every op, what each register may carry
+ * on entry (in[i]), and whether a path reaches it (seen[i]). */
+static void flow(const pn_sass_prog_t *p, state_t *in, bool *seen, bool *queued, size_t *queue)
 {
     size_t n = p->n;
-    if (!n)
-        return PN_OK;
-    state_t *in = calloc(n, sizeof *in);
-    bool *seen = calloc(n, sizeof *seen), *queued = calloc(n, sizeof *queued);
-    size_t *queue = malloc(n * sizeof *queue);
-    if (!in || !seen || !queued || !queue) {
-        free(in), free(seen), free(queued), free(queue);
-        return pn_error_set(err, PN_ENOMEM, "out of memory");
-    }
     size_t head = 0, count = 1;
     queue[0] = 0, queued[0] = seen[0] = true;
     while (count) {
@@ -214,13 +207,36 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
             seen[j] = true;
         }
     }
+}
+
+pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err)
+{
+    return pn_sass_addr_sources_guards(p, from, NULL, err);
+}
+
+pn_status_t pn_sass_addr_sources_guards(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,
+                                        pn_error_t *err)
+{
+    size_t n = p->n;
+    if (!n)
+        return PN_OK;
+    state_t *in = calloc(n, sizeof *in);
+    bool *seen = calloc(n, sizeof *seen), *queued = calloc(n, sizeof *queued);
+    size_t *queue = malloc(n * sizeof *queue);
+    if (!in || !seen || !queued || !queue) {
+        free(in), free(seen), free(queued), free(queue);
+        return pn_error_set(err, PN_ENOMEM, "out of memory");
+    }
+    flow(p, in, seen, queued, queue);
+    const uint8_t any = PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD | PN_SASS_FROM_THREAD |
+                        PN_SASS_FROM_WARP;
+    for (size_t i = 0; guard && i < n; i++)
+        guard[i] = !p->ops[i].in.guarded ? 0 : seen[i] ? reg_from(&in[i], p->ops[i].in.guard) : any;
     for (size_t i = 0; i < n; i++) {
         bool has;
         uint8_t m = address_from(&p->ops[i], &in[i], &has);
         /* an instruction no path reaches (a callee the flow missed): anything */
-        from[i] = !has ? 0 : seen[i] ? m
-                                     : PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD |
-                                           PN_SASS_FROM_THREAD | PN_SASS_FROM_WARP;
+        from[i] = !has ? 0 : seen[i] ? m : any;
     }
     free(in), free(seen), free(queued), free(queue);
     return PN_OK;

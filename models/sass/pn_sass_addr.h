@@ -34,6 +34,12 @@ enum {
  * bounded by the loops' nesting (a few). */
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
+/* The same, and (guard not NULL) for every op i guard[i] = the bits its guard
+ * predicate may carry (0 for an op without a guard): what decides a guarded
+ * branch, a loop's back edge among them. */
+pn_status_t pn_sass_addr_sources_guards(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,
+                                        pn_error_t *err);
+
 /* The register op's address starts from: the first R or UR register of its
  * last "[...]" group, as an index (UR ones past the 256 R ones); -1 without
  * one (a constant address, or no address). Loads from one base at different

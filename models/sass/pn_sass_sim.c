@@ -129,6 +129,77 @@ static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
     return sec > 0 ? sec_re / sec : 0;
 }
 
+/* Loops whose lanes leave one by one, by the thread's index: a triangular loop
+ * (`for (j2 = j1 + 1; j2 < M; j2++)`, j1 the thread's) gives each warp fewer
+ * trips than the one before, and the SM with the first blocks the most work,
+ * where the source page's totals give every warp the mean. The signal is the
+ * threads column: in a loop whose exit depends on the thread's or block's
+ * index and on no loaded value (its back edge's guard, pn_sass_addr.h), a
+ * share 1 - a of the lanes is off where the loop's preheader had them on. If
+ * the trips fall linearly with the thread's index x, T(x) = T0 - b x, a warp
+ * runs its first lane's trips and its lanes average 15.5 b fewer: b = (1 - a)
+ * T / 15.5 with T the mean trips. The busiest SM, with blocks 0, S, 2S, ... (S
+ * the SMs in use), has its warps Delta = W (S - 1) / 2 warps before the mean,
+ * 32 b Delta more trips: its loop runs f = 1 + 32 (1 - a) Delta / 15.5 times
+ * the mean, at most 2 (a triangle's first block). Only where the lanes that
+ * drop out sum to 16 or more a warp (a grid-stride loop's last, partial trip
+ * does not count). On success *out is prog with the executions of each such
+ * (outermost) loop's ops scaled by its f, or ops NULL when no loop qualifies;
+ * PN_ENOMEM. PolyBench's corr_kernel: 4 blocks, a = 0.9706, f = 1.73. */
+static pn_status_t triangle(const pn_sass_prog_t *prog, const uint8_t *guard, uint32_t W,
+                            double busy, pn_sass_prog_t *out)
+{
+    *out = *prog;
+    out->ops = NULL;
+    double S = fmax(1, fmin(busy, W ? ceil(prog->warps / W) : 1));
+    size_t done = 0;   /* ops below `done` lie in a loop already scaled */
+    for (size_t j = 0; j < prog->n; j++) {
+        const pn_sass_op_t *br = &prog->ops[j];
+        if (!pn_sass_op_is_branch(br) || br->target < 0 || (size_t)br->target > j ||
+            br->target == 0 || !br->in.guarded ||
+            !(guard[j] & (PN_SASS_FROM_THREAD | PN_SASS_FROM_CTA)) ||
+            (guard[j] & PN_SASS_FROM_LOAD))
+            continue;
+        size_t t = (size_t)br->target;
+        const pn_sass_op_t *pre = &prog->ops[t - 1], *head = &prog->ops[t];
+        /* the loop's first op runs once a trip, as its back edge does (not where
+         * the warp runs the loop diverged, its sides apart) */
+        if (t < done || !(head->executed > 0) || !(head->threads > 0) ||
+            !(pre->executed > 0) || !(pre->threads > 0) ||
+            fabs(br->executed - head->executed) > 0.01 * head->executed)
+            continue;
+        double a0 = pre->threads / (32 * pre->executed), a = head->threads / (32 * head->executed);
+        double T = head->executed / pre->executed, off = 1 - a / a0;
+        if (!(off > 0) || off * 32 * T < 16)
+            continue;
+        /* lanes gone stay gone: no op of the loop runs them all (a warp that
+         * runs part of a trip diverged, its sides apart, has ops that do) */
+        double amax = 0;
+        for (size_t i = t; i <= j; i++)
+            if (prog->ops[i].executed > 0 && prog->ops[i].threads > 0)
+                amax = fmax(amax, prog->ops[i].threads / (32 * prog->ops[i].executed));
+        if (amax > a0 * (1 - off / 2))
+            continue;
+        double f = fmin(2, 1 + 32 * off * W * (S - 1) / 2 / 15.5);
+        if (!(f > 1.01))
+            continue;
+        if (!out->ops) {
+            if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
+                return PN_ENOMEM;
+            memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
+        }
+        for (size_t i = t; i <= j; i++) {
+            out->ops[i].executed = round(out->ops[i].executed * f);   /* whole decisions */
+            out->ops[i].threads *= f;
+            out->ops[i].sectors *= f;
+            out->ops[i].lines *= f;
+            out->ops[i].wavefronts *= f;
+        }
+        done = j + 1;
+    }
+    return PN_OK;
+}
+
 /* The kernel's measured L1 hits, shared out sector for sector (ncu's hit rate
  * counts sectors): the sectors of loads that wait for a line an earlier load
  * of the warp fetches (followers, served as hits) are hits first; then loads of
@@ -541,18 +612,27 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     }
     s->dram_all = f_ld >= 0;
     s->l2_all = f_l2 >= 0;
-    pn_status_t st = pn_sass_plan_build(&s->plan, prog, s->W, s->blocks, err);
+    uint8_t *from = malloc(prog->n ? prog->n : 1), *guard = malloc(prog->n ? prog->n : 1);
+    pn_status_t st = PN_ENOMEM;
+    if (!from || !guard || (st = pn_sass_addr_sources_guards(prog, from, guard, err)) != PN_OK) {
+        free(from), free(guard);
+        pn_sass_sim_free(s);
+        return st == PN_ENOMEM ? pn_error_set(err, PN_ENOMEM, "out of memory") : st;
+    }
+    pn_sass_prog_t busiest;
+    st = triangle(prog, guard, s->W, busy, &busiest);
+    free(guard);
+    if (st == PN_OK)
+        st = pn_sass_plan_build(&s->plan, busiest.ops ? &busiest : prog, s->W, s->blocks, err);
+    else
+        pn_error_set(err, PN_ENOMEM, "out of memory");
+    free(busiest.ops);
     if (st != PN_OK) {
+        free(from);
         pn_sass_sim_free(s);
         return st;
     }
     s->br = s->plan.branches;
-    uint8_t *from = malloc(prog->n ? prog->n : 1);
-    if (!from || (st = pn_sass_addr_sources(prog, from, err)) != PN_OK) {
-        free(from);
-        pn_sass_sim_free(s);
-        return from ? st : pn_error_set(err, PN_ENOMEM, "out of memory");
-    }
     double grid = prog->warps > 0 && s->W ? prog->warps / s->W : 1;
     uint32_t copies = pn_sass_copies(prog->block, s->W);
     for (uint32_t i = 0; i < s->n_ops; i++)
