@@ -16,9 +16,9 @@
 enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD, THR = PN_SASS_FROM_THREAD,
        WARP = PN_SASS_FROM_WARP };
 
-/* The sources of the address of the last op carrying one in lines (n of
- * them, one every 16 bytes, each executed once). */
-static uint8_t last_from(const char *const *lines, int n)
+/* The sources of the last op of lines (n of them, one every 16 bytes, each
+ * executed once) that carries an address (guards 0) or a guard (guards 1). */
+static uint8_t last_sources(const char *const *lines, int n, int guards)
 {
     pn_sass_prog_t p;
     pn_error_t err = { 0 };
@@ -27,16 +27,22 @@ static uint8_t last_from(const char *const *lines, int n)
         assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, 0, 0, 0,
                                           i + 1, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    uint8_t *from = malloc(p.n);
-    assert_non_null(from);
-    assert_int_equal(pn_sass_addr_sources(&p, from, &err), PN_OK);
+    uint8_t *from = malloc(p.n), *guard = malloc(p.n);
+    assert_true(from && guard);
+    assert_int_equal(guards ? pn_sass_addr_sources_guards(&p, from, guard, &err)
+                            : pn_sass_addr_sources(&p, from, &err), PN_OK);
     uint8_t m = 0xff;
     for (size_t i = 0; i < p.n; i++)
-        if (strchr(p.ops[i].text, '['))
-            m = from[i];
-    free(from);
+        if (guards ? p.ops[i].in.guarded : strchr(p.ops[i].text, '[') != NULL)
+            m = guards ? guard[i] : from[i];
+    free(from), free(guard);
     pn_sass_prog_destroy(&p);
     return m;
+}
+
+static uint8_t last_from(const char *const *lines, int n)
+{
+    return last_sources(lines, n, 0);
 }
 
 #define LAST(...) last_from((const char *const[]){ __VA_ARGS__ }, \
@@ -144,23 +150,7 @@ static void test_flow(void **state)
 /* The sources of the guard of the last guarded op in lines (n of them). */
 static uint8_t last_guard(const char *const *lines, int n)
 {
-    pn_sass_prog_t p;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
-    for (int i = 0; i < n; i++)
-        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0, 1, 0, 0, 0,
-                                          i + 1, 1, &err), PN_OK);
-    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    uint8_t *from = malloc(p.n), *guard = malloc(p.n);
-    assert_true(from && guard);
-    assert_int_equal(pn_sass_addr_sources_guards(&p, from, guard, &err), PN_OK);
-    uint8_t m = 0xff;
-    for (size_t i = 0; i < p.n; i++)
-        if (p.ops[i].in.guarded)
-            m = guard[i];
-    free(from), free(guard);
-    pn_sass_prog_destroy(&p);
-    return m;
+    return last_sources(lines, n, 1);
 }
 
 #define GUARD(...) last_guard((const char *const[]){ __VA_ARGS__ }, \
