@@ -94,164 +94,6 @@ static double reg_sectors(const pn_sass_op_t *op)
     return threads * bytes / 32;
 }
 
-/* Loads whose address a loop around them keeps (plan.reuse) find their line in
- * L1 from the trip before: they take L1 every time when the kernel's measured
- * L1 hits cover them (l1_hit of the loads that go to a level, over the launch:
- * the busiest SM may hold the only warps that loop), and the other loads the
- * rest of the hits; else they go to a level like the others. The
- * share of the program's load sectors they read (0 without them), over the
- * loads the measured traffic is per (not predicated off): the measured L2
- * and DRAM reads are the other loads'. */
-static int predicated_off(const pn_sass_op_t *op);
-static double reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
-{
-    pn_sass_plan_t *pl = &s->plan;
-    double all = 0, re = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && pl->leader[i] < 0) {
-            double ex = prog->ops[i].executed > 0 ? prog->ops[i].executed : 0;
-            all += ex;
-            re += pl->reuse[i] ? ex : 0;
-        }
-    if (!(re > 0))
-        return 0;
-    if (s->l1_hit * all < re * (1 - 1e-9)) {
-        pn_sass_plan_drop_reuse(pl, s->n_ops);
-        return 0;
-    }
-    s->l1_hit = all > re ? fmin(1, fmax(0, (s->l1_hit * all - re) / (all - re))) : 0;
-    double sec = 0, sec_re = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        s->ops[i].reuse = pl->reuse[i];
-        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && !predicated_off(&prog->ops[i]))
-            sec += prog->ops[i].sectors, sec_re += pl->reuse[i] ? prog->ops[i].sectors : 0;
-    }
-    return sec > 0 ? sec_re / sec : 0;
-}
-
-/* Loops whose lanes leave one by one, by the thread's index: a triangular loop
- * (`for (j2 = j1 + 1; j2 < M; j2++)`, j1 the thread's) gives each warp fewer
- * trips than the one before, and the SM with the first blocks the most work,
- * where the source page's totals give every warp the mean. The signal is the
- * threads column: in a loop whose exit depends on the thread's or block's
- * index and on no loaded value (its back edge's guard, pn_sass_addr.h), a
- * share 1 - a of the lanes is off where the loop's preheader had them on. If
- * the trips fall linearly with the thread's index x, T(x) = T0 - b x, a warp
- * runs its first lane's trips and its lanes average 15.5 b fewer: b = (1 - a)
- * T / 15.5 with T the mean trips. The busiest SM, with blocks 0, S, 2S, ... (S
- * the SMs in use), has its warps Delta = W (S - 1) / 2 warps before the mean,
- * 32 b Delta more trips: its loop runs f = 1 + 32 (1 - a) Delta / 15.5 times
- * the mean, at most 2 (a triangle's first block). Only where the lanes that
- * drop out sum to 16 or more a warp (a grid-stride loop's last, partial trip
- * does not count). On success *out is prog with the executions of each such
- * (outermost) loop's ops scaled by its f, or ops NULL when no loop qualifies;
- * PN_ENOMEM. PolyBench's corr_kernel: 4 blocks, a = 0.9706, f = 1.73. */
-static pn_status_t triangle(const pn_sass_prog_t *prog, const uint8_t *guard, uint32_t W,
-                            double busy, pn_sass_prog_t *out)
-{
-    *out = *prog;
-    out->ops = NULL;
-    double S = fmax(1, fmin(busy, W ? ceil(prog->warps / W) : 1));
-    size_t done = 0;   /* ops below `done` lie in a loop already scaled */
-    for (size_t j = 0; j < prog->n; j++) {
-        const pn_sass_op_t *br = &prog->ops[j];
-        if (!pn_sass_op_is_branch(br) || br->target < 0 || (size_t)br->target > j ||
-            br->target == 0 || !br->in.guarded ||
-            !(guard[j] & (PN_SASS_FROM_THREAD | PN_SASS_FROM_CTA)) ||
-            (guard[j] & PN_SASS_FROM_LOAD))
-            continue;
-        size_t t = (size_t)br->target;
-        const pn_sass_op_t *pre = &prog->ops[t - 1], *head = &prog->ops[t];
-        /* the loop's first op runs once a trip, as its back edge does (not where
-         * the warp runs the loop diverged, its sides apart) */
-        if (t < done || !(head->executed > 0) || !(head->threads > 0) ||
-            !(pre->executed > 0) || !(pre->threads > 0) ||
-            fabs(br->executed - head->executed) > 0.01 * head->executed)
-            continue;
-        double a0 = pre->threads / (32 * pre->executed), a = head->threads / (32 * head->executed);
-        double T = head->executed / pre->executed, off = 1 - a / a0;
-        if (!(off > 0) || off * 32 * T < 16)
-            continue;
-        /* lanes gone stay gone: no op of the loop runs them all (a warp that
-         * runs part of a trip diverged, its sides apart, has ops that do) */
-        double amax = 0;
-        for (size_t i = t; i <= j; i++)
-            if (prog->ops[i].executed > 0 && prog->ops[i].threads > 0)
-                amax = fmax(amax, prog->ops[i].threads / (32 * prog->ops[i].executed));
-        if (amax > a0 * (1 - off / 2))
-            continue;
-        double f = fmin(2, 1 + 32 * off * W * (S - 1) / 2 / 15.5);
-        if (!(f > 1.01))
-            continue;
-        if (!out->ops) {
-            if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
-                return PN_ENOMEM;
-            memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
-        }
-        for (size_t i = t; i <= j; i++) {
-            out->ops[i].executed = round(out->ops[i].executed * f);   /* whole decisions */
-            out->ops[i].threads *= f;
-            out->ops[i].sectors *= f;
-            out->ops[i].lines *= f;
-            out->ops[i].wavefronts *= f;
-        }
-        done = j + 1;
-    }
-    return PN_OK;
-}
-
-/* The kernel's measured L1 hits, shared out sector for sector (ncu's hit rate
- * counts sectors): the sectors of loads that wait for a line an earlier load
- * of the warp fetches (followers, served as hits) are hits first; then loads of
- * one address in every thread of every block, most lanes on (no block index,
- * thread index or loaded value in it: a vector's element every thread
- * multiplies its row by, pn_sass_addr.h), which read a line every warp on the
- * SM reads, a few times over before the next: when the hits left cover at
- * least half their sectors, each is pinned at the L1 level (o->pinned: it
- * keeps its turn in the warp's level pattern but issues at L1, at the L2's
- * latency when other warps ask alike). The other loads that take a level share
- * what is left (s->l1_hit). PolyBench's bicg_kernel1 reads a column of the
- * matrix, a miss every trip, beside r[i], 16 loads unrolled of which 15 follow
- * the first: at 19.7 % hits in all, a fifth of its matrix loads were L1 hits
- * before, none now. */
-static int broadcast(const pn_sass_op_t *op, uint8_t from)
-{
-    /* most lanes on (one thread's serial loop streams its data: no broadcast) */
-    return from == 0 && !pn_sass_insn_strong_beyond_sm(&op->in) &&
-           !(op->threads > 0 && op->executed > 0 && op->threads < 16 * op->executed);
-}
-
-static void pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from)
-{
-    double all = 0, pin = 0, fol = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        const pn_sass_op_t *op = &prog->ops[i];
-        if (op->in.kind != PN_SASS_GLOBAL_LD || s->ops[i].reuse || pn_sass_op_is_local(op) ||
-            predicated_off(op) || !(op->sectors > 0))
-            continue;
-        if (s->plan.leader[i] >= 0) {
-            fol += op->sectors;
-            continue;
-        }
-        all += op->sectors;
-        if (broadcast(op, from[i]))
-            pin += op->sectors;
-    }
-    double hits = s->l1_hit * (all + fol) - fol;
-    if (!(pin > 0) || pin >= all || hits < 0.5 * pin) {
-        if (all > 0)
-            s->l1_hit = fmax(0, hits) / all;
-        return;
-    }
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        const pn_sass_op_t *op = &prog->ops[i];
-        s->ops[i].pinned = op->in.kind == PN_SASS_GLOBAL_LD && s->plan.leader[i] < 0 &&
-                           !s->ops[i].reuse && !pn_sass_op_is_local(op) && !predicated_off(op) &&
-                           op->sectors > 0 && broadcast(op, from[i]);
-    }
-    s->l1_hit = fmax(0, hits - pin) / (all - pin);
-}
-
 /* What a global access of op, sec sectors over `lines` lines an execution,
  * takes of the load/store pipe: its sectors, at least a cycle (4 sectors) a
  * line and its reg_sectors, in units. */
@@ -286,13 +128,8 @@ static int guarded_own_counts(const pn_sass_op_t *op)
            !pn_sass_op_is_texture(op) && !pn_sass_op_is_async_copy(op);
 }
 
-/* Were the threads of guarded memory op `op` predicated off in most of its
- * executions: a global load or store whose requests (its lines, else its
- * sectors) are fewer than half its executions, a shared one whose wavefronts
- * are (an execution with a thread on makes at least one; guarded_own_counts)?
- * Such an op is taken as control: what the few executions with a
- * thread on move is left out with their waits. */
-static int predicated_off(const pn_sass_op_t *op)
+/* pn_sass_sim_i.h */
+int pn_sass_predicated_off(const pn_sass_op_t *op)
 {
     if (!guarded_own_counts(op))
         return 0;
@@ -554,7 +391,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
              * its executions runs as control (cuBLAS's transpose: half its
              * unrolled loads and stores, which had doubled the others' share);
              * the others count those that may have had one (executions_on) */
-            if (predicated_off(op))
+            if (pn_sass_predicated_off(op))
                 continue;
             double on = executions_on(op);
             if (p->mem->l1_ld_wf >= 0 && l1_wavefront_load(op) && s->rate[P_LSU] > 0) {
@@ -620,7 +457,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         return st == PN_ENOMEM ? pn_error_set(err, PN_ENOMEM, "out of memory") : st;
     }
     pn_sass_prog_t busiest;
-    st = triangle(prog, guard, s->W, busy, &busiest);
+    st = pn_sass_triangle(prog, guard, s->W, busy, &busiest);
     free(guard);
     if (st == PN_OK)
         st = pn_sass_plan_build(&s->plan, busiest.ops ? &busiest : prog, s->W, s->blocks, err);
@@ -637,12 +474,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     uint32_t copies = pn_sass_copies(prog->block, s->W);
     for (uint32_t i = 0; i < s->n_ops; i++)
         s->ops[i].lead = s->ops[i].follow = -1;
-    double reused = reuse_in_l1(s, prog);
+    double reused = pn_sass_reuse_in_l1(s, prog);
     if (reused > 0 && reused < 1) {
         f_ld = f_ld > 0 ? f_ld / (1 - reused) : f_ld;
         f_l2 = f_l2 > 0 ? f_l2 / (1 - reused) : f_l2;
     }
-    pin_broadcast(s, prog, from);
+    pn_sass_pin_broadcast(s, prog, from);
     for (uint32_t i = 0; i < s->n_ops; i++) {
         int32_t l = s->plan.leader[i];
         if (l < 0)
@@ -671,7 +508,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         double wf = ex > 0 && op->wavefronts > 0 ? op->wavefronts / ex : 1;
         o->lat = L[PN_PIPE_ARITH];
         /* nothing went to memory: a control op (the switch's default) */
-        switch (predicated_off(op) ? PN_SASS_CONTROL : op->in.kind) {
+        switch (pn_sass_predicated_off(op) ? PN_SASS_CONTROL : op->in.kind) {
         case PN_SASS_ARITH: case PN_SASS_FP64:
             o->kind = K_ALU;
             o->cost[P_ALU] = pn_sass_units(op->in.kind == PN_SASS_FP64 ? 2 : 1);

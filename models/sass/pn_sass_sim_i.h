@@ -264,6 +264,64 @@ void pn_sass_dram_late(pn_sass_sim_t *s, const pn_sass_prog_t *prog, double sd);
  * to three runs of seed 1 (pn_sass_dram.c). PN_OK, or a run's error. */
 pn_status_t pn_sass_dram_settle(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn_error_t *err);
 
+/* pn_sass_sim.c: were the threads of guarded memory op `op` predicated off in
+ * most of its executions: a global load or store whose requests (its lines,
+ * else its sectors) are fewer than half its executions, a shared one whose
+ * wavefronts are (an execution with a thread on makes at least one)? Such an
+ * op is taken as control: what the few executions with a thread on move is
+ * left out with their waits. */
+int pn_sass_predicated_off(const pn_sass_op_t *op);
+
+/* Loads whose address a loop around them keeps (plan.reuse) find their line in
+ * L1 from the trip before: they take L1 every time when the kernel's measured
+ * L1 hits cover them (l1_hit of the loads that go to a level, over the launch:
+ * the busiest SM may hold the only warps that loop), and the other loads the
+ * rest of the hits; else they go to a level like the others. The
+ * share of the program's load sectors they read (0 without them), over the
+ * loads the measured traffic is per (not predicated off): the measured L2
+ * and DRAM reads are the other loads'.
+ * (pn_sass_shares.c; s's plan built, its ops' lead and follow not yet set) */
+double pn_sass_reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog);
+
+/* The kernel's measured L1 hits, shared out sector for sector (ncu's hit rate
+ * counts sectors): the sectors of loads that wait for a line an earlier load
+ * of the warp fetches (followers, served as hits) are hits first; then loads of
+ * one address in every thread of every block, most lanes on (no block index,
+ * thread index or loaded value in it: a vector's element every thread
+ * multiplies its row by, pn_sass_addr.h), which read a line every warp on the
+ * SM reads, a few times over before the next: when the hits left cover at
+ * least half their sectors, each is pinned at the L1 level (o->pinned: it
+ * keeps its turn in the warp's level pattern but issues at L1, at the L2's
+ * latency when other warps ask alike). The other loads that take a level share
+ * what is left (s->l1_hit). PolyBench's bicg_kernel1 reads a column of the
+ * matrix, a miss every trip, beside r[i], 16 loads unrolled of which 15 follow
+ * the first: at 19.7 % hits in all, a fifth of its matrix loads were L1 hits
+ * before, none now.
+ * (pn_sass_shares.c; after pn_sass_reuse_in_l1; from: pn_sass_addr_sources) */
+void pn_sass_pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from);
+
+/* Loops whose lanes leave one by one, by the thread's index: a triangular loop
+ * (`for (j2 = j1 + 1; j2 < M; j2++)`, j1 the thread's) gives each warp fewer
+ * trips than the one before, and the SM with the first blocks the most work,
+ * where the source page's totals give every warp the mean. The signal is the
+ * threads column: in a loop whose exit depends on the thread's or block's
+ * index and on no loaded value (its back edge's guard, pn_sass_addr.h), a
+ * share 1 - a of the lanes is off where the loop's preheader had them on. If
+ * the trips fall linearly with the thread's index x, T(x) = T0 - b x, a warp
+ * runs its first lane's trips and its lanes average 15.5 b fewer: b = (1 - a)
+ * T / 15.5 with T the mean trips. The busiest SM, with blocks 0, S, 2S, ... (S
+ * the SMs in use), has its warps Delta = W (S - 1) / 2 warps before the mean,
+ * 32 b Delta more trips: its loop runs f = 1 + 32 (1 - a) Delta / 15.5 times
+ * the mean, at most 2 (a triangle's first block). Only where the lanes that
+ * drop out sum to 16 or more a warp (a grid-stride loop's last, partial trip
+ * does not count). On success *out is prog with the executions of each such
+ * (outermost) loop's ops scaled by its f, or ops NULL when no loop qualifies;
+ * PN_ENOMEM. PolyBench's corr_kernel: 4 blocks, a = 0.9706, f = 1.71.
+ * (pn_sass_shares.c; guard: pn_sass_addr_sources_guards; busy: the SMs that
+ * share the launch; the caller frees out->ops) */
+pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, uint32_t W,
+                             double busy, pn_sass_prog_t *out);
+
 /* The warps of a block that make the same global accesses when an address
  * carries nothing that differs between them but SR_TID.X (no
  * PN_SASS_FROM_WARP): a block of x <= 32 threads across (a multiple of x in a

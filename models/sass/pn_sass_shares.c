@@ -1,0 +1,133 @@
+/* pn_sass_shares.c - launch totals shared out where the source page cannot
+ * tell: the kernel's L1 hits among its loads (loads a loop keeps the address
+ * of, a line's followers, broadcast loads, the rest) and a triangular loop's
+ * trips among the SMs (doc/dependencies.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_sass_addr.h"
+#include "pn_sass_sim_i.h"
+
+/* pn_sass_sim_i.h */
+double pn_sass_reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
+{
+    pn_sass_plan_t *pl = &s->plan;
+    double all = 0, re = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && pl->leader[i] < 0) {
+            double ex = prog->ops[i].executed > 0 ? prog->ops[i].executed : 0;
+            all += ex;
+            re += pl->reuse[i] ? ex : 0;
+        }
+    if (!(re > 0))
+        return 0;
+    if (s->l1_hit * all < re * (1 - 1e-9)) {
+        pn_sass_plan_drop_reuse(pl, s->n_ops);
+        return 0;
+    }
+    s->l1_hit = all > re ? fmin(1, fmax(0, (s->l1_hit * all - re) / (all - re))) : 0;
+    double sec = 0, sec_re = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        s->ops[i].reuse = pl->reuse[i];
+        if (prog->ops[i].in.kind == PN_SASS_GLOBAL_LD && !pn_sass_predicated_off(&prog->ops[i]))
+            sec += prog->ops[i].sectors, sec_re += pl->reuse[i] ? prog->ops[i].sectors : 0;
+    }
+    return sec > 0 ? sec_re / sec : 0;
+}
+
+/* pn_sass_sim_i.h */
+pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, uint32_t W,
+                             double busy, pn_sass_prog_t *out)
+{
+    *out = *prog;
+    out->ops = NULL;
+    double S = fmax(1, fmin(busy, W ? ceil(prog->warps / W) : 1));
+    size_t done = 0;   /* ops below `done` lie in a loop already scaled */
+    for (size_t j = 0; j < prog->n; j++) {
+        const pn_sass_op_t *br = &prog->ops[j];
+        if (!pn_sass_op_is_branch(br) || br->target < 0 || (size_t)br->target > j ||
+            br->target == 0 || !br->in.guarded ||
+            !(guard[j] & (PN_SASS_FROM_THREAD | PN_SASS_FROM_CTA)) ||
+            (guard[j] & PN_SASS_FROM_LOAD))
+            continue;
+        size_t t = (size_t)br->target;
+        const pn_sass_op_t *pre = &prog->ops[t - 1], *head = &prog->ops[t];
+        /* the loop's first op runs once a trip, as its back edge does (not where
+         * the warp runs the loop diverged, its sides apart) */
+        if (t < done || !(head->executed > 0) || !(head->threads > 0) ||
+            !(pre->executed > 0) || !(pre->threads > 0) ||
+            fabs(br->executed - head->executed) > 0.01 * head->executed)
+            continue;
+        double a0 = pre->threads / (32 * pre->executed), a = head->threads / (32 * head->executed);
+        double T = head->executed / pre->executed, off = 1 - a / a0;
+        if (!(off > 0) || off * 32 * T < 16)
+            continue;
+        /* lanes gone stay gone: no op of the loop runs them all (a warp that
+         * runs part of a trip diverged, its sides apart, has ops that do) */
+        double amax = 0;
+        for (size_t i = t; i <= j; i++)
+            if (prog->ops[i].executed > 0 && prog->ops[i].threads > 0)
+                amax = fmax(amax, prog->ops[i].threads / (32 * prog->ops[i].executed));
+        if (amax > a0 * (1 - off / 2))
+            continue;
+        double f = fmin(2, 1 + 32 * off * W * (S - 1) / 2 / 15.5);
+        if (!(f > 1.01))
+            continue;
+        if (!out->ops) {
+            if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
+                return PN_ENOMEM;
+            memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
+        }
+        for (size_t i = t; i <= j; i++) {
+            out->ops[i].executed = round(out->ops[i].executed * f);   /* whole decisions */
+            out->ops[i].threads *= f;
+            out->ops[i].sectors *= f;
+            out->ops[i].lines *= f;
+            out->ops[i].wavefronts *= f;
+        }
+        done = j + 1;
+    }
+    return PN_OK;
+}
+
+/* Most lanes on and one address in every thread and block (one thread's serial
+ * loop streams its data: no broadcast). */
+static int broadcast(const pn_sass_op_t *op, uint8_t from)
+{
+    return from == 0 && !pn_sass_insn_strong_beyond_sm(&op->in) &&
+           !(op->threads > 0 && op->executed > 0 && op->threads < 16 * op->executed);
+}
+
+/* pn_sass_sim_i.h */
+void pn_sass_pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from)
+{
+    double all = 0, pin = 0, fol = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        if (op->in.kind != PN_SASS_GLOBAL_LD || s->ops[i].reuse || pn_sass_op_is_local(op) ||
+            pn_sass_predicated_off(op) || !(op->sectors > 0))
+            continue;
+        if (s->plan.leader[i] >= 0) {
+            fol += op->sectors;
+            continue;
+        }
+        all += op->sectors;
+        if (broadcast(op, from[i]))
+            pin += op->sectors;
+    }
+    double hits = s->l1_hit * (all + fol) - fol;
+    if (!(pin > 0) || pin >= all || hits < 0.5 * pin) {
+        if (all > 0)
+            s->l1_hit = fmax(0, hits) / all;
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        s->ops[i].pinned = op->in.kind == PN_SASS_GLOBAL_LD && s->plan.leader[i] < 0 &&
+                           !s->ops[i].reuse && !pn_sass_op_is_local(op) && !pn_sass_predicated_off(op) &&
+                           op->sectors > 0 && broadcast(op, from[i]);
+    }
+    s->l1_hit = fmax(0, hits - pin) / (all - pin);
+}
+
