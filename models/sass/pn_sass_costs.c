@@ -60,8 +60,8 @@ double pn_sass_lane_bytes(const pn_sass_op_t *op)
                                                     : 4;
 }
 
-/* The threads an execution of op runs (32 where the page does not say). */
-static double lanes_of(const pn_sass_op_t *op)
+/* pn_sass_sim_i.h */
+double pn_sass_lanes(const pn_sass_op_t *op)
 {
     return op->threads > 0 && op->executed > 0 ? op->threads / op->executed : 32;
 }
@@ -81,7 +81,7 @@ double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, do
 {
     if (!(pd->store_line_cycles > 0) || !(lines > 0) || !(sec > 0))
         return 0;
-    double lanes = lanes_of(op), bytes = pn_sass_lane_bytes(op);
+    double lanes = pn_sass_lanes(op), bytes = pn_sass_lane_bytes(op);
     if (lanes * bytes > 16 * sec)
         return 0; /* its sectors more than half written */
     double w = bytes < 4 && pd->store_narrow > 0 ? pd->store_narrow : 1;
@@ -101,7 +101,7 @@ double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, do
  * +0x20, ...) or the next warp's the source page does not tell. */
 double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec)
 {
-    double bytes = lanes_of(op) * pn_sass_lane_bytes(op), extra = sec - bytes / 32;
+    double bytes = pn_sass_lanes(op) * pn_sass_lane_bytes(op), extra = sec - bytes / 32;
     if (bytes < 64 || !(extra > 0) || extra > 1 + 1e-9)
         return 0;
     return 2 * extra < sec ? 2 * extra : sec;

@@ -59,7 +59,7 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
             !(pre->executed > 0) || !(pre->threads > 0) ||
             fabs(br->executed - head->executed) > 0.01 * head->executed)
             continue;
-        double a0 = pre->threads / (32 * pre->executed), a = head->threads / (32 * head->executed);
+        double a0 = pn_sass_lanes(pre) / 32, a = pn_sass_lanes(head) / 32;
         double T = head->executed / pre->executed, off = 1 - a / a0;
         if (!(off > 0) || off * 32 * T < 16)
             continue;
@@ -68,7 +68,7 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
         double amax = 0;
         for (size_t i = t; i <= j; i++)
             if (prog->ops[i].executed > 0 && prog->ops[i].threads > 0)
-                amax = fmax(amax, prog->ops[i].threads / (32 * prog->ops[i].executed));
+                amax = fmax(amax, pn_sass_lanes(&prog->ops[i]) / 32);
         if (amax > a0 * (1 - off / 2))
             continue;
         double f = fmin(2, 1 + 32 * off * W * (S - 1) / 2 / 15.5);
@@ -91,12 +91,20 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
     return PN_OK;
 }
 
+/* Does global load i count in the kernel's L1 hits that pn_sass_pin_broadcast
+ * shares out (not a load a loop keeps the address of, not local, not
+ * predicated off, some sectors)? */
+static int shares_hits(const pn_sass_sim_t *s, const pn_sass_op_t *op, uint32_t i)
+{
+    return op->in.kind == PN_SASS_GLOBAL_LD && !s->ops[i].reuse && !pn_sass_op_is_local(op) &&
+           !pn_sass_predicated_off(op) && op->sectors > 0;
+}
+
 /* Most lanes on and one address in every thread and block (one thread's serial
  * loop streams its data: no broadcast). */
 static int broadcast(const pn_sass_op_t *op, uint8_t from)
 {
-    return from == 0 && !pn_sass_insn_strong_beyond_sm(&op->in) &&
-           !(op->threads > 0 && op->executed > 0 && op->threads < 16 * op->executed);
+    return from == 0 && !pn_sass_insn_strong_beyond_sm(&op->in) && pn_sass_lanes(op) >= 16;
 }
 
 /* pn_sass_sim_i.h */
@@ -105,8 +113,7 @@ void pn_sass_pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const u
     double all = 0, pin = 0, fol = 0;
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const pn_sass_op_t *op = &prog->ops[i];
-        if (op->in.kind != PN_SASS_GLOBAL_LD || s->ops[i].reuse || pn_sass_op_is_local(op) ||
-            pn_sass_predicated_off(op) || !(op->sectors > 0))
+        if (!shares_hits(s, op, i))
             continue;
         if (s->plan.leader[i] >= 0) {
             fol += op->sectors;
@@ -122,12 +129,9 @@ void pn_sass_pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const u
             s->l1_hit = fmax(0, hits) / all;
         return;
     }
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        const pn_sass_op_t *op = &prog->ops[i];
-        s->ops[i].pinned = op->in.kind == PN_SASS_GLOBAL_LD && s->plan.leader[i] < 0 &&
-                           !s->ops[i].reuse && !pn_sass_op_is_local(op) && !pn_sass_predicated_off(op) &&
-                           op->sectors > 0 && broadcast(op, from[i]);
-    }
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        s->ops[i].pinned = shares_hits(s, &prog->ops[i], i) && s->plan.leader[i] < 0 &&
+                           broadcast(&prog->ops[i], from[i]);
     s->l1_hit = fmax(0, hits - pin) / (all - pin);
 }
 

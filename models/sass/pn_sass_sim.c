@@ -90,8 +90,7 @@ static double reg_sectors(const pn_sass_op_t *op)
     double bytes = pn_sass_lane_bytes(op);
     if (bytes <= 4 || !(op->executed > 0))
         return 0;
-    double threads = op->threads > 0 ? op->threads / op->executed : 32;
-    return threads * bytes / 32;
+    return pn_sass_lanes(op) * bytes / 32;
 }
 
 /* What a global access of op, sec sectors over `lines` lines an execution,

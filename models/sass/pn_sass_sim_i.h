@@ -43,7 +43,7 @@ typedef struct sop {
     uint8_t alike;              /* a global load of the same addresses in every block:
                                  * its L1 level takes the L2's latency */
     uint8_t pinned;             /* a load of one address in every thread and block that
-                                 * issues at the L1 level (pin_broadcast in pn_sass_sim.c) */
+                                 * issues at the L1 level (pn_sass_pin_broadcast) */
     float copied;               /* a global load that several warps of a block make alike
                                  * (pn_sass_copies): the share of its L1 hits that wait
                                  * for a line another warp's miss brings */
@@ -146,6 +146,10 @@ double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double 
 double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines);
 void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
 double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
+
+/* pn_sass_costs.c: the threads an execution of op runs, threads over executed
+ * (32 where the page does not say). */
+double pn_sass_lanes(const pn_sass_op_t *op);
 
 /* pn_sass_costs.c: the bytes a lane of memory op moves: 1 or 2 for 8- and
  * 16-bit lanes (.U8, .S8, .U16, .S16), 8 and 16 for .64 and .128, else 4. */
