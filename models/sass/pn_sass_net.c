@@ -528,6 +528,13 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
     return out(b, t, to, 1);
 }
 
+/* The level global load o of warp w issues at in its k-th turn of the warp's
+ * level tape: the tape's, or L1 for a pinned load (pn_sass_pin_broadcast). */
+static int tape_level(const sop_t *o, const wnet_t *w, uint64_t k)
+{
+    return o->pinned ? 0 : pn_sass_load_level(&w->lev, k);
+}
+
 /* Op i of warp w: its lines, then an issue transition per level-tape or
  * branch-tape position (or follower case). */
 static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
@@ -556,7 +563,7 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
     if (o->kind == K_GLD && !o->reuse) {
         int need[3] = { 0 };
         for (uint64_t k = 0; k < w->lev.g; k++)
-            need[o->pinned ? 0 : pn_sass_load_level(&w->lev, k)] = 1;
+            need[tape_level(o, w, k)] = 1;
         for (int l = 0; l < 3; l++) {
             uint32_t L = pn_sass_latency_at(s, o, l);
             if (need[l] && completes(b, i) && L >= 2) {
@@ -565,12 +572,10 @@ static pn_status_t add_op(nb_t *b, wnet_t *w, uint32_t i)
             }
         }
         if (!w->ltape)
-            return add_issue(b, w, i, &on, "", o->pinned ? 0 : pn_sass_load_level(&w->lev, 0),
-                             NONE, NONE, 0, 0);
+            return add_issue(b, w, i, &on, "", tape_level(o, w, 0), NONE, NONE, 0, 0);
         for (uint64_t k = 0; k < w->lev.g; k++) {
             snprintf(tag, sizeof tag, ".k%" PRIu64, k);
-            PN_CHECK(add_issue(b, w, i, &on, tag, o->pinned ? 0 : pn_sass_load_level(&w->lev, k),
-                               w->ltape[k],
+            PN_CHECK(add_issue(b, w, i, &on, tag, tape_level(o, w, k), w->ltape[k],
                                w->ltape[(k + 1) % w->lev.g], 0, 0));
         }
         return PN_OK;
