@@ -529,7 +529,7 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
 }
 
 /* The level global load o of warp w issues at in its k-th turn of the warp's
- * level tape: the tape's, or L1 for a pinned load (pn_sass_pin_broadcast). */
+ * level tape: the tape's, or L1 for a pinned load (pn_sass_share_l1_hits). */
 static int tape_level(const sop_t *o, const wnet_t *w, uint64_t k)
 {
     return o->pinned ? 0 : pn_sass_load_level(&w->lev, k);

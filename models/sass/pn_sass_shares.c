@@ -91,7 +91,7 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
     return PN_OK;
 }
 
-/* Does global load i count in the kernel's L1 hits that pn_sass_pin_broadcast
+/* Does global load i count in the kernel's L1 hits that pn_sass_share_l1_hits
  * shares out (not a load a loop keeps the address of, not local, not
  * predicated off, some sectors)? */
 static int shares_hits(const pn_sass_sim_t *s, const pn_sass_op_t *op, uint32_t i)
@@ -108,7 +108,7 @@ static int broadcast(const pn_sass_op_t *op, uint8_t from)
 }
 
 /* pn_sass_sim_i.h */
-void pn_sass_pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from)
+void pn_sass_share_l1_hits(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from)
 {
     double all = 0, pin = 0, fol = 0;
     for (uint32_t i = 0; i < s->n_ops; i++) {

@@ -478,7 +478,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         f_ld = f_ld > 0 ? f_ld / (1 - reused) : f_ld;
         f_l2 = f_l2 > 0 ? f_l2 / (1 - reused) : f_l2;
     }
-    pn_sass_pin_broadcast(s, prog, from);
+    pn_sass_share_l1_hits(s, prog, from);
     for (uint32_t i = 0; i < s->n_ops; i++) {
         int32_t l = s->plan.leader[i];
         if (l < 0)

@@ -43,7 +43,7 @@ typedef struct sop {
     uint8_t alike;              /* a global load of the same addresses in every block:
                                  * its L1 level takes the L2's latency */
     uint8_t pinned;             /* a load of one address in every thread and block that
-                                 * issues at the L1 level (pn_sass_pin_broadcast) */
+                                 * issues at the L1 level (pn_sass_share_l1_hits) */
     float copied;               /* a global load that several warps of a block make alike
                                  * (pn_sass_copies): the share of its L1 hits that wait
                                  * for a line another warp's miss brings */
@@ -302,7 +302,7 @@ double pn_sass_reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog);
  * the first: at 19.7 % hits in all, a fifth of its matrix loads were L1 hits
  * before, none now.
  * (pn_sass_shares.c; after pn_sass_reuse_in_l1; from: pn_sass_addr_sources) */
-void pn_sass_pin_broadcast(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from);
+void pn_sass_share_l1_hits(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const uint8_t *from);
 
 /* Loops whose lanes leave one by one, by the thread's index: a triangular loop
  * (`for (j2 = j1 + 1; j2 < M; j2++)`, j1 the thread's) gives each warp fewer
