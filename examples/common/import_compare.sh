@@ -14,7 +14,8 @@
 # (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/rodinia/rodinia.sh and
 # examples/polybench/polybench.sh write), then the second.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
-# PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed), PN_FLUSHED=dirty
+# PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed, or profiled with
+# ncu's application replay), PN_FLUSHED=dirty
 # with --flushed=dirty (flushed by a memset that leaves the L2 dirty); PN_WARM=IDS adds
 # --warm IDS (launches timed after others of their timed region, not after the flush).
 set -euo pipefail

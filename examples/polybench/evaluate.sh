@@ -8,7 +8,8 @@
 # DATADIR defaults to examples/data/h100/polybench; WORKDIR (default a temporary folder)
 # receives the configs (WORKDIR/<bench>_t<threads>/) and the comparisons
 # (WORKDIR/<bench>_t<threads>.compare.*). PNSIM (default build/pnsim) is the binary, RUNS
-# (default 2) the runs per config. Needs python3.
+# (default 2) the runs per config; PN_FLUSHED=1 imports with --flushed (profiles taken with
+# PN_REPLAY=application: their DRAM traffic is each launch's own). Needs python3.
 set -euo pipefail
 data=${1:-examples/data/h100/polybench}
 work=${2:-$(mktemp -d)}

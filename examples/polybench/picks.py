@@ -56,6 +56,8 @@ def main():
     if n:
         print("best block size right in %d of %d sweeps (%d within 1 %% of the best measured "
               "time), mean regret %.3f" % (right, n, near, regret / n))
+    else:
+        print("no sweeps: no launch was measured at two block sizes or more")
 
 
 if __name__ == "__main__":

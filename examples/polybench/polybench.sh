@@ -18,7 +18,7 @@
 # OUTDIR/env.txt. BENCH names a subset (default: all below), PN_THREADS the block sizes
 # (default "128 256 512"). The metric list is
 # $PN_METRICS or `build/pnsim import --metrics`; PN_CACHE (default none) is ncu's
-# --cache-control.
+# --cache-control, PN_REPLAY (default kernel) its --replay-mode.
 set -euo pipefail
 src=$(cd "$1" && pwd)/CUDA
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -94,7 +94,7 @@ for n in "${progs[@]}"; do
     [ -x "$B/$n" ] || continue
     echo "$n: profiling $c launches" >&2
     if ! ncu --section SourceCounters --metrics "$metrics" --cache-control "${PN_CACHE:-none}" \
-        --clock-control none -c "$c" -f -o "$work/$n" "$B/$n" > "$out/$n.log" 2>&1; then
+        --replay-mode "${PN_REPLAY:-kernel}" --clock-control none -c "$c" -f -o "$work/$n" "$B/$n" > "$out/$n.log" 2>&1; then
         echo "$n: the program failed under ncu (see $out/$n.log); skipped" >&2
         continue
     fi

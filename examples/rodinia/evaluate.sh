@@ -8,8 +8,8 @@
 # receives the configs (WORKDIR/<program>/) and the comparisons (WORKDIR/<program>.compare.*).
 # Prints pnsim compare's overall line per program and over all launches. PNSIM (default
 # build/pnsim) is the binary; RUNS (default 2) the runs per config; PN_FLUSHED=1 imports
-# with --flushed (launches timed with the L2 flushed before each: the programs' single
-# launches, profiled with PN_CACHE=all).
+# with --flushed (launches whose measured DRAM traffic is their own: profiled with
+# PN_REPLAY=application, or with PN_CACHE=all and timed with the L2 flushed before each).
 set -euo pipefail
 data=${1:-examples/data/h100/rodinia}
 work=${2:-$(mktemp -d)}

@@ -18,6 +18,8 @@
 # t1.csv,t2.csv,t3.csv,log} and OUTDIR/env.txt. The metric list is $PN_METRICS or
 # `build/pnsim import --metrics`. PN_CACHE (default none) is ncu's --cache-control: all
 # flushes the caches before every pass (each launch then reads its data as the first time).
+# PN_REPLAY (default kernel) is ncu's --replay-mode: application runs the whole program once
+# a pass, so every pass finds the caches as the program's own flow leaves them.
 set -euo pipefail
 src=$(cd "$1" && pwd)/cuda
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -65,7 +67,7 @@ app() { # name launches command...
     shift 2
     echo "$n: profiling $c launches" >&2
     if ! ncu --section SourceCounters --metrics "$metrics" --cache-control "${PN_CACHE:-none}" \
-        --clock-control none -c "$c" -f -o "$work/$n" "$@" > "$out/$n.log" 2>&1; then
+        --replay-mode "${PN_REPLAY:-kernel}" --clock-control none -c "$c" -f -o "$work/$n" "$@" > "$out/$n.log" 2>&1; then
         echo "$n: the program failed under ncu (see $out/$n.log); skipped" >&2
         rm -f "$out/$n.raw.csv" "$out/$n.source.csv.xz"
         return 0
