@@ -11,8 +11,9 @@
 # launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The
 # second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv. The
 # third runs the first for every DATADIR/NAME.raw.csv with three timed runs beside it
-# (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/rodinia/rodinia.sh and
-# examples/polybench/polybench.sh write), then the second.
+# (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/measure/profile_app.sh
+# writes, for examples/rodinia/rodinia.sh and examples/polybench/polybench.sh too), then the
+# second.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
 # PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed, or profiled with
 # ncu's application replay), PN_FLUSHED=dirty

@@ -18,7 +18,9 @@
 # OUTDIR/env.txt. BENCH names a subset (default: all below), PN_THREADS the block sizes
 # (default "128 256 512"). The metric list is
 # $PN_METRICS or `build/pnsim import --metrics`; PN_CACHE (default none) is ncu's
-# --cache-control, PN_REPLAY (default kernel) its --replay-mode.
+# --cache-control, PN_REPLAY (default application) its --replay-mode; the profiling and
+# timing are examples/measure/profile_app.sh's. (examples/data/h100/polybench was taken with
+# kernel replay, before it was the default; polybench_app with application replay.)
 set -euo pipefail
 src=$(cd "$1" && pwd)/CUDA
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -92,19 +94,7 @@ printf '%s\n' "${progs[@]}" | xargs -P 16 -I{} sh -c \
 c=${PN_COUNT:-6}
 for n in "${progs[@]}"; do
     [ -x "$B/$n" ] || continue
-    echo "$n: profiling $c launches" >&2
-    if ! ncu --section SourceCounters --metrics "$metrics" --cache-control "${PN_CACHE:-none}" \
-        --replay-mode "${PN_REPLAY:-kernel}" --clock-control none -c "$c" -f -o "$work/$n" "$B/$n" > "$out/$n.log" 2>&1; then
-        echo "$n: the program failed under ncu (see $out/$n.log); skipped" >&2
-        continue
-    fi
-    ncu -i "$work/$n.ncu-rep" --csv --page raw --print-metric-instances details \
-        --print-units base --metrics "$metrics" > "$out/$n.raw.csv"
-    ncu -i "$work/$n.ncu-rep" --csv --page source --print-source sass > "$out/$n.source.csv"
-    xz -f -9 "$out/$n.source.csv"
-    for i in 1 2 3; do
-        PN_KTIME_COUNT=$c PN_KTIME_OUT="$out/$n.t$i.csv" CUDA_INJECTION64_PATH="$B/libpn_ktime.so" \
-            "$B/$n" >> "$out/$n.log" 2>&1 || echo "$n: timed run $i failed" >&2
-    done
+    PN_METRICS="$metrics" PN_KTIME="$B/libpn_ktime.so" PN_REPLAY="${PN_REPLAY:-application}" \
+        bash "$here/examples/measure/profile_app.sh" "$out" "$n" "$c" "$B/$n" || true
 done
 echo "polybench: done, $out" >&2

@@ -18,8 +18,11 @@
 # t1.csv,t2.csv,t3.csv,log} and OUTDIR/env.txt. The metric list is $PN_METRICS or
 # `build/pnsim import --metrics`. PN_CACHE (default none) is ncu's --cache-control: all
 # flushes the caches before every pass (each launch then reads its data as the first time).
-# PN_REPLAY (default kernel) is ncu's --replay-mode: application runs the whole program once
-# a pass, so every pass finds the caches as the program's own flow leaves them.
+# PN_REPLAY (default application) is ncu's --replay-mode: application runs the whole program
+# once a pass, so every pass finds the caches as the program's own flow leaves them
+# (examples/data/h100/rodinia and rodinia_flush were taken with kernel replay, before it was
+# the default; rodinia_app with application replay). The profiling and timing are
+# examples/measure/profile_app.sh's.
 set -euo pipefail
 src=$(cd "$1" && pwd)/cuda
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -62,27 +65,11 @@ awk 'BEGIN{srand(3); n=1000000; e=6; print n; for(i=0;i<n;i++) print i*e, e; pri
      print n*e; for(i=0;i<n*e;i++) print int(rand()*n), int(1+rand()*10)}' > graph1M
 
 # --- profile (doc/import.md) and time (pn_ktime, three runs) -------------------------------
-app() { # name launches command...
+app() { # name launches command...: examples/measure/profile_app.sh
     local n=$1 c=${PN_COUNT:-$2}
     shift 2
-    echo "$n: profiling $c launches" >&2
-    if ! ncu --section SourceCounters --metrics "$metrics" --cache-control "${PN_CACHE:-none}" \
-        --replay-mode "${PN_REPLAY:-kernel}" --clock-control none -c "$c" -f -o "$work/$n" "$@" > "$out/$n.log" 2>&1; then
-        echo "$n: the program failed under ncu (see $out/$n.log); skipped" >&2
-        rm -f "$out/$n.raw.csv" "$out/$n.source.csv.xz"
-        return 0
-    fi
-    ncu -i "$work/$n.ncu-rep" --csv --page raw --print-metric-instances details \
-        --print-units base --metrics "$metrics" > "$out/$n.raw.csv"
-    ncu -i "$work/$n.ncu-rep" --csv --page source --print-source sass > "$out/$n.source.csv"
-    xz -f -9 "$out/$n.source.csv"
-    for i in 1 2 3; do
-        if ! PN_KTIME_COUNT=$c PN_KTIME_OUT="$out/$n.t$i.csv" \
-            CUDA_INJECTION64_PATH="$B/libpn_ktime.so" "$@" >> "$out/$n.log" 2>&1; then
-            echo "$n: timed run $i failed (see $out/$n.log); its profile is kept" >&2
-            rm -f "$out/$n.t$i.csv"
-        fi
-    done
+    PN_METRICS="$metrics" PN_KTIME="$B/libpn_ktime.so" PN_REPLAY="${PN_REPLAY:-application}" \
+        bash "$here/examples/measure/profile_app.sh" "$out" "$n" "$c" "$@" || true
 }
 app backprop 10 "$B/backprop" 65536
 app gaussian 30 "$B/gaussian" -s 2048

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# profile_app.sh - the profiling half of doc/import.md's workflow for any CUDA program, on
+# the machine with the GPU: one Nsight Compute report of its first COUNT launches (the
+# SourceCounters section and `pnsim import --metrics`), the report's raw and source pages,
+# and the same launches' kernel durations by CUPTI (examples/measure/pn_ktime.c), RUNS runs.
+#
+#   bash examples/measure/profile_app.sh OUTDIR NAME COUNT PROGRAM [ARGS...]
+#
+# writes OUTDIR/NAME.raw.csv, NAME.source.csv.xz, NAME.t1.csv ... NAME.t<RUNS>.csv and
+# NAME.log (ncu's and the program's output), which is what examples/common/import_compare.sh
+# --dir imports and compares (anywhere, pnsim alone):
+#
+#   PN_FLUSHED=1 bash examples/common/import_compare.sh --dir OUTDIR WORKDIR
+#
+# Environment:
+#   PN_REPLAY   ncu's --replay-mode (default application: every pass runs the whole
+#               program, so each finds the caches as the program's earlier launches left
+#               them; import with --flushed). kernel for a kernel timed launched again and
+#               again (import without --flushed).
+#   PN_CACHE    ncu's --cache-control (default none; all when the times are of launches
+#               after a flush, doc/import.md's table)
+#   PN_METRICS  the metric list (default: `build/pnsim import --metrics` of this tree)
+#   PN_RUNS     timed runs (default 3)
+#   PN_KTIME    a built libpn_ktime.so (default: built here from pn_ktime.c, with nvcc)
+# The program runs in the current folder, once a replay pass with application replay (some
+# 40 times) and once a timed run. A program that fails under ncu leaves no pages; a timed run
+# that fails leaves no times file of its own. Exit status 1 when ncu failed.
+set -euo pipefail
+if [ $# -lt 4 ]; then
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+name=$2
+count=$3
+shift 3
+here=$(cd "$(dirname "$0")/../.." && pwd)
+case $count in *[!0-9]* | '') echo "profile_app.sh: COUNT must be a number of launches, not '$count'" >&2; exit 2;; esac
+metrics=${PN_METRICS:-$("$here/build/pnsim" import --metrics)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ktime=${PN_KTIME:-}
+if [ -z "$ktime" ]; then
+    ktime=$work/libpn_ktime.so
+    nvcc -O2 -shared -Xcompiler -fPIC -o "$ktime" "$here/examples/measure/pn_ktime.c" \
+        -lcupti -lstdc++
+fi
+rm -f "$out/$name".raw.csv "$out/$name".source.csv.xz "$out/$name".t*.csv
+echo "$name: profiling $count launches" >&2
+if ! ncu --section SourceCounters --metrics "$metrics" --replay-mode "${PN_REPLAY:-application}" \
+    --cache-control "${PN_CACHE:-none}" --clock-control none -c "$count" -f -o "$work/$name" \
+    "$@" > "$out/$name.log" 2>&1; then
+    echo "$name: the program failed under ncu (see $out/$name.log); skipped" >&2
+    exit 1
+fi
+ncu -i "$work/$name.ncu-rep" --csv --page raw --print-metric-instances details \
+    --print-units base --metrics "$metrics" > "$out/$name.raw.csv"
+ncu -i "$work/$name.ncu-rep" --csv --page source --print-source sass > "$work/$name.source.csv"
+xz -9 -c "$work/$name.source.csv" > "$out/$name.source.csv.xz"
+for i in $(seq 1 "${PN_RUNS:-3}"); do
+    if ! PN_KTIME_COUNT=$count PN_KTIME_OUT="$out/$name.t$i.csv" CUDA_INJECTION64_PATH="$ktime" \
+        "$@" >> "$out/$name.log" 2>&1; then
+        echo "$name: timed run $i failed (see $out/$name.log); its profile is kept" >&2
+        rm -f "$out/$name.t$i.csv"
+    fi
+done

@@ -1,0 +1,83 @@
+#!/bin/sh
+# tests/scripts.sh - examples/measure/profile_app.sh, the profiling half of doc/import.md's
+# workflow, run here without a GPU: stand-ins for ncu, nvcc and the program (on PATH before
+# the real ones) record what they were asked and write what the real ones would. Checked:
+# the files it writes and their names, the ncu options (application replay unless PN_REPLAY
+# says otherwise, the cache control, the launch count, the metric list) and the timed runs'
+# environment, a bad launch count refused before anything runs (exit 2), and a program that
+# fails under ncu leaving no pages (exit 1).
+. tests/lib/pn_test.sh
+
+S=$TMP/stub
+mkdir -p "$S"
+# ncu: a report with -o NAME (after running the program, as ncu does), pages with -i
+cat >"$S/ncu" <<'EOF'
+#!/bin/sh
+case " $* " in
+*" -i "*)
+    case " $* " in *" --page raw "*) echo '"ID","Kernel Name"' ;; *) echo '"Address","Source"' ;; esac
+    exit 0 ;;
+esac
+echo "ncu $*" >>"$PN_STUB_LOG"
+o=
+while [ $# -gt 0 ]; do
+    if [ "$1" = -o ]; then o=$2; shift 2; break; fi
+    shift
+done
+"$@" || exit 1
+: >"$o.ncu-rep"
+EOF
+# nvcc: only the CUPTI library is built
+cat >"$S/nvcc" <<'EOF'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -o ] && : >"$2"; shift; done
+EOF
+# the program: fails when asked to, writes a times file when pn_ktime would
+cat >"$S/app" <<'EOF'
+#!/bin/sh
+[ "$1" = fail ] && exit 3
+echo "app $* count=${PN_KTIME_COUNT:-} lib=${CUDA_INJECTION64_PATH:+set}" >>"$PN_STUB_LOG"
+if [ -n "${PN_KTIME_OUT:-}" ]; then echo "kernel,us" >"$PN_KTIME_OUT"; fi
+exit 0
+EOF
+chmod +x "$S/ncu" "$S/nvcc" "$S/app"
+P=examples/measure/profile_app.sh
+export PN_STUB_LOG="$TMP/stub.log"
+
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m1,m2 bash "$P" "$TMP/out" demo 5 app x y >"$TMP/o" 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ -s "$TMP/out/demo.raw.csv" ] && [ -s "$TMP/out/demo.t1.csv" ] &&
+   [ -s "$TMP/out/demo.t2.csv" ] && [ -s "$TMP/out/demo.t3.csv" ] && [ ! -e "$TMP/out/demo.t4.csv" ] &&
+   [ "$(xz -dc "$TMP/out/demo.source.csv.xz")" = '"Address","Source"' ] &&
+   grep -q '^ncu --section SourceCounters --metrics m1,m2 --replay-mode application --cache-control none --clock-control none -c 5 -f -o .*/demo app x y$' "$PN_STUB_LOG" &&
+   [ "$(grep -c '^app x y count=5 lib=set$' "$PN_STUB_LOG")" -eq 3 ]; then ok profile-app
+else bad profile-app "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG") $(ls "$TMP/out")"; fi
+
+# kernel replay, flushed caches and five runs when asked
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m PN_REPLAY=kernel PN_CACHE=all PN_RUNS=5 bash "$P" "$TMP/out" k 2 app >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q -- '--replay-mode kernel --cache-control all .* -c 2 ' "$PN_STUB_LOG" &&
+   [ -s "$TMP/out/k.t5.csv" ] && [ "$(grep -c '^app  count=2' "$PN_STUB_LOG")" -eq 5 ]; then ok profile-app-options
+else bad profile-app-options "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
+
+# a launch count that is no number: exit 2 before anything runs
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m bash "$P" "$TMP/out" bad x3 app >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "profile_app.sh: COUNT must be a number of launches, not 'x3'" ] &&
+   [ ! -s "$PN_STUB_LOG" ] && [ ! -e "$TMP/out/bad.log" ]; then ok profile-app-bad-count
+else bad profile-app-bad-count "rc $rc: $(cat "$TMP/err")"; fi
+# too few arguments: the usage, exit 2
+bash "$P" "$TMP/out" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q '^  bash examples/measure/profile_app.sh OUTDIR NAME COUNT PROGRAM \[ARGS...\]$' "$TMP/err"; then
+    ok profile-app-usage
+else bad profile-app-usage "rc $rc: $(cat "$TMP/err")"; fi
+
+# the program fails under ncu: exit 1, no pages, and an earlier run's pages removed
+: >"$TMP/out/demo.t1.csv"
+PATH="$S:$PATH" PN_METRICS=m bash "$P" "$TMP/out" demo 5 app fail >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "^demo: the program failed under ncu (see $TMP/out/demo.log); skipped$" "$TMP/err" &&
+   [ ! -e "$TMP/out/demo.raw.csv" ] && [ ! -e "$TMP/out/demo.source.csv.xz" ] &&
+   [ ! -e "$TMP/out/demo.t1.csv" ]; then ok profile-app-fails
+else bad profile-app-fails "rc $rc: $(cat "$TMP/err") $(ls "$TMP/out")"; fi
+
+[ "$fails" -eq 0 ]
