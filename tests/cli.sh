@@ -356,7 +356,7 @@ $RUN import --flushed -O "$TMP/gs" -S "$TMP/gs-src.csv" \
     examples/data/h100/polybench_app/gramschmidt_t256.raw.csv 2>"$TMP/err"; rc=$?
 steps=$($RUN run -q -r 2 -f csv "$TMP/gs/gramschmidt_kernel1-256x1-0.yaml" 2>>"$TMP/err" |
         awk -F, 'NR == 2 { print $6 }')
-if [ $rc -eq 0 ] && [ "$(grep -l '^    flushed: 1$\|flushed: 1[,}]' "$TMP"/gs/*.yaml | wc -l)" -eq 6 ] &&
+if [ $rc -eq 0 ] && [ "$(grep -l 'flushed: 1[,}]' "$TMP"/gs/*.yaml | wc -l)" -eq 6 ] &&
    [ -n "$steps" ] && [ "$steps" -gt 100000 ] && [ "$steps" -lt 140000 ]; then ok import-app-replay
 else bad import-app-replay "rc $rc, steps '$steps': $(cat "$TMP/err")"; fi
 # a kernel.sass config runs on the sass engine without a net (the report says so); the

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pn_device.h"
+#include "pn_pipe_profile.h"
 
 static char tmpdir[64];
 
@@ -132,6 +133,38 @@ static void test_h100(void **state)
     assert_true(d.us_per_step > 2.28e-4 && d.us_per_step < 2.29e-4);
     assert_true(d.us_offset > 3.43 && d.us_offset < 3.44);
     pn_device_destroy(&d);
+}
+
+/* The h200 profile carries the H100's values of the SM-side keys probed on the
+ * H100 only (the same GH100 SM; models/devices/h200.yaml), and not its DRAM-side
+ * dram_partial_sectors; its own DRAM rate stays its own. */
+static void test_h200_carries(void **state)
+{
+    (void)state;
+    pn_device_t a, b;
+    load_ok(&a, "h100");
+    load_ok(&b, "h200");
+    const pn_pipe_device_t *h1 = &a.pipe, *h2 = &b.pipe;
+    const uint64_t carried = PN_PD_BLOCK_LAUNCH_1024 | PN_PD_TENSOR_BUSY | PN_PD_TENSOR_LAT |
+                             PN_PD_BRANCH_BUSY | PN_PD_DIVERGE_SWITCH |
+                             PN_PD_ATOMIC_SERIAL_FLOAT | PN_PD_ATOMIC_CAS |
+                             PN_PD_ATOMIC_RETURN | PN_PD_STORE_LINE | PN_PD_STORE_NARROW;
+    assert_true((h2->set & carried) == carried);
+    assert_true(h2->block_launch_1024 == h1->block_launch_1024 && h2->block_launch_1024 == 325);
+    assert_true(h2->branch_busy == h1->branch_busy);
+    assert_true(h2->diverge_switch == h1->diverge_switch);
+    assert_true(h2->atomic_serial_float == h1->atomic_serial_float);
+    assert_true(h2->atomic_cas == h1->atomic_cas && h2->atomic_return == h1->atomic_return);
+    assert_true(h2->store_line_cycles == h1->store_line_cycles);
+    assert_true(h2->store_narrow == h1->store_narrow);
+    assert_int_equal(h2->n_tensor[0], h1->n_tensor[0]);
+    assert_int_equal(h2->n_tensor[1], h1->n_tensor[1]);
+    assert_memory_equal(h2->tensor, h1->tensor, sizeof h1->tensor);
+    assert_false(h2->set & PN_PD_DRAM_PARTIAL);
+    assert_true(h1->dram_partial_sectors == 1.9 && h2->dram_partial_sectors == 0);
+    assert_true(h2->dram_sectors > 71 && h2->dram_sectors < 71.2 && h1->dram_sectors < 49);
+    pn_device_destroy(&a);
+    pn_device_destroy(&b);
 }
 
 static void test_paths(void **state)
@@ -303,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_gtx960m),
         cmocka_unit_test(test_gtx480),
         cmocka_unit_test(test_h100),
+        cmocka_unit_test(test_h200_carries),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_unreadable),
