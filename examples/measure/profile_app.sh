@@ -46,7 +46,7 @@ if [ -z "$ktime" ]; then
         -lcupti -lstdc++
 fi
 rm -f "$out/$name".raw.csv "$out/$name".source.csv.xz "$out/$name".t*.csv
-echo "$name: profiling $count launches" >&2
+echo "$name: profiling $count launches (ncu's output: $out/$name.log)" >&2
 if ! ncu --section SourceCounters --metrics "$metrics" --replay-mode "${PN_REPLAY:-application}" \
     --cache-control "${PN_CACHE:-none}" --clock-control none -c "$count" -f -o "$work/$name" \
     "$@" > "$out/$name.log" 2>&1; then
@@ -58,6 +58,7 @@ ncu -i "$work/$name.ncu-rep" --csv --page raw --print-metric-instances details \
 ncu -i "$work/$name.ncu-rep" --csv --page source --print-source sass > "$work/$name.source.csv"
 xz -9 -c "$work/$name.source.csv" > "$out/$name.source.csv.xz"
 for i in $(seq 1 "${PN_RUNS:-3}"); do
+    echo "$name: timed run $i of ${PN_RUNS:-3}" >&2
     if ! PN_KTIME_COUNT=$count PN_KTIME_OUT="$out/$name.t$i.csv" CUDA_INJECTION64_PATH="$ktime" \
         "$@" >> "$out/$name.log" 2>&1; then
         echo "$name: timed run $i failed (see $out/$name.log); its profile is kept" >&2
