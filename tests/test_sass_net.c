@@ -265,6 +265,29 @@ static void test_store_serial_exact(void **state)
     assert_int_equal(same_one_warp(&m, flag, 5), 13 + 3 + 2);
 }
 
+/* Constants at a register's index (const_index_busy 4: the SM's constant
+ * cache 4 steps a load, a bucket of 6 steps' units): four independent loads
+ * (l1 latency 8) issue at 0, 3, 7 and 11, done 11 + 8 + 2 (without the key at
+ * 0..3: 3 + 8 + 2); two warps share the cache, eight loads one at a time: 27 +
+ * 8 + 2. On the net as on the engine. */
+static void test_const_index_exact(void **state)
+{
+    (void)state;
+    static const row_t idx[] = { { 1, 0, 0, 0, "LDC R5, c[0x3][R2]" },
+                                 { 1, 0, 0, 0, "LDC R6, c[0x3][R2+0x4]" },
+                                 { 1, 0, 0, 0, "LDC R7, c[0x3][R2+0x8]" },
+                                 { 1, 0, 0, 0, "LDC R8, c[0x3][R2+0xc]" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    assert_int_equal(same_one_warp(&m, idx, 5), 3 + 8 + 2);
+    m.pd.const_index_busy = 4;
+    assert_int_equal(same_one_warp(&m, idx, 5), 11 + 8 + 2);
+    small_sm(&m, 2, 1, 1);
+    m.pd.const_index_busy = 4;
+    assert_int_equal(same_one_warp(&m, idx, 5), 27 + 8 + 2);
+}
+
 /* Two independent loads at DRAM level (30) and an add of both: with
  * dram_jitter 10 the second comes back round(10 x 0.5642) = 6 steps later
  * (the expected larger of two draws), on the net as on the engine: the add
@@ -640,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_bsync_hold_exact), cmocka_unit_test(test_branch_exact),
         cmocka_unit_test(test_code_fetch_exact),
         cmocka_unit_test(test_store_serial_exact),
+        cmocka_unit_test(test_const_index_exact),
         cmocka_unit_test(test_dram_jitter_exact),
         cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),

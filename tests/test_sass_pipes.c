@@ -1,6 +1,6 @@
 /* test_sass_pipes.c - warps that run their SASS: exact step counts and bounds
  * of one warp on the SM's pipes: the L2 pipe and the atomic units, half-rate
- * and FP64 pipes, register bank conflicts (doc/dependencies.md). */
+ * and FP64 pipes, the constant cache, register bank conflicts (doc/dependencies.md). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -351,6 +351,37 @@ static void test_atomic_return(void **state)
     }
 }
 
+/* Constants at a register's index (LDC c[0x3][R2]) take the SM's constant
+ * cache const_index_busy steps each (examples/probe/const_index.cu); a
+ * kernel parameter's LDC c[0x0][0x28] and a ULDC take nothing. One warp, 4
+ * independent loads of latency LD: without the key at steps 0..3, done
+ * 3 + LD + 2; at 4 steps a load (a bucket of 6 steps' units, refilled one a
+ * step from the first step it has room) at 0, 3, 7 and 11: 11 + LD + 2. The
+ * constant bound: 16 steps of units less the bucket's 6. */
+static void test_const_index(void **state)
+{
+    (void)state;
+    static const char *idx[] = { "LDC R5, c[0x3][R2]", "LDC R6, c[0x3][R2+0x4]",
+                                 "LDC R7, c[0x3][R2+0x8]", "LDC R8, c[0x3][R2+0xc]" };
+    static const char *imm[] = { "LDC R5, c[0x0][0x28]", "LDC R6, c[0x0][0x2c]",
+                                 "ULDC UR5, c[0x3][UR4]", "LDC R8, c[0x0][0x30]" };
+    pn_pipe_device_t pd = { 0 };
+    pn_pipe_bounds_t b;
+    pn_sass_prog_t p;
+    rows_prog(&p, idx, 4, NULL, NULL, NULL);
+    assert_int_equal(one_warp_pd(&p, &pd), 3 + LD + 2);
+    pd.const_index_busy = 4;
+    assert_int_equal(one_warp_pd(&p, &pd), 11 + LD + 2);
+    bounds_pd(&p, &pd, &b);
+    assert_int_equal(b.steps[PN_BOUND_CONST], 10);
+    assert_int_equal(b.binding, PN_BOUND_CONST);
+    pn_sass_prog_destroy(&p);
+    rows_prog(&p, imm, 4, NULL, NULL, NULL);
+    bounds_pd(&p, &pd, &b);
+    assert_int_equal(b.steps[PN_BOUND_CONST], 0);
+    pn_sass_prog_destroy(&p);
+}
+
 /* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the
  * profile's fp64_busy and fp64_latency (the H100: 2 steps an op, 8 to the
  * result; FFMA and DFMA alternating issue every cycle). */
@@ -479,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_half_rate_pipes),
         cmocka_unit_test(test_atomic_measured),
         cmocka_unit_test(test_atomic_return),
+        cmocka_unit_test(test_const_index),
         cmocka_unit_test(test_fp64_pipe),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_fp64_bank_conflicts),

@@ -110,7 +110,7 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
         c->net_pos = pos_of(v);
     }
     PN_CHECK(pn_pipe_device_parse(r->y, m, "model", 0, paper_model_keys, &c->pipe_over, r->err));
-    if (c->pipe_over.set && c->net != PN_NET_PIPELINED)
+    if ((c->pipe_over.set || c->pipe_over.set2) && c->net != PN_NET_PIPELINED)
         return pn_error_at(r->err, PN_EINVAL, c->path, c->model_pos.line, c->model_pos.col,
                            "model: the keys of the pipelined net (partitions, issue, "
                            "clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, "

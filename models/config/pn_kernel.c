@@ -139,7 +139,7 @@ static pn_status_t resolve_pipelined(const pn_config_t *cfg, const pn_device_t *
                            dev->name ? dev->name : "?", dev->path ? dev->path : "?");
     t->pdev = dev->pipe;
     pn_pipe_device_merge(&t->pdev, &cfg->pipe_over);
-    if (cfg->pipe_over.set)
+    if (cfg->pipe_over.set || cfg->pipe_over.set2)
         t->pdev.calibrated = 0;      /* a calibration holds for the profile's own values */
     pn_memory_t mem;
     PN_CHECK(pn_config_memory(cfg, t->threads, t->blocks, param_values, &mem, err));
@@ -319,7 +319,7 @@ void pn_kernel_config_time_device(const pn_config_t *cfg, pn_device_t *dev)
     k.net = PN_NET_PIPELINED;
     k.pdev = dev->pipe;
     pn_pipe_device_merge(&k.pdev, &cfg->pipe_over);
-    if (cfg->pipe_over.set)
+    if (cfg->pipe_over.set || cfg->pipe_over.set2)
         k.pdev.calibrated = 0;
     pn_kernel_time_device(&k, dev);
 }

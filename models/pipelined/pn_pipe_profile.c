@@ -23,7 +23,7 @@ const char *const pn_pipe_device_keys[] = {
     "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
     "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
-    "atomic_return", NULL
+    "atomic_return", "const_index_busy", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -175,6 +175,7 @@ static const struct scalar_key {
     { "atomic_cas", offsetof(pn_pipe_device_t, atomic_cas), PN_PD_ATOMIC_CAS, 1, 0, 64 },
     { "atomic_return", offsetof(pn_pipe_device_t, atomic_return), PN_PD_ATOMIC_RETURN, 1, 0,
       64 },
+
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,
@@ -187,12 +188,22 @@ static const struct scalar_key {
 };
 #define N_SCALAR_KEYS (sizeof scalar_keys / sizeof scalar_keys[0])
 
-/* The scalar_keys row of key, or NULL. */
-static const struct scalar_key *scalar_key(const char *key)
+/* The same for the keys past set's 64 bits: `bit` is their bit in set2. */
+static const struct scalar_key scalar_keys2[] = {
+    { "const_index_busy", offsetof(pn_pipe_device_t, const_index_busy), PN_PD2_CONST_INDEX, 0,
+      0, MAX_BUSY },
+};
+#define N_SCALAR_KEYS2 (sizeof scalar_keys2 / sizeof scalar_keys2[0])
+
+/* The scalar_keys or scalar_keys2 (*second set) row of key, or NULL. */
+static const struct scalar_key *scalar_key(const char *key, int *second)
 {
     for (size_t i = 0; i < N_SCALAR_KEYS; i++)
         if (!strcmp(key, scalar_keys[i].key))
-            return &scalar_keys[i];
+            return *second = 0, &scalar_keys[i];
+    for (size_t i = 0; i < N_SCALAR_KEYS2; i++)
+        if (!strcmp(key, scalar_keys2[i].key))
+            return *second = 1, &scalar_keys2[i];
     return NULL;
 }
 
@@ -208,11 +219,12 @@ pn_status_t pn_pipe_device_parse(pn_yaml_t *y, yaml_node_t *map, const char *wha
             return pn_yaml_type_error(y, k, what, "a mapping with scalar keys", err);
         const char *key = (const char *)k->data.scalar.value;
         snprintf(name, sizeof name, "%s.%s", what, key);
-        const struct scalar_key *sk = scalar_key(key);
+        int second = 0;
+        const struct scalar_key *sk = scalar_key(key, &second);
         if (sk) {
             PN_CHECK(number_in(y, v, name, sk->lo, sk->strict, sk->hi,
                                (double *)((char *)d + sk->field), err));
-            d->set |= sk->bit;
+            *(second ? &d->set2 : &d->set) |= sk->bit;
         } else if (!strcmp(key, "partitions") || !strcmp(key, "issue") || !strcmp(key, "inflight")) {
             uint64_t u;
             int part = key[0] == 'p', iss = key[0] == 'i' && key[1] == 's';
@@ -318,6 +330,10 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
         if (s & scalar_keys[i].bit)
             *(double *)((char *)d + scalar_keys[i].field) =
                 *(const double *)((const char *)o + scalar_keys[i].field);
+    for (size_t i = 0; i < N_SCALAR_KEYS2; i++)
+        if (o->set2 & scalar_keys2[i].bit)
+            *(double *)((char *)d + scalar_keys2[i].field) =
+                *(const double *)((const char *)o + scalar_keys2[i].field);
     if (s & PN_PD_DRAM_LINE) d->dram_line_sectors = o->dram_line_sectors;
     if (s & PN_PD_ATOMIC_LINES) {
         memcpy(d->atomic_lines, o->atomic_lines, sizeof d->atomic_lines);
@@ -345,6 +361,7 @@ void pn_pipe_device_merge(pn_pipe_device_t *d, const pn_pipe_device_t *o)
         if (s & (PN_PD_LAT0 << q))
             d->latency[q] = o->latency[q];
     d->set |= s;
+    d->set2 |= o->set2;
 }
 
 pn_status_t pn_occ_rules_parse(pn_yaml_t *y, yaml_node_t *map, pn_occ_rules_t *r,

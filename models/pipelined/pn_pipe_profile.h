@@ -72,6 +72,8 @@ enum {
 #define PN_PD_DRAM_PARTIAL (UINT64_C(1) << 61) /* dram_partial_sectors */
 #define PN_PD_ATOMIC_CAS (UINT64_C(1) << 62)   /* atomic_cas */
 #define PN_PD_ATOMIC_RETURN (UINT64_C(1) << 63) /* atomic_return */
+/* bits of pn_pipe_device_t.set2: the keys past set's 64 */
+#define PN_PD2_CONST_INDEX (UINT64_C(1) << 0)  /* const_index_busy */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -90,7 +92,7 @@ extern const char *const pn_pipe_latency_keys[PN_PD_LAT_KEYS];
 extern const char *const pn_pipe_device_keys[];
 
 typedef struct pn_pipe_device {
-    uint64_t set;                 /* which keys were given */
+    uint64_t set, set2;           /* which keys were given (set2: PN_PD2_*) */
     uint32_t partitions, issue;
     double clock_mhz;             /* steps per microsecond */
     double launch_us;             /* a launch's fixed cost, added to every time */
@@ -157,6 +159,8 @@ typedef struct pn_pipe_device {
                                    * a compare-and-swap over several sectors takes (0: 1) */
     double atomic_return;         /* times a reduction's share of the L2's atomic budget an
                                    * atomic whose old value comes back takes (0: 1) */
+    double const_index_busy;      /* steps of the SM's constant cache a load of a constant
+                                   * at a register's index (LDC c[b][R]) takes (0: none) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

@@ -113,6 +113,18 @@ static void sectors_lines(const pn_sass_op_t *op, double *sec, double *lines)
 /* Does op's L1 work show in the measured load wavefronts (kernel.memory.
  * l1_ld_wavefronts): a global or local load through the LSU, not a texture
  * load or a cp.async copy? */
+/* Is op a load of a constant at a register's index (LDC c[0x3][R0+0x4])? A
+ * kernel parameter's LDC c[0x0][0x28] reads no register, a ULDC a uniform one. */
+static int const_indexed(const pn_sass_op_t *op)
+{
+    if (strcmp(op->in.opcode, "LDC"))
+        return 0;
+    for (int j = 0; j < op->in.n_reads; j++)
+        if (op->in.reads[j].file == PN_SASS_R)
+            return 1;
+    return 0;
+}
+
 static int l1_wavefront_load(const pn_sass_op_t *op)
 {
     return op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_op_is_texture(op) &&
@@ -367,6 +379,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                         : 0;
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 || pd->store_serial > 0 ||
                               pd->n_atomic_lines > 0 || p->mem->atomic_ns > 0 ? PN_PIPE_UNIT : 0;
+    s->rate[P_CONST] = pd->const_index_busy > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
@@ -668,6 +681,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         case PN_SASS_CONST_LD:
             o->kind = K_CONST;
             o->lat = op->in.opcode[0] == 'U' ? L[PN_PIPE_ARITH] : s->lat_l1;
+            /* a constant at a register's index takes the SM's constant cache
+             * (examples/probe/const_index.cu) */
+            if (s->rate[P_CONST] && const_indexed(op))
+                o->cost[P_CONST] = pn_sass_units(pd->const_index_busy);
             break;
         case PN_SASS_BARRIER:
             o->kind = !strncmp(op->in.modifiers, ".ARV", 4) ? K_CTRL : K_BAR;

@@ -30,7 +30,8 @@ enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR
  * (DFMA, DADD, DMUL, DSETP with the profile's fp64_busy); per
  * SM lsu, shared, and its shares of the device's dram, the l2's reads (loads,
  * atomics) and writes (stores), and the atomic unit of one address. */
-enum { P_ALU, P_SFU, P_INT, P_FMAH, P_FP64, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_N };
+enum { P_ALU, P_SFU, P_INT, P_FMAH, P_FP64, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_CONST,
+       P_N };
 /* The pipes each partition has its own of (P_ALU .. P_FP64). */
 #define P_PER_PART 5
 
