@@ -199,6 +199,10 @@ if [ -z "$(ls "$TMP/out")" ]; then ok import-nothing-written; else bad import-no
 if [ "$($RUN import --metrics | tr ',' '\n' | grep -c sass__inst_executed_per_opcode)" = 1 ]; then
     ok import-metrics
 else bad import-metrics "no sass__inst_executed_per_opcode in the list"; fi
+# the copy the profiling scripts read on a GPU machine without a build of pnsim
+if [ "$($RUN import --metrics)" = "$(cat examples/measure/metrics.txt)" ]; then
+    ok import-metrics-file
+else bad import-metrics-file "examples/measure/metrics.txt differs from import --metrics: rewrite it with build/pnsim import --metrics > examples/measure/metrics.txt"; fi
 
 # ---- run and sweep of a pipelined config print time_us ---------------------------
 if $RUN sweep -r 2 -f csv configs/pipelined-example.yaml >"$TMP/sweep.csv" 2>"$TMP/err" &&

@@ -5,7 +5,9 @@
 # the files it writes and their names, the ncu options (application replay unless PN_REPLAY
 # says otherwise, the cache control, the launch count, the metric list) and the timed runs'
 # environment, a bad launch count refused before anything runs (exit 2), and a program that
-# fails under ncu leaving no pages (exit 1).
+# fails under ncu leaving no pages (exit 1). Also examples/cudasamples/cudasamples.sh's
+# builds and calls on a stand-in samples tree, and examples/common/import_compare.sh --dir
+# on one program's files.
 . tests/lib/pn_test.sh
 
 S=$TMP/stub
@@ -53,10 +55,12 @@ if [ $rc -eq 0 ] && [ -s "$TMP/out/demo.raw.csv" ] && [ -s "$TMP/out/demo.t1.csv
    [ "$(grep -c '^app x y count=5 lib=set$' "$PN_STUB_LOG")" -eq 3 ]; then ok profile-app
 else bad profile-app "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG") $(ls "$TMP/out")"; fi
 
-# kernel replay, flushed caches and five runs when asked
+# kernel replay, flushed caches and five runs when asked; the metric list of
+# examples/measure/metrics.txt when PN_METRICS is not set
 : >"$PN_STUB_LOG"
-PATH="$S:$PATH" PN_METRICS=m PN_REPLAY=kernel PN_CACHE=all PN_RUNS=5 bash "$P" "$TMP/out" k 2 app >/dev/null 2>"$TMP/err"; rc=$?
+PATH="$S:$PATH" PN_REPLAY=kernel PN_CACHE=all PN_RUNS=5 bash "$P" "$TMP/out" k 2 app >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 0 ] && grep -q -- '--replay-mode kernel --cache-control all .* -c 2 ' "$PN_STUB_LOG" &&
+   grep -q -- "--metrics $(cat examples/measure/metrics.txt) --replay-mode" "$PN_STUB_LOG" &&
    [ -s "$TMP/out/k.t5.csv" ] && [ "$(grep -c '^app  count=2' "$PN_STUB_LOG")" -eq 5 ]; then ok profile-app-options
 else bad profile-app-options "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
 
@@ -79,5 +83,49 @@ if [ $rc -eq 1 ] && grep -q "^demo: the program failed under ncu (see $TMP/out/d
    [ ! -e "$TMP/out/demo.raw.csv" ] && [ ! -e "$TMP/out/demo.source.csv.xz" ] &&
    [ ! -e "$TMP/out/demo.t1.csv" ]; then ok profile-app-fails
 else bad profile-app-fails "rc $rc: $(cat "$TMP/err") $(ls "$TMP/out")"; fi
+
+# examples/cudasamples/cudasamples.sh on a stand-in samples tree: every program built from
+# its folder with the samples' Common headers (FDTD3d from src/ with inc/), then profiled
+# through profile_app.sh with its own launch count
+F=$TMP/samples
+sed -n '/^progs="/,/"$/p' examples/cudasamples/cudasamples.sh | tr -d '"' | sed 's/^progs=//' |
+    tr ' ' '\n' | grep : | while IFS=: read -r n d c; do
+    case $d in '$I') d=0_Introduction ;; '$C') d=2_Concepts_and_Techniques ;;
+                '$D') d=5_Domain_Specific ;; '$P') d=6_Performance ;; esac
+    if [ "$n" = FDTD3d ]; then mkdir -p "$F/Samples/$d/$n/src" "$F/Samples/$d/$n/inc"
+        : >"$F/Samples/$d/$n/src/a.cu"; : >"$F/Samples/$d/$n/src/b.cpp"
+    else mkdir -p "$F/Samples/$d/$n"; : >"$F/Samples/$d/$n/$n.cu"; fi
+done
+cat >"$S/nvidia-smi" <<'EOF2'
+#!/bin/sh
+echo "GPU stand-in"
+EOF2
+cat >"$S/nvcc" <<'EOF2'
+#!/bin/sh
+echo "nvcc $*" >>"$PN_STUB_LOG"
+while [ $# -gt 0 ]; do [ "$1" = -o ] && cp "$(dirname "$0")/app" "$2"; shift; done
+EOF2
+sed -i 's/^case " \$\* " in$/[ "$1" = --version ] \&\& exit 0\ncase " $* " in/' "$S/ncu"
+chmod +x "$S/nvidia-smi" "$S/nvcc"
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m bash examples/cudasamples/cudasamples.sh "$F" "$TMP/cs" >/dev/null 2>"$TMP/err"; rc=$?
+n_build=$(grep -c "^nvcc -O3 -arch=sm_90 -w -I$F/Common -I" "$PN_STUB_LOG")
+if [ $rc -eq 0 ] && [ "$n_build" -eq 17 ] &&
+   grep -q "^nvcc .*-I$F/Samples/5_Domain_Specific/FDTD3d/inc -o .*/FDTD3d .*/src/a.cu .*/src/b.cpp$" "$PN_STUB_LOG" &&
+   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 17 ] &&
+   grep -q '^ncu .* -c 12 -f -o .*/quasirandomGenerator .*/bin/quasirandomGenerator$' "$PN_STUB_LOG" &&
+   [ -s "$TMP/cs/histogram.t3.csv" ] && [ -s "$TMP/cs/env.txt" ]; then ok cudasamples-script
+else bad cudasamples-script "rc $rc, $n_build builds: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
+
+# examples/common/import_compare.sh --dir, the importing half: a folder of what
+# profile_app.sh writes (CUDA samples' scalarProd, one launch) into a work folder that does
+# not exist yet; the median of the three runs against the prediction
+mkdir -p "$TMP/d"
+cp examples/data/h100/cudasamples/scalarProd.* "$TMP/d/"
+if PN_FLUSHED=1 bash examples/common/import_compare.sh --dir "$TMP/d" "$TMP/new/work" >"$TMP/o" 2>"$TMP/err" &&
+   [ "$(tail -n 1 "$TMP/o")" = "all: 1 launches, MAPE 4.2 %, median error 4.2 %" ] &&
+   grep -q '^scalarProd: overall: 1 of 1 launches predicted' "$TMP/o" &&
+   grep -q 'flushed: 1' "$TMP/new/work/scalarProd/"*.yaml; then ok import-compare-dir
+else bad import-compare-dir "$(cat "$TMP/o" "$TMP/err")"; fi
 
 [ "$fails" -eq 0 ]

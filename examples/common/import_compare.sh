@@ -45,6 +45,7 @@ if [ "${1:-}" = --all ]; then
 fi
 work=$1 n=$2 raw=$3 src=$4
 shift 4
+mkdir -p "$work"
 rm -rf "${work:?}/$n"
 prog=()
 if [ "$src" != - ]; then

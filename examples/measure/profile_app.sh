@@ -19,7 +19,8 @@
 #               again (import without --flushed).
 #   PN_CACHE    ncu's --cache-control (default none; all when the times are of launches
 #               after a flush, doc/import.md's table)
-#   PN_METRICS  the metric list (default: `build/pnsim import --metrics` of this tree)
+#   PN_METRICS  the metric list (default: examples/measure/metrics.txt, what `pnsim import
+#               --metrics` prints; a test keeps them equal, so no pnsim build is needed here)
 #   PN_RUNS     timed runs (default 3)
 #   PN_KTIME    a built libpn_ktime.so (default: built here from pn_ktime.c, with nvcc)
 # The program runs in the current folder, once a replay pass with application replay (some
@@ -27,7 +28,7 @@
 # that fails leaves no times file of its own. Exit status 1 when ncu failed.
 set -euo pipefail
 if [ $# -lt 4 ]; then
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 out=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -36,7 +37,7 @@ count=$3
 shift 3
 here=$(cd "$(dirname "$0")/../.." && pwd)
 case $count in *[!0-9]* | '') echo "profile_app.sh: COUNT must be a number of launches, not '$count'" >&2; exit 2;; esac
-metrics=${PN_METRICS:-$("$here/build/pnsim" import --metrics)}
+metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ktime=${PN_KTIME:-}

@@ -17,7 +17,7 @@
 # timed. Writes OUTDIR/<program>.{raw.csv,source.csv.xz,t1.csv,t2.csv,t3.csv,log} and
 # OUTDIR/env.txt. BENCH names a subset (default: all below), PN_THREADS the block sizes
 # (default "128 256 512"). The metric list is
-# $PN_METRICS or `build/pnsim import --metrics`; PN_CACHE (default none) is ncu's
+# $PN_METRICS or examples/measure/metrics.txt (`pnsim import --metrics`); PN_CACHE (default none) is ncu's
 # --cache-control, PN_REPLAY (default application) its --replay-mode; the profiling and
 # timing are examples/measure/profile_app.sh's. (examples/data/h100/polybench was taken with
 # kernel replay, before it was the default; polybench_app with application replay.)
@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-metrics=${PN_METRICS:-$("$here/build/pnsim" import --metrics)}
+metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
 # benchmark:dataset, at sizes that keep a launch within about 20 ms (ncu replays each
 # launch some 40 times); the first come first, as a time limit may stop the run
 all="linear-algebra/kernels/atax:STANDARD linear-algebra/kernels/bicg:STANDARD

@@ -16,7 +16,7 @@
 # program is profiled for its first PN_COUNT launches (default: below per program) and
 # timed for the same launches. Writes OUTDIR/<program>.{raw.csv,source.csv.xz,
 # t1.csv,t2.csv,t3.csv,log} and OUTDIR/env.txt. The metric list is $PN_METRICS or
-# `build/pnsim import --metrics`. PN_CACHE (default none) is ncu's --cache-control: all
+# examples/measure/metrics.txt (`pnsim import --metrics`). PN_CACHE (default none) is ncu's --cache-control: all
 # flushes the caches before every pass (each launch then reads its data as the first time).
 # PN_REPLAY (default application) is ncu's --replay-mode: application runs the whole program
 # once a pass, so every pass finds the caches as the program's own flow leaves them
@@ -30,7 +30,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-metrics=${PN_METRICS:-$("$here/build/pnsim" import --metrics)}
+metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader
   nvcc --version | tail -1; ncu --version | tail -1; date -u +%Y-%m-%dT%H:%MZ; } > "$out/env.txt"
 

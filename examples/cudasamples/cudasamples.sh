@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# cudasamples.sh - profile and time 17 programs of NVIDIA's CUDA samples
+# (https://github.com/NVIDIA/cuda-samples, Samples/), programs nobody on the project wrote,
+# exactly as doc/import.md tells a user: examples/measure/profile_app.sh for each (ncu's
+# SourceCounters report with application replay, its raw and source pages, three timed runs
+# of the same launches by examples/measure/pn_ktime.c).
+#
+#   bash examples/cudasamples/cudasamples.sh SAMPLES_DIR OUTDIR     # on the GPU machine
+#   bash examples/cudasamples/evaluate.sh OUTDIR WORKDIR            # anywhere: import + compare
+#
+# SAMPLES_DIR is a clone of cuda-samples (its sources are not part of pnsim). Each program is
+# built from its own folder with nvcc -O3 for the GPU's architecture (PN_ARCH, default sm_90)
+# and the samples' Common/ headers, no edit, and runs with its own defaults (its own random
+# inputs). Every program is profiled for its first PN_COUNT launches (default: below per
+# program; the samples time a kernel launched again and again, so the first launches show
+# each kernel of the program). Writes OUTDIR/<program>.{raw.csv,source.csv.xz,t1.csv,t2.csv,
+# t3.csv,log} and OUTDIR/env.txt. The metric list is $PN_METRICS or
+# examples/measure/metrics.txt, PN_REPLAY and PN_CACHE as profile_app.sh takes them. Left out: programs that
+# need OpenGL, input files the clone does not hold (dwtHaar1D's signal, eigenvalues'
+# matrices: eigenvalues fails its assertion without them) or several GPUs.
+set -euo pipefail
+if [ $# -ne 2 ]; then
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+src=$(cd "$1" && pwd)
+out=$(mkdir -p "$2" && cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+arch=${PN_ARCH:-sm_90}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader
+  nvcc --version | tail -1; ncu --version | tail -1; date -u +%Y-%m-%dT%H:%MZ; } > "$out/env.txt"
+
+# --- build: each sample's .cu and .cpp files (FDTD3d's in src/, its headers in inc/) ------
+B=$work/bin
+mkdir -p "$B"
+nvcc -O2 -shared -Xcompiler -fPIC -o "$B/libpn_ktime.so" "$here/examples/measure/pn_ktime.c" \
+    -lcupti -lstdc++
+build() { # name folder (under Samples/)
+    local d=$src/Samples/$2
+    if [ -d "$d/src" ]; then
+        nvcc -O3 -arch="$arch" -w -I"$src/Common" -I"$d/inc" -o "$B/$1" "$d"/src/*.cu "$d"/src/*.cpp
+    else
+        nvcc -O3 -arch="$arch" -w -I"$src/Common" -I"$d" -o "$B/$1" $(ls "$d"/*.cu "$d"/*.cpp 2>/dev/null)
+    fi
+}
+I=0_Introduction C=2_Concepts_and_Techniques D=5_Domain_Specific P=6_Performance
+progs="matrixMul:$I:6 mergeSort:$I:20 convolutionSeparable:$C:20 histogram:$C:40
+reduction:$C:20 scan:$C:30 sortingNetworks:$C:40 scalarProd:$C:2 shfl_scan:$C:10
+threadFenceReduction:$C:12 BlackScholes:$D:4 binomialOptions:$D:3 fastWalshTransform:$D:20
+FDTD3d:$D:6 SobolQRNG:$D:2 quasirandomGenerator:$D:12 transpose:$P:24"
+for p in $progs; do
+    IFS=: read -r n f c <<< "$p"
+    echo "cudasamples: building $n" >&2
+    build "$n" "$f/$n" &
+done
+wait
+
+# --- profile and time (examples/measure/profile_app.sh) ------------------------------------
+cd "$work"
+for p in $progs; do
+    IFS=: read -r n f c <<< "$p"
+    PN_METRICS="$metrics" PN_KTIME="$B/libpn_ktime.so" \
+        bash "$here/examples/measure/profile_app.sh" "$out" "$n" "${PN_COUNT:-$c}" "$B/$n" || true
+done
+echo "cudasamples: done, $out" >&2
