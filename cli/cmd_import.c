@@ -484,9 +484,13 @@ int pn_cmd_import(int argc, char **argv)
         fprintf(stderr, "pnsim import: warning: the report lacks ncu's metrics for the %s "
                 "accesses of some programs, which then take defaults: profile with "
                 "$(pnsim import --metrics) of this pnsim (doc/import.md)\n", missing);
-    if (outdir)
-        fprintf(stderr, "pnsim import: %zu configs%s in %s, and %zu fitted across block sizes\n",
-                ncu.n_launches, source ? " with their SASS programs" : "", outdir, n_fitted);
+    if (outdir) {
+        int one = ncu.n_launches == 1;
+        fprintf(stderr, "pnsim import: %zu config%s%s in %s, and %zu fitted across block sizes\n",
+                ncu.n_launches, one ? "" : "s",
+                !source ? "" : one ? " with its SASS program" : " with their SASS programs", outdir,
+                n_fitted);
+    }
     goto done;
 fail:
     for (size_t i = 0; outs && i < ncu.n_launches; i++)
