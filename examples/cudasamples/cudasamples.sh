@@ -27,17 +27,12 @@ src=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader
-  nvcc --version | tail -1; ncu --version | tail -1; date -u +%Y-%m-%dT%H:%MZ; } > "$out/env.txt"
+. "$here/examples/common/suite.sh"
+pn_suite_begin "$out"
 
 # --- build: each sample's .cu and .cpp files (FDTD3d's in src/, its headers in inc/) ------
 B=$work/bin
-mkdir -p "$B"
-nvcc -O2 -shared -Xcompiler -fPIC -o "$B/libpn_ktime.so" "$here/examples/measure/pn_ktime.c" \
-    -lcupti -lstdc++
+pn_suite_ktime "$B"
 build() { # name folder (under Samples/)
     local d=$src/Samples/$2
     if [ -d "$d/src" ]; then

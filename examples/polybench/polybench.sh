@@ -27,9 +27,6 @@ out=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
 here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
 # benchmark:dataset, at sizes that keep a launch within about 20 ms (ncu replays each
 # launch some 40 times); the first come first, as a time limit may stop the run
 all="linear-algebra/kernels/atax:STANDARD linear-algebra/kernels/bicg:STANDARD
@@ -43,14 +40,12 @@ all="linear-algebra/kernels/atax:STANDARD linear-algebra/kernels/bicg:STANDARD
      linear-algebra/kernels/doitgen:STANDARD datamining/covariance:SMALL
      linear-algebra/kernels/syr2k:STANDARD linear-algebra/kernels/3mm:STANDARD"
 want=" $* "
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader
-  nvcc --version | tail -1; ncu --version | tail -1; date -u +%Y-%m-%dT%H:%MZ; } > "$out/env.txt"
+. "$here/examples/common/suite.sh"
+pn_suite_begin "$out"
 
 # --- build: three block sizes a benchmark, in parallel -------------------------------------
 B=$work/bin
-mkdir -p "$B"
-nvcc -O2 -shared -Xcompiler -fPIC -o "$B/libpn_ktime.so" "$here/examples/measure/pn_ktime.c" \
-    -lcupti -lstdc++
+pn_suite_ktime "$B"
 progs=()
 for e in $all; do
     d=${e%:*}

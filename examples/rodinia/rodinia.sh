@@ -28,11 +28,8 @@ src=$(cd "$1" && pwd)/cuda
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader
-  nvcc --version | tail -1; ncu --version | tail -1; date -u +%Y-%m-%dT%H:%MZ; } > "$out/env.txt"
+. "$here/examples/common/suite.sh"
+pn_suite_begin "$out"
 
 # --- build ---------------------------------------------------------------------------------
 cp -r "$src" "$work/src"
@@ -40,9 +37,7 @@ cd "$work/src"
 sed -i '/deviceProp.clockRate\|deviceProp. deviceOverlap/d' gaussian/gaussian.cu
 N="nvcc -O3 -arch=$arch -w -DcudaThreadSynchronize=cudaDeviceSynchronize"
 B=$work/bin
-mkdir -p "$B"
-nvcc -O2 -shared -Xcompiler -fPIC -o "$B/libpn_ktime.so" "$here/examples/measure/pn_ktime.c" \
-    -lcupti -lstdc++
+pn_suite_ktime "$B"
 $N -o "$B/backprop" backprop/backprop.c backprop/facetrain.c backprop/imagenet.c \
     backprop/backprop_cuda.cu -lm
 $N -o "$B/gaussian" gaussian/gaussian.cu

@@ -1,0 +1,28 @@
+# suite.sh - what the suite scripts that profile programs on the GPU machine share
+# (examples/rodinia/rodinia.sh, examples/polybench/polybench.sh,
+# examples/cudasamples/cudasamples.sh); sourced with `here` set to the repository root.
+#   pn_suite_begin OUTDIR   set `work` to a scratch folder removed on exit and `metrics` to
+#                           $PN_METRICS or examples/measure/metrics.txt (what `pnsim import
+#                           --metrics` prints), then pn_suite_env OUTDIR
+#   pn_suite_env OUTDIR     write OUTDIR/env.txt: the GPU, its driver and clocks, nvcc's and
+#                           ncu's versions, the date
+#   pn_suite_ktime BINDIR   build BINDIR/libpn_ktime.so from examples/measure/pn_ktime.c
+#                           (CUPTI), the launch timer profile_app.sh injects
+
+pn_suite_begin() {
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
+    pn_suite_env "$1"
+}
+
+pn_suite_env() {
+    { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader
+      nvcc --version | tail -1; ncu --version | tail -1; date -u +%Y-%m-%dT%H:%MZ; } > "$1/env.txt"
+}
+
+pn_suite_ktime() {
+    mkdir -p "$1"
+    nvcc -O2 -shared -Xcompiler -fPIC -o "$1/libpn_ktime.so" "$here/examples/measure/pn_ktime.c" \
+        -lcupti -lstdc++
+}
