@@ -359,6 +359,19 @@ steps=$($RUN run -q -r 2 -f csv "$TMP/gs/gramschmidt_kernel1-256x1-0.yaml" 2>>"$
 if [ $rc -eq 0 ] && [ "$(grep -l 'flushed: 1[,}]' "$TMP"/gs/*.yaml | wc -l)" -eq 6 ] &&
    [ -n "$steps" ] && [ "$steps" -gt 100000 ] && [ "$steps" -lt 140000 ]; then ok import-app-replay
 else bad import-app-replay "rc $rc, steps '$steps': $(cat "$TMP/err")"; fi
+# CUDA samples' quasirandomGenerator (examples/cudasamples): 32 constants a step read at a
+# register's index bind it on the SM's constant cache (const_index_busy; the H100 took
+# 44.3 k cycles, pnsim 25 k steps without the key)
+xz -dc examples/data/h100/cudasamples/quasirandomGenerator.source.csv.xz >"$TMP/qg-src.csv"
+rm -rf "$TMP/qg"
+$RUN import --flushed -O "$TMP/qg" -S "$TMP/qg-src.csv" \
+    examples/data/h100/cudasamples/quasirandomGenerator.raw.csv 2>"$TMP/err"; rc=$?
+q="$TMP/qg/quasirandomGeneratorKernel-384x128-1.yaml"
+steps=$($RUN run -q -r 2 -f csv "$q" 2>>"$TMP/err" | awk -F, 'NR == 2 { print $6 }')
+if [ $rc -eq 0 ] && [ -n "$steps" ] && [ "$steps" -gt 45000 ] && [ "$steps" -lt 55000 ] &&
+   $RUN run -r 1 "$q" 2>>"$TMP/err" | grep -q '^        constant-bound, at 9[0-9] % of its peak'; then
+    ok import-const-index
+else bad import-const-index "rc $rc, steps '$steps': $(cat "$TMP/err")"; fi
 # a kernel.sass config runs on the sass engine without a net (the report says so); the
 # literal and fast engines run its net (models/sass/pn_sass_net.c), which export writes
 if $RUN run -r 1 "$cfg" 2>"$TMP/err" | grep -q '^net      none: the warps run their SASS program' &&
