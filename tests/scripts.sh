@@ -5,7 +5,8 @@
 # the files it writes and their names, the ncu options (application replay unless PN_REPLAY
 # says otherwise, the cache control, the launch count, the metric list) and the timed runs'
 # environment, a bad launch count refused before anything runs (exit 2), and a program that
-# fails under ncu leaving no pages (exit 1). Also examples/cudasamples/cudasamples.sh's
+# fails under ncu leaving no pages (exit 1), and the fallback to kernel replay when application
+# replay fails. Also examples/cudasamples/cudasamples.sh's
 # builds and calls on a stand-in samples tree, and examples/common/import_compare.sh --dir
 # on one program's files.
 . tests/lib/pn_test.sh
@@ -21,6 +22,8 @@ case " $* " in
     exit 0 ;;
 esac
 echo "ncu $*" >>"$PN_STUB_LOG"
+# a program whose passes differ: application replay fails
+case " $* " in *" --replay-mode application "*" noapp "*) exit 1 ;; esac
 o=
 while [ $# -gt 0 ]; do
     if [ "$1" = -o ]; then o=$2; shift 2; break; fi
@@ -51,6 +54,7 @@ PATH="$S:$PATH" PN_METRICS=m1,m2 bash "$P" "$TMP/out" demo 5 app x y >"$TMP/o" 2
 if [ $rc -eq 0 ] && [ -s "$TMP/out/demo.raw.csv" ] && [ -s "$TMP/out/demo.t1.csv" ] &&
    [ -s "$TMP/out/demo.t2.csv" ] && [ -s "$TMP/out/demo.t3.csv" ] && [ ! -e "$TMP/out/demo.t4.csv" ] &&
    [ "$(xz -dc "$TMP/out/demo.source.csv.xz")" = '"Address","Source"' ] &&
+   [ "$(cat "$TMP/out/demo.replay")" = application ] &&
    grep -q '^ncu --section SourceCounters --metrics m1,m2 --replay-mode application --cache-control none --clock-control none -c 5 -f -o .*/demo app x y$' "$PN_STUB_LOG" &&
    [ "$(grep -c '^app x y count=5 lib=set$' "$PN_STUB_LOG")" -eq 3 ]; then ok profile-app
 else bad profile-app "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG") $(ls "$TMP/out")"; fi
@@ -75,6 +79,21 @@ bash "$P" "$TMP/out" >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && grep -q '^  bash examples/measure/profile_app.sh OUTDIR NAME COUNT PROGRAM \[ARGS...\]$' "$TMP/err"; then
     ok profile-app-usage
 else bad profile-app-usage "rc $rc: $(cat "$TMP/err")"; fi
+
+# application replay fails (a program whose launches differ from run to run): profiled
+# again with kernel replay, NAME.replay says so; with PN_REPLAY set, no second try
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m bash "$P" "$TMP/out" na 3 app noapp >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$TMP/out/na.replay")" = kernel ] && [ -s "$TMP/out/na.raw.csv" ] &&
+   grep -q "^na: application replay failed (see $TMP/out/na.log); profiling with kernel replay$" "$TMP/err" &&
+   [ "$(grep -c '^ncu --section' "$PN_STUB_LOG")" -eq 2 ] &&
+   grep -q -- '--replay-mode kernel .* -c 3 .* app noapp$' "$PN_STUB_LOG"; then ok profile-app-fallback
+else bad profile-app-fallback "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m PN_REPLAY=application bash "$P" "$TMP/out" na 3 app noapp >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$TMP/out/na.replay" ] && [ "$(grep -c '^ncu --section' "$PN_STUB_LOG")" -eq 1 ]; then
+    ok profile-app-no-fallback
+else bad profile-app-no-fallback "rc $rc: $(cat "$TMP/err")"; fi
 
 # the program fails under ncu: exit 1, no pages, and an earlier run's pages removed
 : >"$TMP/out/demo.t1.csv"
@@ -127,5 +146,10 @@ if PN_FLUSHED=1 bash examples/common/import_compare.sh --dir "$TMP/d" "$TMP/new/
    grep -q '^scalarProd: overall: 1 of 1 launches predicted' "$TMP/o" &&
    grep -q 'flushed: 1' "$TMP/new/work/scalarProd/"*.yaml; then ok import-compare-dir
 else bad import-compare-dir "$(cat "$TMP/o" "$TMP/err")"; fi
+echo kernel >"$TMP/d/scalarProd.replay"
+if PN_FLUSHED=1 bash examples/common/import_compare.sh --dir "$TMP/d" "$TMP/new/work2" >"$TMP/o" 2>"$TMP/err" &&
+   grep -q '^scalarProd: overall: 1 of 1 launches predicted' "$TMP/o" &&
+   ! grep -q 'flushed' "$TMP/new/work2/scalarProd/"*.yaml; then ok import-compare-kernel-replay
+else bad import-compare-kernel-replay "$(cat "$TMP/o" "$TMP/err")"; fi
 
 [ "$fails" -eq 0 ]

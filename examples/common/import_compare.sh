@@ -13,7 +13,8 @@
 # third runs the first for every DATADIR/NAME.raw.csv with three timed runs beside it
 # (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/measure/profile_app.sh
 # writes, for examples/rodinia/rodinia.sh and examples/polybench/polybench.sh too), then the
-# second.
+# second; a program whose NAME.replay says kernel (profile_app.sh fell back to kernel
+# replay) is imported without --flushed whatever PN_FLUSHED says.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
 # PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed, or profiled with
 # ncu's application replay), PN_FLUSHED=dirty
@@ -29,9 +30,12 @@ if [ "${1:-}" = --dir ]; then
             echo "$n: not three timed runs in $2; skipped" >&2
             continue
         fi
+        # a report profile_app.sh had to take with kernel replay: not --flushed
+        flushed=${PN_FLUSHED:-}
+        [ "$(cat "$2/$n.replay" 2>/dev/null)" != kernel ] || flushed=
         # the median of the three runs, launch by launch
-        bash "$0" "$3" "$n" "$raw" "$2/$n.source.csv.xz" "$2/$n.t1.csv" "$2/$n.t2.csv" \
-            "$2/$n.t3.csv"
+        PN_FLUSHED=$flushed bash "$0" "$3" "$n" "$raw" "$2/$n.source.csv.xz" "$2/$n.t1.csv" \
+            "$2/$n.t2.csv" "$2/$n.t3.csv"
     done
     exec bash "$0" --all "$3"
 fi

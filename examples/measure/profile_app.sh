@@ -6,9 +6,10 @@
 #
 #   bash examples/measure/profile_app.sh OUTDIR NAME COUNT PROGRAM [ARGS...]
 #
-# writes OUTDIR/NAME.raw.csv, NAME.source.csv.xz, NAME.t1.csv ... NAME.t<RUNS>.csv and
-# NAME.log (ncu's and the program's output), which is what examples/common/import_compare.sh
-# --dir imports and compares (anywhere, pnsim alone):
+# writes OUTDIR/NAME.raw.csv, NAME.source.csv.xz, NAME.t1.csv ... NAME.t<RUNS>.csv,
+# NAME.replay (the replay mode the report was taken with) and NAME.log (ncu's and the
+# program's output), which is what examples/common/import_compare.sh --dir imports and
+# compares (anywhere, pnsim alone):
 #
 #   PN_FLUSHED=1 bash examples/common/import_compare.sh --dir OUTDIR WORKDIR
 #
@@ -16,7 +17,10 @@
 #   PN_REPLAY   ncu's --replay-mode (default application: every pass runs the whole
 #               program, so each finds the caches as the program's earlier launches left
 #               them; import with --flushed). kernel for a kernel timed launched again and
-#               again (import without --flushed).
+#               again (import without --flushed). When application replay fails and
+#               PN_REPLAY is not set (a program that launches other kernels or grids from
+#               run to run), the program is profiled again with kernel replay and
+#               NAME.replay says so: import_compare.sh then imports it without --flushed.
 #   PN_CACHE    ncu's --cache-control (default none; all when the times are of launches
 #               after a flush, doc/import.md's table)
 #   PN_METRICS  the metric list (default: examples/measure/metrics.txt, what `pnsim import
@@ -28,7 +32,7 @@
 # that fails leaves no times file of its own. Exit status 1 when ncu failed.
 set -euo pipefail
 if [ $# -lt 4 ]; then
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 out=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -46,14 +50,30 @@ if [ -z "$ktime" ]; then
     nvcc -O2 -shared -Xcompiler -fPIC -o "$ktime" "$here/examples/measure/pn_ktime.c" \
         -lcupti -lstdc++
 fi
-rm -f "$out/$name".raw.csv "$out/$name".source.csv.xz "$out/$name".t*.csv
+rm -f "$out/$name".raw.csv "$out/$name".source.csv.xz "$out/$name".t*.csv "$out/$name".replay
 echo "$name: profiling $count launches (ncu's output: $out/$name.log)" >&2
-if ! ncu --section SourceCounters --metrics "$metrics" --replay-mode "${PN_REPLAY:-application}" \
-    --cache-control "${PN_CACHE:-none}" --clock-control none -c "$count" -f -o "$work/$name" \
-    "$@" > "$out/$name.log" 2>&1; then
-    echo "$name: the program failed under ncu (see $out/$name.log); skipped" >&2
-    exit 1
+profile() { # replay mode, then the program
+    local mode=$1
+    shift
+    ncu --section SourceCounters --metrics "$metrics" --replay-mode "$mode" \
+        --cache-control "${PN_CACHE:-none}" --clock-control none -c "$count" -f -o "$work/$name" "$@"
+}
+replay=${PN_REPLAY:-application}
+if ! profile "$replay" "$@" > "$out/$name.log" 2>&1; then
+    # a program whose passes differ (other kernels or grids from run to run) fails
+    # application replay: kernel replay still profiles it, for an import without --flushed
+    profiled=0
+    if [ -z "${PN_REPLAY:-}" ]; then
+        echo "$name: application replay failed (see $out/$name.log); profiling with kernel replay" >&2
+        replay=kernel
+        profile kernel "$@" >> "$out/$name.log" 2>&1 && profiled=1
+    fi
+    if [ $profiled = 0 ]; then
+        echo "$name: the program failed under ncu (see $out/$name.log); skipped" >&2
+        exit 1
+    fi
 fi
+echo "$replay" > "$out/$name.replay"
 ncu -i "$work/$name.ncu-rep" --csv --page raw --print-metric-instances details \
     --print-units base --metrics "$metrics" > "$out/$name.raw.csv"
 ncu -i "$work/$name.ncu-rep" --csv --page source --print-source sass > "$work/$name.source.csv"
