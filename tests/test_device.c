@@ -159,6 +159,8 @@ static void test_h200_carries(void **state)
     assert_true(h2->store_narrow == h1->store_narrow);
     assert_true((h2->set2 & PN_PD2_CONST_INDEX) && (h1->set2 & PN_PD2_CONST_INDEX));
     assert_true(h2->const_index_busy == h1->const_index_busy && h1->const_index_busy == 2.08);
+    assert_true((h2->set2 & PN_PD2_BARRIER_STAGGER) && h2->barrier_stagger == h1->barrier_stagger &&
+                h1->barrier_stagger == 2.6);
     assert_int_equal(h2->n_tensor[0], h1->n_tensor[0]);
     assert_int_equal(h2->n_tensor[1], h1->n_tensor[1]);
     assert_memory_equal(h2->tensor, h1->tensor, sizeof h1->tensor);

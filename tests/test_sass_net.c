@@ -288,6 +288,23 @@ static void test_const_index_exact(void **state)
     assert_int_equal(same_one_warp(&m, idx, 5), 27 + 8 + 2);
 }
 
+/* Warps leave a barrier one after another (barrier_stagger 5: warp i of the block i x 5
+ * steps after warp 0): the second warp's add after the barrier issues 5 steps later, and
+ * the block is done 5 steps later than without the key; on the net as on the engine (two
+ * warps, one a partition: no choice among them matters). */
+static void test_barrier_stagger_exact(void **state)
+{
+    (void)state;
+    static const row_t bar[] = { { 1, 0, 0, 0, "BAR.SYNC.DEFER_BLOCKING 0x0" },
+                                 { 1, 0, 0, 0, "IADD3 R1, R2, 0x1, RZ" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 2, 1, 1);
+    uint64_t at_once = same_one_warp(&m, bar, 3);
+    m.pd.barrier_stagger = 5;
+    assert_int_equal(same_one_warp(&m, bar, 3), at_once + 5);
+}
+
 /* Two independent loads at DRAM level (30) and an add of both: with
  * dram_jitter 10 the second comes back round(10 x 0.5642) = 6 steps later
  * (the expected larger of two draws), on the net as on the engine: the add
@@ -664,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_code_fetch_exact),
         cmocka_unit_test(test_store_serial_exact),
         cmocka_unit_test(test_const_index_exact),
+        cmocka_unit_test(test_barrier_stagger_exact),
         cmocka_unit_test(test_dram_jitter_exact),
         cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),

@@ -3,7 +3,8 @@
 // neighbour's word, waits again and does one FMA (STS, BAR, LDS, BAR, FFMA), against the same
 // loop without the shared memory (BAR, BAR, FFMA) and with one barrier a step (STS, BAR, LDS,
 // FFMA). One block of W warps on each of 132 SMs, STEPS steps, clock64 between two
-// barriers, the median of 5 launches. Prints cycles a step.
+// barriers, the median of 5 launches. Prints cycles a step. `bar_phase MODE [W]` runs one
+// mode (0, 1, 2 as above) at W warps (default 4) alone, for ncu.
 #include <cstdio>
 #include <algorithm>
 #include <vector>
@@ -50,13 +51,14 @@ int main(int argc, char **argv)
     long long *cyc;
     cudaMalloc(&out, 132 * 1024 * sizeof(float));
     cudaMalloc(&cyc, 132 * sizeof(long long));
-    int only = argc > 1 ? atoi(argv[1]) : -1;  // one mode and W = 4 alone (for ncu)
+    int only = argc > 1 ? atoi(argv[1]) : -1;  // one mode and W (default 4) alone (for ncu)
     if (only >= 0) {
-        double c = only == 0 ? run<0>(4, out, cyc) : only == 1 ? run<1>(4, out, cyc) : run<2>(4, out, cyc);
-        printf("bar_phase_mode%d_W4,%.2f,cycles\n", only, c);
+        int W = argc > 2 ? atoi(argv[2]) : 4;
+        double c = only == 0 ? run<0>(W, out, cyc) : only == 1 ? run<1>(W, out, cyc) : run<2>(W, out, cyc);
+        printf("bar_phase_mode%d_W%d,%.2f,cycles\n", only, W, c);
         return 0;
     }
-    for (int W : {1, 2, 4, 8}) {
+    for (int W : {1, 2, 4, 8, 16, 32}) {
         printf("bar_phase_sts_bar_lds_bar_W%d,%.2f,cycles,\"STS BAR LDS BAR FFMA a step, one block of %d warps an SM\"\n", W, run<0>(W, out, cyc), W);
         printf("bar_phase_bar_bar_W%d,%.2f,cycles,\"BAR BAR FFMA a step\"\n", W, run<1>(W, out, cyc));
         printf("bar_phase_sts_bar_lds_W%d,%.2f,cycles,\"STS BAR LDS FFMA a step\"\n", W, run<2>(W, out, cyc));

@@ -23,7 +23,7 @@ const char *const pn_pipe_device_keys[] = {
     "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
     "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
-    "atomic_return", "const_index_busy", NULL
+    "atomic_return", "const_index_busy", "barrier_stagger", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -191,6 +191,8 @@ static const struct scalar_key {
 /* The same for the keys past set's 64 bits: `bit` is their bit in set2. */
 static const struct scalar_key scalar_keys2[] = {
     { "const_index_busy", offsetof(pn_pipe_device_t, const_index_busy), PN_PD2_CONST_INDEX, 0,
+      0, MAX_BUSY },
+    { "barrier_stagger", offsetof(pn_pipe_device_t, barrier_stagger), PN_PD2_BARRIER_STAGGER, 0,
       0, MAX_BUSY },
 };
 #define N_SCALAR_KEYS2 (sizeof scalar_keys2 / sizeof scalar_keys2[0])

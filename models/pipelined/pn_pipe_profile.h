@@ -74,6 +74,7 @@ enum {
 #define PN_PD_ATOMIC_RETURN (UINT64_C(1) << 63) /* atomic_return */
 /* bits of pn_pipe_device_t.set2: the keys past set's 64 */
 #define PN_PD2_CONST_INDEX (UINT64_C(1) << 0)  /* const_index_busy */
+#define PN_PD2_BARRIER_STAGGER (UINT64_C(1) << 1) /* barrier_stagger */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -161,6 +162,8 @@ typedef struct pn_pipe_device {
                                    * atomic whose old value comes back takes (0: 1) */
     double const_index_busy;      /* steps of the SM's constant cache a load of a constant
                                    * at a register's index (LDC c[b][R]) takes (0: none) */
+    double barrier_stagger;       /* steps warp i of a block leaves a barrier after warp
+                                   * i - 1 (0: all at once) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

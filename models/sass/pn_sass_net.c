@@ -430,10 +430,10 @@ static pn_status_t add_branch_preds(nb_t *b, const wnet_t *w, uint32_t i, opnet_
 }
 
 /* BAR op i: the warp waits in wait[i]; once released it takes a release
- * token and comes back lat_bar - 3 steps later. */
+ * token and comes back its wait (pn_sass_bar_wait) less 3 steps later. */
 static pn_status_t add_barrier_wait(nb_t *b, wnet_t *w, uint32_t i)
 {
-    uint32_t m = b->s->lat_bar - 3, take, first, fin, into_last;
+    uint32_t m = pn_sass_bar_wait(b->s, w->gw % b->s->W) - 3, take, first, fin, into_last;
     char pre[64];
     snprintf(pre, sizeof pre, "w%u.i%u.B", w->gw, i);
     PN_CHECK(place(b, 0, &w->wait[i], "w%u.i%u.wait", w->gw, i));

@@ -213,8 +213,9 @@ static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
     }
 }
 
-/* Every warp of slot sl waiting at its barrier goes on at the barrier
- * latency after t, or after the last of its exited warps is done. */
+/* Every warp of slot sl waiting at its barrier goes on at its wait after t
+ * (pn_sass_bar_wait: the barrier latency, warp i bar_stagger i steps later),
+ * or after the last of its exited warps is done. */
 static void release_barrier(pn_sass_run_t *r, uint32_t sl, uint64_t t)
 {
     const pn_sass_sim_t *s = r->s;
@@ -224,7 +225,7 @@ static void release_barrier(pn_sass_run_t *r, uint32_t sl, uint64_t t)
         pn_sass_warp_t *x = &r->w[sl * s->W + i];
         if (x->state == 1) {
             x->state = 0;
-            x->next_ok = t + s->lat_bar;
+            x->next_ok = t + pn_sass_bar_wait(s, i);
             rewake(r, x);
             wake_push(r, sl * s->W + i);
         }

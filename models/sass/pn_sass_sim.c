@@ -354,6 +354,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->switch_stall = (uint32_t)llround(p->pdev->diverge_switch);
     s->inflight = pp->inflight;
     s->lat_bar = pp->barrier_latency ? pp->barrier_latency : PN_PIPE_MIN_BARRIER_LATENCY;
+    s->bar_stagger = p->pdev->barrier_stagger;
     s->lat_l1 = pp->latency[PN_PIPE_LD_L1];
     s->lat_l2 = pp->latency[PN_PIPE_LD_L2];
     s->lat_dram = pp->latency[PN_PIPE_LD_DRAM];

@@ -96,6 +96,8 @@ struct pn_sass_sim {
     double wb_ld;               /* the share of a global load's DRAM cost that writes a
                                  * scrub's dirty line back (pn_sass_scrub_writebacks) */
     uint32_t partitions, issue, W, blocks, resident, launch, inflight, lat_bar;
+    double bar_stagger;         /* steps warp i of a block leaves a barrier after warp i - 1
+                                 * (pd->barrier_stagger; examples/probe/bar_phase.cu) */
     uint32_t burst;             /* the most loads taking a level in one basic block
                                  * on one base register */
     uint32_t fetch, n_clines;   /* pd->code_fetch (0: none); lines of code (sop_t.cline) */
@@ -222,6 +224,13 @@ static inline int pn_sass_op_drains(const sop_t *o)
 {
     return o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG ||
            o->async == A_COPY;
+}
+
+/* Steps after a barrier's release that warp i of its block (0 .. W - 1) issues again: the
+ * barrier's latency, and the warps leave it one after another, bar_stagger apart. */
+static inline uint32_t pn_sass_bar_wait(const pn_sass_sim_t *s, uint32_t i)
+{
+    return s->lat_bar + (uint32_t)llround(s->bar_stagger * i);
 }
 
 /* A warp's level pattern: its g loads that take a level (g >= 1) go in runs
