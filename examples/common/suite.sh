@@ -1,18 +1,24 @@
-# suite.sh - what the suite scripts that profile programs on the GPU machine share
-# (examples/rodinia/rodinia.sh, examples/polybench/polybench.sh,
-# examples/cudasamples/cudasamples.sh); sourced with `here` set to the repository root.
-#   pn_suite_begin OUTDIR   set `work` to a scratch folder removed on exit and `metrics` to
+# suite.sh - what the scripts that profile programs on the GPU machine share
+# (examples/measure/profile_app.sh and the suites that call it, examples/rodinia/rodinia.sh,
+# examples/polybench/polybench.sh, examples/cudasamples/cudasamples.sh); sourced with
+# `here` set to the repository root.
+#   pn_suite_scratch        set `work` to a scratch folder removed on exit and `metrics` to
 #                           $PN_METRICS or examples/measure/metrics.txt (what `pnsim import
-#                           --metrics` prints), then pn_suite_env OUTDIR
+#                           --metrics` prints)
+#   pn_suite_begin OUTDIR   pn_suite_scratch, then pn_suite_env OUTDIR
 #   pn_suite_env OUTDIR     write OUTDIR/env.txt: the GPU, its driver and clocks, nvcc's and
 #                           ncu's versions, the date
 #   pn_suite_ktime BINDIR   build BINDIR/libpn_ktime.so from examples/measure/pn_ktime.c
 #                           (CUPTI), the launch timer profile_app.sh injects
 
-pn_suite_begin() {
+pn_suite_scratch() {
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
+}
+
+pn_suite_begin() {
+    pn_suite_scratch
     pn_suite_env "$1"
 }
 

@@ -41,14 +41,12 @@ count=$3
 shift 3
 here=$(cd "$(dirname "$0")/../.." && pwd)
 case $count in *[!0-9]* | '') echo "profile_app.sh: COUNT must be a number of launches, not '$count'" >&2; exit 2;; esac
-metrics=${PN_METRICS:-$(cat "$here/examples/measure/metrics.txt")}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/examples/common/suite.sh"
+pn_suite_scratch
 ktime=${PN_KTIME:-}
 if [ -z "$ktime" ]; then
+    pn_suite_ktime "$work"
     ktime=$work/libpn_ktime.so
-    nvcc -O2 -shared -Xcompiler -fPIC -o "$ktime" "$here/examples/measure/pn_ktime.c" \
-        -lcupti -lstdc++
 fi
 rm -f "$out/$name".raw.csv "$out/$name".source.csv.xz "$out/$name".t*.csv "$out/$name".replay
 echo "$name: profiling $count launches (ncu's output: $out/$name.log)" >&2

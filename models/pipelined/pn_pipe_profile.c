@@ -175,7 +175,6 @@ static const struct scalar_key {
     { "atomic_cas", offsetof(pn_pipe_device_t, atomic_cas), PN_PD_ATOMIC_CAS, 1, 0, 64 },
     { "atomic_return", offsetof(pn_pipe_device_t, atomic_return), PN_PD_ATOMIC_RETURN, 1, 0,
       64 },
-
     { "bank_conflict", offsetof(pn_pipe_device_t, bank_conflict), PN_PD_BANK_CONFLICT, 0, 0,
       MAX_BUSY },
     { "l2_resident_mib", offsetof(pn_pipe_device_t, l2_resident_mib), PN_PD_L2_RESIDENT, 0, 1,

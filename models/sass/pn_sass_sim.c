@@ -110,9 +110,6 @@ static void sectors_lines(const pn_sass_op_t *op, double *sec, double *lines)
     *lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(*sec / 4);
 }
 
-/* Does op's L1 work show in the measured load wavefronts (kernel.memory.
- * l1_ld_wavefronts): a global or local load through the LSU, not a texture
- * load or a cp.async copy? */
 /* Is op a load of a constant at a register's index (LDC c[0x3][R0+0x4])? A
  * kernel parameter's LDC c[0x0][0x28] reads no register, a ULDC a uniform one. */
 static int const_indexed(const pn_sass_op_t *op)
@@ -125,6 +122,9 @@ static int const_indexed(const pn_sass_op_t *op)
     return 0;
 }
 
+/* Does op's L1 work show in the measured load wavefronts (kernel.memory.
+ * l1_ld_wavefronts): a global or local load through the LSU, not a texture
+ * load or a cp.async copy? */
 static int l1_wavefront_load(const pn_sass_op_t *op)
 {
     return op->in.kind == PN_SASS_GLOBAL_LD && !pn_sass_op_is_texture(op) &&
