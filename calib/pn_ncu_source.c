@@ -11,10 +11,11 @@
 #include "pn_yaml.h"
 
 /* Columns a table needs, and those it may have. */
-enum { C_ADDR, C_SRC, C_EXEC, C_TEXEC, C_SECT, C_LINES, C_WAVES, C_N };
+enum { C_ADDR, C_SRC, C_EXEC, C_TEXEC, C_SECT, C_LINES, C_WAVES, C_SPACE, C_N };
 static const char *const col_names[C_N] = {
     "Address", "Source", "Instructions Executed", "Thread Instructions Executed",
-    "L2 Theoretical Sectors Global", "L1 Tag Requests Global", "L1 Wavefronts Shared"
+    "L2 Theoretical Sectors Global", "L1 Tag Requests Global", "L1 Wavefronts Shared",
+    "Address Space"
 };
 #define C_REQUIRED 3
 
@@ -181,13 +182,14 @@ static pn_status_t parse_row(const pn_ncu_source_t *s, pn_ncu_sass_table_t *t, s
         src[--sl] = '\0';
     r.source = src;
     r.source_col = fs->col[col[C_SRC]] + (src - fs->f[col[C_SRC]]);
-    double *dst[C_N] = { NULL, NULL, &r.executed, &r.thread_executed, &r.sectors, &r.lines,
-                         &r.wavefronts };
-    for (int c = C_EXEC; c < C_N; c++)
+    double *dst[C_SPACE] = { NULL, NULL, &r.executed, &r.thread_executed, &r.sectors, &r.lines,
+                             &r.wavefronts };
+    for (int c = C_EXEC; c < C_SPACE; c++)
         if (col[c] >= 0 && count(fs->f[col[c]], c != C_EXEC, dst[c]) != 0)
             return pn_error_at(err, PN_EINVAL, s->path, line, fs->col[col[c]],
                                "%s: expected a count >= 0, got '%.40s'", col_names[c],
                                fs->f[col[c]]);
+    r.shared = col[C_SPACE] >= 0 && !strcmp(fs->f[col[C_SPACE]], "Shared");
     return add_row(t, cap, &r, err);
 }
 
@@ -265,8 +267,12 @@ pn_status_t pn_ncu_source_parse(pn_ncu_source_t *s, const char *text, size_t len
                 for (int c = 0; c < C_N; c++)
                     if (col[c] < 0 && !strcmp(fs.f[i], col_names[c]))
                         col[c] = (long)i;
+            /* a table without counts: the page of a launch ncu collected no
+                 * SourceCounters for; its launch gets a counts-only config */
+            s->tables[s->n_tables - 1].uncounted = col[C_ADDR] >= 0 && col[C_SRC] >= 0 &&
+                                                  col[C_EXEC] < 0;
             for (int c = 0; c < C_REQUIRED && st == PN_OK; c++)
-                if (col[c] < 0)
+                if (col[c] < 0 && !(c == C_EXEC && s->tables[s->n_tables - 1].uncounted))
                     st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
                                      "missing column '%s' in the header of the table of "
                                      "line %ld (expected Address, Source, Instructions "
@@ -380,6 +386,8 @@ static pn_status_t check_kinds(const pn_ncu_sass_table_t *t, const pn_ncu_launch
         pn_error_t e;
         if (pn_sass_insn_parse(&in, t->rows[r].source, path, t->rows[r].line, 1, &e) != PN_OK)
             continue;
+        if (t->rows[r].shared)
+            pn_sass_insn_to_shared(&in);
         for (size_t k = 0; k < N_KIND_CHECKS; k++)
             if (in.kind == kind_checks[k].kind && maybe_counted(in.opcode))
                 maybe[k] += t->rows[r].executed;
@@ -520,6 +528,8 @@ pn_status_t pn_ncu_source_pair(const pn_ncu_source_t *s, const pn_ncu_t *ncu,
                                "the source table of kernel '%.*s' is not launch %ld (%s) of %s: "
                                "not the same report, or launches in another order", (int)kl,
                                tk, l->id, l->kernel, ncu->path);
+        if (t->uncounted)
+            continue;                   /* nothing to check: a counts-only config */
         if (pn_ncu_source_inst_apart(t->executed, inst) && !pn_ncu_table_waits(t, s->path))
             return pn_error_at(err, PN_EINVAL, s->path, t->line, 1,
                                "the source table of %.*s executed %.0f warp instructions, "

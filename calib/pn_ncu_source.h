@@ -20,6 +20,8 @@ typedef struct pn_ncu_sass_row {
     double sectors;               /* L2 Theoretical Sectors Global; 0 when absent or '-' */
     double lines;                 /* L1 Tag Requests Global: cache lines looked up */
     double wavefronts;            /* L1 Wavefronts Shared */
+    int shared;                   /* Address Space is "Shared": a generic access (LD, ST,
+                                   * ATOM) of shared memory (pn_sass_insn_to_shared) */
 } pn_ncu_sass_row_t;
 
 /* One table: a launch's kernel and its instructions in address order. */
@@ -29,6 +31,9 @@ typedef struct pn_ncu_sass_table {
     pn_ncu_sass_row_t *rows;
     size_t n_rows;
     double executed;              /* the sum of the rows' executions */
+    int uncounted;                /* no Instructions Executed column: ncu collected no
+                                   * SourceCounters for it (a library kernel it may not
+                                   * instrument); its rows have only address and source */
 } pn_ncu_sass_table_t;
 
 typedef struct pn_ncu_source {

@@ -255,6 +255,8 @@ static pn_status_t write_program(pn_cli_out_t *o, const char *outdir, const char
         if (st != PN_OK)
             break;
         p.ops[p.n - 1].threads = row->thread_executed;
+        if (row->shared)
+            p.ops[p.n - 1].shared = pn_sass_insn_to_shared(&p.ops[p.n - 1].in);
     }
     /* the page has no local or texture columns */
     if (st == PN_OK)
@@ -409,6 +411,13 @@ int pn_cmd_import(int argc, char **argv)
             pn_ncu_source_pair(&src, &ncu, table_of, &err) != PN_OK)
             goto fail;
         for (size_t i = 0; i < ncu.n_launches; i++) {
+            if (src.tables[table_of[i]].uncounted) {
+                fprintf(stderr, "pnsim import: warning: the source table of launch %ld (%s) has "
+                        "no Instructions Executed (ncu collected no SourceCounters for it): "
+                        "a counts-only config, without its SASS program\n",
+                        ncu.launches[i].id, ncu.launches[i].kernel);
+                continue;
+            }
             double got = src.tables[table_of[i]].executed;
             double inst = pn_ncu_inst_executed(&ncu.launches[i]);
             /* beyond the slack only a kernel that waits for other blocks pairs */
@@ -445,9 +454,10 @@ int pn_cmd_import(int argc, char **argv)
                      l->blocks, l->id);
         snprintf(sass, sizeof sass, "%s-%ux%u-%ld.sass", l->kernel, l->threads, l->blocks,
                  l->id);
-        if (source && write_program(&progs[i], outdir, sass, &src, &src.tables[table_of[i]], &ncu, l,
-                                    unknown, sizeof unknown, missing, sizeof missing,
-                                    &err) != PN_OK)
+        int has_prog = source && !src.tables[table_of[i]].uncounted;
+        if (has_prog && write_program(&progs[i], outdir, sass, &src, &src.tables[table_of[i]],
+                                      &ncu, l, unknown, sizeof unknown, missing, sizeof missing,
+                                      &err) != PN_OK)
             goto fail;
         if (!outdir && fmt != PN_FORMAT_TEXT)
             continue;                       /* the table alone */
@@ -459,7 +469,7 @@ int pn_cmd_import(int argc, char **argv)
             written[i] = strdup(path);
         }
         if (pn_ncu_write_config(f, &ncu, l, device, dev.has_occupancy ? &dev.occ : NULL,
-                                source ? sass : NULL, &err) != PN_OK)
+                                has_prog ? sass : NULL, &err) != PN_OK)
             goto fail;
     }
     if (fmt != PN_FORMAT_TEXT)
@@ -486,10 +496,18 @@ int pn_cmd_import(int argc, char **argv)
                 "$(pnsim import --metrics) of this pnsim (doc/import.md)\n", missing);
     if (outdir) {
         int one = ncu.n_launches == 1;
-        fprintf(stderr, "pnsim import: %zu config%s%s in %s, and %zu fitted across block sizes\n",
-                ncu.n_launches, one ? "" : "s",
-                !source ? "" : one ? " with its SASS program" : " with their SASS programs", outdir,
-                n_fitted);
+        size_t n_progs = 0;
+        for (size_t i = 0; source && i < ncu.n_launches; i++)
+            n_progs += !src.tables[table_of[i]].uncounted;
+        if (!source || n_progs == ncu.n_launches)
+            fprintf(stderr, "pnsim import: %zu config%s%s in %s, and %zu fitted across block "
+                    "sizes\n", ncu.n_launches, one ? "" : "s",
+                    !source ? "" : one ? " with its SASS program" : " with their SASS programs",
+                    outdir, n_fitted);
+        else
+            fprintf(stderr, "pnsim import: %zu config%s in %s (%zu with a SASS program), and %zu "
+                    "fitted across block sizes\n", ncu.n_launches, one ? "" : "s", outdir, n_progs,
+                    n_fitted);
     }
     goto done;
 fail:

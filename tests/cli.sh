@@ -372,6 +372,38 @@ if [ $rc -eq 0 ] && [ -n "$steps" ] && [ "$steps" -gt 45000 ] && [ "$steps" -lt 
    $RUN run -r 1 "$q" 2>>"$TMP/err" | grep -q '^        constant-bound, at 9[0-9] % of its peak'; then
     ok import-const-index
 else bad import-const-index "rc $rc, steps '$steps': $(cat "$TMP/err")"; fi
+# CUDA samples, second set (examples/data/h100/cudasamples2): cuFFT's kernels have no
+# Instructions Executed on the source page (ncu collected no SourceCounters for them): those
+# launches get counts-only configs and a warning, the others their programs
+xz -dc examples/data/h100/cudasamples2/simpleCUFFT.source.csv.xz >"$TMP/fft-src.csv"
+rm -rf "$TMP/fft"
+$RUN import --flushed -O "$TMP/fft" -S "$TMP/fft-src.csv" \
+    examples/data/h100/cudasamples2/simpleCUFFT.raw.csv 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(ls "$TMP/fft"/*.yaml | wc -l)" -eq 4 ] &&
+   [ "$(ls "$TMP/fft"/*.sass | wc -l)" -eq 1 ] &&
+   [ "$(grep -c 'has no Instructions Executed (ncu collected no SourceCounters for it): a counts-only config' "$TMP/err")" -eq 3 ] &&
+   grep -q "^pnsim import: 4 configs in $TMP/fft (1 with a SASS program)" "$TMP/err" &&
+   ! grep -q '^  sass:' "$TMP/fft/regular_fft-64x1-0.yaml" &&
+   $RUN run -q -r 1 "$TMP/fft/regular_fft-64x1-0.yaml" >/dev/null 2>>"$TMP/err"; then
+    ok import-uncounted-table
+else bad import-uncounted-table "rc $rc: $(cat "$TMP/err")"; fi
+# wmma's fragment loads from shared memory compile to generic LD.E: the page's Address Space
+# (Shared) makes them shared loads, marked `shared` in the program file
+xz -dc examples/data/h100/cudasamples2/bf16TensorCoreGemm.source.csv.xz >"$TMP/bf-src.csv"
+rm -rf "$TMP/bf"
+$RUN import --flushed -O "$TMP/bf" -S "$TMP/bf-src.csv" \
+    examples/data/h100/cudasamples2/bf16TensorCoreGemm.raw.csv 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c ' shared | LD\.E ' "$TMP/bf"/*.sass)" -eq 1536 ] &&
+   [ "$(grep -c ' shared | ' "$TMP/bf"/*.sass)" -eq 1536 ]; then ok import-generic-shared
+else bad import-generic-shared "rc $rc: $(cat "$TMP/err")"; fi
+# convolutionTexture's 17 texture fetches a thread bind it on the SM's texture unit (tex_busy)
+xz -dc examples/data/h100/cudasamples2/convolutionTexture.source.csv.xz >"$TMP/ct-src.csv"
+rm -rf "$TMP/ct"
+$RUN import --flushed -O "$TMP/ct" -S "$TMP/ct-src.csv" \
+    examples/data/h100/cudasamples2/convolutionTexture.raw.csv 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && $RUN run -r 1 "$TMP/ct/convolutionRowsKernel-192x24576-0.yaml" 2>>"$TMP/err" |
+   grep -q '^        texture-bound, at 9[0-9] % of its peak'; then ok import-texture
+else bad import-texture "rc $rc: $(cat "$TMP/err")"; fi
 # a kernel.sass config runs on the sass engine without a net (the report says so); the
 # literal and fast engines run its net (models/sass/pn_sass_net.c), which export writes
 if $RUN run -r 1 "$cfg" 2>"$TMP/err" | grep -q '^net      none: the warps run their SASS program' &&
@@ -488,7 +520,7 @@ else bad import-library-floor "rc $rc: $(tail -3 "$TMP/err")"; fi
 # an unknown key in a profile's pipelined section: the required keys, then the optional ones
 sed 's/^  lsu_sectors:/  bogus_key: 1\n  lsu_sectors:/' models/devices/h100.yaml >"$TMP/bogus.yaml"
 bl=$(grep -n '^  bogus_key:' "$TMP/bogus.yaml" | cut -d: -f1)
-expect profile-unknown-key 1 "$TMP/bogus.yaml:$bl:3: unknown key 'bogus_key' in pipelined (expected partitions, issue, clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, arith_busy, block_launch, latency, or the optional dram_line_sectors, l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, tensor_latency, branch_busy, diverge_switch, fp64_busy, fp64_latency, launch_duration_us, line_latency, store_order, bsync_hold, fp64_bank_conflict, branch_pred, branch_taken, code_fetch, store_serial, dram_jitter, block_launch_1024, l2_fill_sectors, scrub_dirty_mib, scrub_writeback_ld, scrub_writeback_st, store_line_cycles, store_narrow, dram_partial_sectors, atomic_cas, atomic_return, const_index_busy, barrier_stagger)" \
+expect profile-unknown-key 1 "$TMP/bogus.yaml:$bl:3: unknown key 'bogus_key' in pipelined (expected partitions, issue, clock_mhz, launch_us, sfu_busy, lsu_sectors, shared_wavefronts, dram_sectors, inflight, arith_busy, block_launch, latency, or the optional dram_line_sectors, l2_sectors, l2_line_sectors, l2_store_sectors, l2_store_line_sectors, l2_atomic_sectors, atomic_serial, atomic_serial_float, bank_conflict, atomic_lines, l2_resident_mib, dram_queue, dram_write_delay, l2_sm_read, l2_sm_write, alu_busy, fmaheavy_busy, tensor_busy, tensor_latency, branch_busy, diverge_switch, fp64_busy, fp64_latency, launch_duration_us, line_latency, store_order, bsync_hold, fp64_bank_conflict, branch_pred, branch_taken, code_fetch, store_serial, dram_jitter, block_launch_1024, l2_fill_sectors, scrub_dirty_mib, scrub_writeback_ld, scrub_writeback_st, store_line_cycles, store_narrow, dram_partial_sectors, atomic_cas, atomic_return, const_index_busy, barrier_stagger, tex_busy, tex_latency)" \
     $RUN run -r 1 -d "$TMP/bogus.yaml" configs/example.yaml
 # the bundled example on every engine: the same distribution (tests/test_sass_net.c); here
 # their first runs within 1 % of each other. An imported launch too large to unroll is refused

@@ -110,7 +110,8 @@ F=$TMP/samples
 sed -n '/^progs="/,/"$/p' examples/cudasamples/cudasamples.sh | tr -d '"' | sed 's/^progs=//' |
     tr ' ' '\n' | grep : | while IFS=: read -r n d c; do
     case $d in '$I') d=0_Introduction ;; '$C') d=2_Concepts_and_Techniques ;;
-                '$D') d=5_Domain_Specific ;; '$P') d=6_Performance ;; esac
+                '$D') d=5_Domain_Specific ;; '$P') d=6_Performance ;;
+                '$F') d=3_CUDA_Features ;; '$L') d=4_CUDA_Libraries ;; esac
     if [ "$n" = FDTD3d ]; then mkdir -p "$F/Samples/$d/$n/src" "$F/Samples/$d/$n/inc"
         : >"$F/Samples/$d/$n/src/a.cu"; : >"$F/Samples/$d/$n/src/b.cpp"
     else mkdir -p "$F/Samples/$d/$n"; : >"$F/Samples/$d/$n/$n.cu"; fi

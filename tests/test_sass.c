@@ -213,6 +213,39 @@ static void test_kinds(void **state)
     assert_string_equal(pn_sass_kind_name(PN_SASS_ATOM_GLOBAL), "atom_global");
 }
 
+/* Texture fetches write their first two operands, register pairs past one
+ * component (the write mask); a generic access the source page places in
+ * shared memory becomes the shared kind of its operation. */
+static void test_texture_and_generic(void **state)
+{
+    (void)state;
+    pn_sass_insn_t in = parse("TEX.LL RZ, R10, R10, R2, UR4, 0x0, 2D, 0x1 ;");
+    assert_int_equal(in.components, 1);
+    assert_int_equal(in.n_writes, 1);
+    assert_reg(in.writes[0], PN_SASS_R, 10, 1);
+    in = parse("TEX.LL R20, R10, R2, R3, UR4, 0x0, 2D, 0xf");
+    assert_int_equal(in.components, 4);
+    assert_int_equal(in.n_writes, 2);
+    assert_reg(in.writes[0], PN_SASS_R, 20, 2);
+    assert_reg(in.writes[1], PN_SASS_R, 10, 2);
+    assert_int_equal(parse("LDG.E R2, desc[UR4][R4.64]").components, 0);
+    static const struct {
+        const char *text;
+        bool generic;
+        pn_sass_kind_t kind;
+    } sp[] = { { "LD.E R88, desc[UR10][R124.64+0x10]", true, PN_SASS_SHARED_LD },
+               { "ST.E desc[UR4][R2.64], R5", true, PN_SASS_SHARED_ST },
+               { "ATOM.E.ADD.STRONG.GPU PT, R3, desc[UR4][R4.64], R5", true,
+                 PN_SASS_ATOM_SHARED },
+               { "LDG.E R2, desc[UR4][R4.64]", false, PN_SASS_GLOBAL_LD },
+               { "LDS R2, [R4]", false, PN_SASS_SHARED_LD } };
+    for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) {
+        in = parse(sp[i].text);
+        assert_int_equal(pn_sass_insn_to_shared(&in), sp[i].generic);
+        assert_int_equal(in.kind, sp[i].kind);
+    }
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -234,7 +267,7 @@ int main(void)
         cmocka_unit_test(test_guarded_load), cmocka_unit_test(test_wide_and_setp),
         cmocka_unit_test(test_store_and_fp64), cmocka_unit_test(test_control),
         cmocka_unit_test(test_kinds), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_predicate_operand),
+        cmocka_unit_test(test_predicate_operand), cmocka_unit_test(test_texture_and_generic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

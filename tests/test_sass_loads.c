@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pn_sass_lines.h"
@@ -645,6 +646,54 @@ static void test_line_merge(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A grid barrier's polls: a warp that updated a word with a global atomic and
+ * polls it (.STRONG.GPU, the same memory operand) in a loop it falls into
+ * makes at most two trips an entry: 10 trips on the page, 1 entry, 2 trips,
+ * the traffic with them. A poll of another word, or a loop entered by a jump,
+ * keeps its trips (pn_sass_polls leaves out NULL). */
+static void test_grid_barrier_polls(void **state)
+{
+    (void)state;
+    static const struct {
+        double ex;
+        const char *text;
+    } rows[] = { { 1, "ATOM.E.ADD.STRONG.GPU PT, R9, desc[UR6][R2.64+0x4], R9" },
+                 { 1, "IMAD R5, R5, R4, R0" },
+                 { 10, "LD.E.STRONG.GPU R0, desc[UR6][R2.64+0x4]" },
+                 { 10, "ISETP.GT.AND P1, PT, R0, -0x1, PT" },
+                 { 10, "@P1 BRA 0x20" },
+                 { 1, "EXIT" } };
+    for (int variant = 0; variant < 3; variant++) {
+        pn_sass_prog_t p;
+        pn_error_t err = { 0 };
+        assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+        for (int i = 0; i < 6; i++) {
+            const char *text = rows[i].text;
+            if (variant == 1 && i == 2)
+                text = "LD.E.STRONG.GPU R0, desc[UR6][R2.64+0x8]";   /* another word */
+            if (variant == 2 && i == 1)
+                text = "BRA 0x20";                                    /* jumps in */
+            assert_int_equal(pn_sass_prog_add(&p, text, (uint64_t)(16 * i), 0, rows[i].ex,
+                                              i == 2 ? 4 * rows[i].ex : 0, 0, 0, i + 1, 1, &err),
+                             PN_OK);
+        }
+        assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+        pn_sass_prog_t out = p;
+        out.ops = NULL;
+        assert_int_equal(pn_sass_polls(&p, &out), PN_OK);
+        if (variant == 0) {
+            assert_non_null(out.ops);
+            for (int i = 2; i < 5; i++)
+                assert_true(out.ops[i].executed == 2);
+            assert_true(out.ops[2].sectors == 8);
+            assert_true(out.ops[1].executed == 1 && out.ops[5].executed == 1);
+        } else
+            assert_null(out.ops);
+        free(out.ops);
+        pn_sass_prog_destroy(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -665,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_copied_loads),
         cmocka_unit_test(test_hits_left),
         cmocka_unit_test(test_line_merge),
+        cmocka_unit_test(test_grid_barrier_polls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

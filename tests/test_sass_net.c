@@ -288,6 +288,32 @@ static void test_const_index_exact(void **state)
     assert_int_equal(same_one_warp(&m, idx, 5), 27 + 8 + 2);
 }
 
+/* Texture fetches on the SM's texture unit (tex_busy 4, as test_const_index_exact's
+ * constants: 0, 3, 7, 11) and its latency (tex_latency 16, 8 above the L1's: the last
+ * result 16 steps after it issues), every fetch an L1 hit; on the net as on the engine,
+ * one and two warps (8 fetches: the last at 27; their coordinates, the same in every
+ * warp, make them loads alike, which wait the L2's latency, 15). */
+static void test_tex_exact(void **state)
+{
+    (void)state;
+    static const row_t tex[] = { { 1, 4, 1, 0, "TEX.LL RZ, R10, R2, R3, UR4, 0x0, 2D, 0x1" },
+                                 { 1, 4, 1, 0, "TEX.LL RZ, R11, R4, R3, UR4, 0x0, 2D, 0x1" },
+                                 { 1, 4, 1, 0, "TEX.LL RZ, R12, R5, R3, UR4, 0x0, 2D, 0x1" },
+                                 { 1, 4, 1, 0, "TEX.LL RZ, R13, R6, R3, UR4, 0x0, 2D, 0x1" },
+                                 { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.mem.l1_hit = 1;   /* every fetch an L1 hit */
+    m.pd.tex_busy = 4;
+    assert_int_equal(same_one_warp(&m, tex, 5), 11 + 8 + 2);
+    m.pd.tex_latency = 16;
+    assert_int_equal(same_one_warp(&m, tex, 5), 11 + 16 + 2);
+    small_sm(&m, 2, 1, 1);
+    m.mem.l1_hit = 1;
+    m.pd.tex_busy = 4;
+    assert_int_equal(same_one_warp(&m, tex, 5), 27 + 15 + 2);
+}
+
 /* Warps leave a barrier one after another (barrier_stagger 5: warp i of the block i x 5
  * steps after warp 0): the second warp's add after the barrier issues 5 steps later, and
  * the block is done 5 steps later than without the key; on the net as on the engine (two
@@ -682,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_store_serial_exact),
         cmocka_unit_test(test_const_index_exact),
         cmocka_unit_test(test_barrier_stagger_exact),
+        cmocka_unit_test(test_tex_exact),
         cmocka_unit_test(test_dram_jitter_exact),
         cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),

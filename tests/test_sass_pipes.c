@@ -382,6 +382,86 @@ static void test_const_index(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* Lanes of one sector an execution (5 of 32 here) take a turn each of the
+ * one-address rule (atomic_serial 3: 15 steps an execution) unless the
+ * measured atomic_ns shows them going through at once, under two one-lane
+ * turns (4 ns at 1000 MHz, 4 steps < 6: different words of the sector, a
+ * warp-aggregated atomic's leaders): then one turn, at least the measure (4).
+ * 4 REDs, a bucket of the largest cost and 2 steps: 60000 - 17000 units at
+ * 1000 a step without the measure, 16000 - 6000 with 4 ns, and 160000 -
+ * 42000 with 40 ns (the lanes' turns shown, the measure above the rule). */
+static void test_atomic_lanes(void **state)
+{
+    (void)state;
+    static const char *red[] = { "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                                 "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5" };
+    static const double one[] = { 1, 1, 1, 1 };
+    pn_sass_prog_t p;
+    rows_prog(&p, red, 4, one, one, NULL);
+    for (int i = 0; i < 4; i++)
+        p.ops[i].threads = 5;
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pn_pipe_device_t pd = { 0 };
+    pd.clock_mhz = 1000;
+    pd.atomic_serial = 3;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    pn_pipe_bounds_t b;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 43);
+    mem.atomic_ns = 4;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 10);
+    mem.atomic_ns = 40;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 118);
+    pn_sass_prog_destroy(&p);
+}
+
+/* Texture fetches (TEX, TLD, TLD4) take the SM's texture unit tex_busy steps
+ * each, twice that for 3 or 4 components (the write mask, the last operand),
+ * and wait tex_latency where that is above the L1's (examples/probe/
+ * tex_rate.cu). One warp, 4 independent fetches that hit L1 (LD): without the
+ * keys at steps 0..3, done 3 + LD + 2; at 4 steps a fetch (a bucket of 6
+ * steps' units) at 0, 3, 7, 11 as test_const_index's; with 4 components 8
+ * steps (a bucket of 10) at 0, 7, 15, 23; tex_latency LD + 10 adds 10 to the
+ * last. The texture bound: the units less the bucket's. */
+static void test_tex_pipe(void **state)
+{
+    (void)state;
+    static const char *one[] = { "TEX.LL RZ, R10, R2, R3, UR4, 0x0, 2D, 0x1",
+                                 "TEX.LL RZ, R11, R4, R3, UR4, 0x0, 2D, 0x1",
+                                 "TEX.LL RZ, R12, R5, R3, UR4, 0x0, 2D, 0x1",
+                                 "TLD.LZ RZ, R13, R6, UR4, 0x0, 2D, 0x1" };
+    static const char *four[] = { "TEX.LL R20, R10, R2, R3, UR4, 0x0, 2D, 0xf",
+                                  "TEX.LL R22, R12, R4, R3, UR4, 0x0, 2D, 0xf",
+                                  "TEX.LL R24, R14, R5, R3, UR4, 0x0, 2D, 0xf",
+                                  "TEX.LL R26, R16, R6, R3, UR4, 0x0, 2D, 0xf" };
+    static const double sec[] = { 4, 4, 4, 4 }, lines[] = { 1, 1, 1, 1 };
+    pn_pipe_device_t pd = { 0 };
+    pn_pipe_bounds_t b;
+    pn_sass_prog_t p;
+    rows_prog(&p, one, 4, sec, lines, NULL);
+    assert_int_equal(one_warp_pd(&p, &pd), 3 + LD + 2);
+    pd.tex_busy = 4;
+    assert_int_equal(one_warp_pd(&p, &pd), 11 + LD + 2);
+    bounds_pd(&p, &pd, &b);
+    assert_int_equal(b.steps[PN_BOUND_TEX], 10);
+    assert_int_equal(b.binding, PN_BOUND_TEX);
+    pd.tex_latency = LD + 10;
+    assert_int_equal(one_warp_pd(&p, &pd), 11 + LD + 10 + 2);
+    pn_sass_prog_destroy(&p);
+    pd.tex_latency = 0;
+    rows_prog(&p, four, 4, sec, lines, NULL);
+    assert_int_equal(one_warp_pd(&p, &pd), 23 + LD + 2);
+    bounds_pd(&p, &pd, &b);
+    assert_int_equal(b.steps[PN_BOUND_TEX], 22);
+    pn_sass_prog_destroy(&p);
+}
+
 /* FP64 ops (DFMA, DADD, DMUL) on a pipe of their own per partition at the
  * profile's fp64_busy and fp64_latency (the H100: 2 steps an op, 8 to the
  * result; FFMA and DFMA alternating issue every cycle). */
@@ -511,6 +591,8 @@ int main(void)
         cmocka_unit_test(test_atomic_measured),
         cmocka_unit_test(test_atomic_return),
         cmocka_unit_test(test_const_index),
+        cmocka_unit_test(test_tex_pipe),
+        cmocka_unit_test(test_atomic_lanes),
         cmocka_unit_test(test_fp64_pipe),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_fp64_bank_conflicts),

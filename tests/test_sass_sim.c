@@ -74,8 +74,19 @@ static void test_source_errors(void **state)
                  "p.csv:4:2: Address 0x10 is not above the row before it (line 3)");
     expect_error("\"Kernel Name\",\"k\",\n" HDR "\"0x10\",\"NOP,\"1\",\"0\"\n",
                  "p.csv:3:");
-    expect_error("\"Kernel Name\",\"k\",\n\"Address\",\"Source\"\n\"0x10\",\"NOP\"\n",
-                 "p.csv:2:1: missing column 'Instructions Executed'");
+    expect_error("\"Kernel Name\",\"k\",\n\"Address\",\"Executed\"\n\"0x10\",\"1\"\n",
+                 "p.csv:2:1: missing column 'Source'");
+    /* Address and Source without Instructions Executed: a table without counts
+     * (ncu collected no SourceCounters for the launch), read as such */
+    const char *bare = "\"Kernel Name\",\"k\",\n\"Address\",\"Source\"\n\"0x10\",\"NOP\"\n";
+    pn_ncu_source_t s;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_ncu_source_parse(&s, bare, strlen(bare), "p.csv", &err), PN_OK);
+    assert_int_equal(s.n_tables, 1);
+    assert_true(s.tables[0].uncounted);
+    assert_int_equal(s.tables[0].n_rows, 1);
+    assert_true(s.tables[0].executed == 0);
+    pn_ncu_source_destroy(&s);
     expect_error("\"Kernel Name\",\"k\",\n" HDR "\"10\",\"NOP\",\"1\",\"0\"\n",
                  "p.csv:3:2: Address: expected a hexadecimal address");
     expect_error("\"Kernel Name\",\"k\",\n" HDR "\"0x10\",\"NOP\",\"1\"\n",

@@ -14,7 +14,8 @@
 # (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/measure/profile_app.sh
 # writes, for examples/rodinia/rodinia.sh and examples/polybench/polybench.sh too), then the
 # second; a program whose NAME.replay says kernel (profile_app.sh fell back to kernel
-# replay) is imported without --flushed whatever PN_FLUSHED says.
+# replay) is imported without --flushed whatever PN_FLUSHED says. A program whose import or
+# compare fails is named at the end (exit status 1) and the others are still compared.
 # PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config;
 # PN_FLUSHED=1 imports with --flushed (launches timed with the L2 flushed, or profiled with
 # ncu's application replay), PN_FLUSHED=dirty
@@ -33,11 +34,17 @@ if [ "${1:-}" = --dir ]; then
         # a report profile_app.sh had to take with kernel replay: not --flushed
         flushed=${PN_FLUSHED:-}
         [ "$(cat "$2/$n.replay" 2>/dev/null)" != kernel ] || flushed=
-        # the median of the three runs, launch by launch
+        # the median of the three runs, launch by launch; a program that fails is named
+        # and the others go on
         PN_FLUSHED=$flushed bash "$0" "$3" "$n" "$raw" "$2/$n.source.csv.xz" "$2/$n.t1.csv" \
-            "$2/$n.t2.csv" "$2/$n.t3.csv"
+            "$2/$n.t2.csv" "$2/$n.t3.csv" || failed="${failed:-} $n"
     done
-    exec bash "$0" --all "$3"
+    bash "$0" --all "$3"
+    if [ -n "${failed:-}" ]; then
+        echo "import_compare: failed:$failed (their WORKDIR/NAME.import.log)" >&2
+        exit 1
+    fi
+    exit 0
 fi
 if [ "${1:-}" = --all ]; then
     # compare's CSV: the error as a fraction
@@ -50,7 +57,7 @@ fi
 work=$1 n=$2 raw=$3 src=$4
 shift 4
 mkdir -p "$work"
-rm -rf "${work:?}/$n"
+rm -rf "${work:?}/$n" "$work/$n.compare.csv" "$work/$n.compare.txt"
 prog=()
 if [ "$src" != - ]; then
     xz -dc "$src" > "$work/$n.source.csv"

@@ -6,7 +6,7 @@
 
 const char *const pn_pipe_bound_names[PN_BOUNDS] = {
     "issue", "latency", "launch", "lsu", "shared", "dram", "sfu", "alu", "l2", "l2_write", "atomic",
-    "constant",
+    "constant", "texture",
 };
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)

@@ -20,11 +20,12 @@ enum {
     PN_BOUND_L2_WRITE,            /* the SM's share of the L2's writes (sass engine) */
     PN_BOUND_ATOMIC,              /* the SM's share of one address's atomic unit (sass) */
     PN_BOUND_CONST,               /* the SM's constant cache, indexed loads (sass) */
+    PN_BOUND_TEX,                 /* the SM's texture unit, texture fetches (sass) */
     PN_BOUNDS
 };
 
 /* "issue", "latency", "launch", then the pipes' names ("lsu", "shared",
- * "dram", "sfu", "alu"), "l2", "l2_write", "atomic", "constant". */
+ * "dram", "sfu", "alu"), "l2", "l2_write", "atomic", "constant", "texture". */
 extern const char *const pn_pipe_bound_names[PN_BOUNDS];
 
 typedef struct pn_pipe_bounds {

@@ -23,7 +23,7 @@ const char *const pn_pipe_device_keys[] = {
     "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
     "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
-    "atomic_return", "const_index_busy", "barrier_stagger", NULL
+    "atomic_return", "const_index_busy", "barrier_stagger", "tex_busy", "tex_latency", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -193,6 +193,9 @@ static const struct scalar_key scalar_keys2[] = {
       0, MAX_BUSY },
     { "barrier_stagger", offsetof(pn_pipe_device_t, barrier_stagger), PN_PD2_BARRIER_STAGGER, 0,
       0, MAX_BUSY },
+    { "tex_busy", offsetof(pn_pipe_device_t, tex_busy), PN_PD2_TEX_BUSY, 0, 0, MAX_BUSY },
+    { "tex_latency", offsetof(pn_pipe_device_t, tex_latency), PN_PD2_TEX_LATENCY, 0, 0,
+      PN_PIPE_MAX_LATENCY },
 };
 #define N_SCALAR_KEYS2 (sizeof scalar_keys2 / sizeof scalar_keys2[0])
 

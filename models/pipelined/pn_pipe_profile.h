@@ -75,6 +75,8 @@ enum {
 /* bits of pn_pipe_device_t.set2: the keys past set's 64 */
 #define PN_PD2_CONST_INDEX (UINT64_C(1) << 0)  /* const_index_busy */
 #define PN_PD2_BARRIER_STAGGER (UINT64_C(1) << 1) /* barrier_stagger */
+#define PN_PD2_TEX_BUSY (UINT64_C(1) << 2)     /* tex_busy */
+#define PN_PD2_TEX_LATENCY (UINT64_C(1) << 3)  /* tex_latency */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -164,6 +166,11 @@ typedef struct pn_pipe_device {
                                    * at a register's index (LDC c[b][R]) takes (0: none) */
     double barrier_stagger;       /* steps warp i of a block leaves a barrier after warp
                                    * i - 1 (0: all at once) */
+    double tex_busy;              /* steps of the SM's texture unit a texture fetch (TEX,
+                                   * TLD, TLD4) of one or two components takes, twice that
+                                   * for three or four (0: none) */
+    double tex_latency;           /* steps a texture fetch that hits L1 takes (0 or below
+                                   * the L1's latency: the L1's) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

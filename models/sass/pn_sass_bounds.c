@@ -65,7 +65,7 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
                                    PN_BOUND_PIPE0 + PN_PIPE_ALUP, PN_BOUND_PIPE0 + PN_PIPE_LSU,
                                    PN_BOUND_PIPE0 + PN_PIPE_SHMEM,
                                    PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_L2_WRITE,
-                                   PN_BOUND_ATOMIC, PN_BOUND_CONST };
+                                   PN_BOUND_ATOMIC, PN_BOUND_CONST, PN_BOUND_TEX };
     for (int q = 0; q < P_N; q++)
         if (s->rate[q] && units[q] > s->cap[q]) {
             uint64_t v = (uint64_t)((units[q] - s->cap[q]) / s->rate[q]);

@@ -142,6 +142,21 @@ pn_sass_apart_t pn_sass_opcode_apart(const char *opcode)
     return PN_SASS_APART_NONE;
 }
 
+bool pn_sass_insn_to_shared(pn_sass_insn_t *in)
+{
+    static const struct {
+        const char *op;
+        pn_sass_kind_t kind;
+    } generic[] = { { "LD", PN_SASS_SHARED_LD }, { "ST", PN_SASS_SHARED_ST },
+                    { "ATOM", PN_SASS_ATOM_SHARED } };
+    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+        if (!strcmp(in->opcode, generic[i].op)) {
+            in->kind = generic[i].kind;
+            return true;
+        }
+    return false;
+}
+
 bool pn_sass_insn_strong_beyond_sm(const pn_sass_insn_t *in)
 {
     return in->kind == PN_SASS_GLOBAL_LD &&
@@ -282,6 +297,20 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
                    !strcmp(in->opcode, "REDG");
     size_t oplen = strlen(in->opcode);
     int n_dest = no_dest ? 0 : oplen > 4 && !strcmp(in->opcode + oplen - 4, "SETP") ? 2 : 1;
+    /* a texture fetch writes its first two operands ("TEX.LL RZ, R10, R10, R2, UR4, 0x0, 2D,
+     * 0x1": R10; the second pair, RZ, for 3 or 4 components), pairs past one component */
+    if (pn_sass_opcode_apart(in->opcode) == PN_SASS_APART_TEXTURE) {
+        const char *c = strrchr(p, ',');
+        char *end;
+        unsigned long mask = c && strstr(c, "0x") ? strtoul(c + 1, &end, 16) : 0;
+        in->components = 0;
+        for (unsigned long b = mask & 15; b; b >>= 1)
+            in->components += (int)(b & 1);
+        if (in->components == 0)
+            in->components = 1;
+        n_dest = 2;
+        data_w = in->components > 1 ? 2 : 1;
+    }
     /* a predicate written beside a register: "SHFL.BFLY PT, R5, R2, 0x10, 0x1f",
      * "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7", "LOP3.LUT P0, R3, ..." (a
      * predicate, then the value), "IADD3 R4, P0, R2, R3, RZ", "LEA R2, P0, R3, R4,

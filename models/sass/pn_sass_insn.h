@@ -41,6 +41,8 @@ typedef struct pn_sass_insn {
     int n_writes;
     pn_sass_reg_t reads[PN_SASS_MAX_READS];
     int n_reads;
+    int components;              /* a texture fetch's (TEX, TLD, TLD4): the bits of its
+                                  * write mask, the last operand (1 without one); else 0 */
     bool has_target;             /* BRA, BSSY, CALL, ...: an address operand */
     uint64_t target;
 } pn_sass_insn_t;
@@ -84,6 +86,13 @@ typedef enum {
     PN_SASS_APART_NONE, PN_SASS_APART_LOCAL, PN_SASS_APART_TEXTURE, PN_SASS_APART_SURFACE
 } pn_sass_apart_t;
 pn_sass_apart_t pn_sass_opcode_apart(const char *opcode);
+
+/* A generic access (LD, ST, ATOM: the address space known only at run time)
+ * that the source page's Address Space column says went to shared memory:
+ * make in the shared load, store or atomic it runs as (wmma's fragment loads
+ * from shared memory compile to LD.E). Returns true when in was such an op,
+ * false (in unchanged) for any other opcode. */
+bool pn_sass_insn_to_shared(pn_sass_insn_t *in);
 
 /* Is in a global load strong at the GPU's or the system's scope (.STRONG.GPU,
  * .STRONG.SYS: coherent at L2, as a flag or a status other blocks write is

@@ -131,7 +131,7 @@ static pn_status_t add_global(nb_t *b)
     if (s->inflight)
         PN_CHECK(place(b, s->inflight, &b->inflight, "inflight"));
     static const char *const pipe[P_N] = { "alu", "sfu", "int", "fmah", "fp64", "lsu", "shared",
-                                           "dram", "l2", "l2w", "atom", "const" };
+                                           "dram", "l2", "l2w", "atom", "const", "tex" };
     for (int q = 0; q < P_N; q++)
         for (uint32_t j = 0; j < (q < P_PER_PART ? s->partitions : 1); j++) {
             uint32_t i = pn_sass_bucket(s->partitions, q, j), refill;

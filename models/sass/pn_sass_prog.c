@@ -279,7 +279,7 @@ pn_status_t pn_sass_prog_write(FILE *out, const pn_sass_prog_t *p, const char *c
         num(out, op->lines);
         num(out, op->wavefronts);
         num(out, op->threads);
-        fprintf(out, " | %s\n", op->text);
+        fprintf(out, "%s | %s\n", op->shared ? " shared" : "", op->text);
     }
     if (ferror(out))
         return pn_error_set(err, PN_EIO, "cannot write the program: %s", strerror(errno));
@@ -382,20 +382,31 @@ pn_status_t pn_sass_prog_read(pn_sass_prog_t *p, const char *path, pn_error_t *e
             for (int k = 0; k < 4 && !bad; k++)
                 bad = field(&f, &v[k]) != 0;
             f += strspn(f, " \t");
-            if (!bad && *f != '|') /* the optional threads column */
+            if (!bad && *f != '|' && strncmp(f, "shared", 6)) /* the optional threads column */
                 bad = field(&f, &v[4]) != 0;
             f += strspn(f, " \t");
+            bool shared = !bad && !strncmp(f, "shared", 6) && strchr(" \t|", f[6]);
+            if (shared) /* the optional shared column */
+                f += 6 + strspn(f + 6, " \t");
             if (bad || *f != '|')
                 st = pn_error_at(err, PN_EINVAL, path, line, (long)(q - s) + 1,
-                                 "expected 'offset executed sectors lines wavefronts [threads] | "
-                                 "instruction' (offset hexadecimal 0x..., counts >= 0)");
+                                 "expected 'offset executed sectors lines wavefronts [threads] "
+                                 "[shared] | instruction' (offset hexadecimal 0x..., counts "
+                                 ">= 0)");
             else {
                 f++;
                 f += strspn(f, " \t");
                 st = pn_sass_prog_add(p, f, off, 0, v[0], v[1], v[2], v[3], line,
                                       (long)(f - s) + 1, err);
-                if (st == PN_OK)
-                    p->ops[p->n - 1].threads = v[4];
+                pn_sass_op_t *op = st == PN_OK ? &p->ops[p->n - 1] : NULL;
+                if (op) {
+                    op->threads = v[4];
+                    op->shared = shared;
+                }
+                if (op && shared && !pn_sass_insn_to_shared(&op->in))
+                    st = pn_error_at(err, PN_EINVAL, path, line, (long)(f - s) + 1,
+                                     "shared: only a generic LD, ST or ATOM can be marked as an "
+                                     "access of shared memory, not %s", op->in.opcode);
             }
         }
         s = next;

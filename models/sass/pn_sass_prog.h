@@ -24,6 +24,8 @@ typedef struct pn_sass_op {
     double sectors, lines;        /* global accesses: sectors, cache lines (totals) */
     double wavefronts;            /* shared accesses: wavefronts (total) */
     double threads;               /* thread-level executions (total); 0: not known */
+    bool shared;                  /* a generic access of shared memory (the program
+                                   * file's `shared` column, pn_sass_insn_to_shared) */
     long line;                    /* where it was read (source page or program file) */
     int32_t target;               /* index of the branch target's op; -1: none */
     int32_t block;                /* basic block (pn_sass_prog_finish) */

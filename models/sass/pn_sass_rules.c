@@ -116,7 +116,15 @@ uint32_t pn_sass_copies(const uint32_t block[3], uint32_t W)
     return W / (uint32_t)((x + 31) / 32);
 }
 
+static uint32_t latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl);
+
 uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
+{
+    return latency_at(s, o, lvl) + o->tex_extra;
+}
+
+/* pn_sass_latency_at but a texture fetch's extra steps. */
+static uint32_t latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
 {
     if (o->follow >= 0)
         return s->lat_l1;

@@ -91,6 +91,89 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
     return PN_OK;
 }
 
+/* The memory operand of op's text ("[R2.64+0x4]" of "LD.E.STRONG.GPU R0,
+ * desc[UR6][R2.64+0x4]"), its length in *n; NULL without one. */
+static const char *mem_operand(const pn_sass_op_t *op, size_t *n)
+{
+    const char *a = strrchr(op->text, '[');
+    const char *b = a ? strchr(a, ']') : NULL;
+    if (!b)
+        return NULL;
+    *n = (size_t)(b - a + 1);
+    return a;
+}
+
+/* Is op a poll of the word a global atomic among the 16 ops before op t updated
+ * (a load past the SM's cache, .STRONG.GPU or .STRONG.SYS, of the same memory
+ * operand): a warp that arrived (the atomic) and waits for the others? */
+static int polls_arrival(const pn_sass_prog_t *prog, size_t t, const pn_sass_op_t *op)
+{
+    size_t n, m;
+    const char *at = mem_operand(op, &n);
+    if (!pn_sass_insn_strong_beyond_sm(&op->in) || !at)
+        return 0;
+    for (size_t i = t > 16 ? t - 16 : 0; i < t; i++) {
+        const char *a = mem_operand(&prog->ops[i], &m);
+        if (prog->ops[i].in.kind == PN_SASS_ATOM_GLOBAL && a && m == n && !strncmp(a, at, n))
+            return 1;
+    }
+    return 0;
+}
+
+/* pn_sass_sim_i.h */
+pn_status_t pn_sass_polls(const pn_sass_prog_t *prog, pn_sass_prog_t *out)
+{
+    for (size_t j = 0; j < prog->n; j++) {
+        const pn_sass_op_t *br = &prog->ops[j];
+        if (!pn_sass_op_is_branch(br) || br->target <= 0 || (size_t)br->target > j)
+            continue;
+        size_t t = (size_t)br->target;
+        const pn_sass_op_t *src = out->ops ? out->ops : prog->ops;
+        const pn_sass_op_t *pre = &src[t - 1], *head = &src[t];
+        /* entered by falling into it: what the op before it ran */
+        if (pn_sass_op_is_exit(pre) || (pn_sass_op_is_branch(pre) && !pre->in.guarded) ||
+            !(pre->executed > 0) || !(head->executed > pre->executed))
+            continue;
+        int poll = 0, simple = 1;
+        for (size_t i = t; i <= j; i++) {
+            const pn_sass_op_t *op = &prog->ops[i];
+            poll |= polls_arrival(prog, t, op);
+            /* one way out, its back edge's fall-through: no exit, call or jump
+             * out of the body before it */
+            if (i < j && (pn_sass_op_is_exit(op) || pn_sass_op_is_call(op) ||
+                          (pn_sass_op_is_branch(op) &&
+                           (op->target < (int32_t)t || op->target > (int32_t)j))))
+                simple = 0;
+        }
+        /* one way in, falling into its first op: no jump from elsewhere into it */
+        for (size_t i = 0; i < prog->n && simple; i++)
+            if ((i < t || i > j) && pn_sass_op_is_branch(&prog->ops[i]) &&
+                prog->ops[i].target >= (int32_t)t && prog->ops[i].target <= (int32_t)j)
+                simple = 0;
+        if (!poll || !simple)
+            continue;
+        /* at most two trips an entry: the first poll finds the others still
+         * coming, the second finds them in */
+        double f = 2 * pre->executed / head->executed;
+        if (!(f < 1))
+            continue;
+        if (!out->ops) {
+            if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
+                return PN_ENOMEM;
+            memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
+        }
+        for (size_t i = t; i <= j; i++) {
+            pn_sass_op_t *op = &out->ops[i];
+            op->executed = fmax(round(op->executed * f), op->executed > 0 ? 1 : 0);
+            op->threads *= f;
+            op->sectors *= f;
+            op->lines *= f;
+            op->wavefronts *= f;
+        }
+    }
+    return PN_OK;
+}
+
 /* Does global load i count in the kernel's L1 hits that pn_sass_share_l1_hits
  * shares out (not a load a loop keeps the address of, not local, not
  * predicated off, some sectors)? */

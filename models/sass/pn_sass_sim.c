@@ -381,6 +381,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->rate[P_ATOM] = pd->atomic_serial > 0 || pd->atomic_serial_float > 0 || pd->store_serial > 0 ||
                               pd->n_atomic_lines > 0 || p->mem->atomic_ns > 0 ? PN_PIPE_UNIT : 0;
     s->rate[P_CONST] = pd->const_index_busy > 0 ? PN_PIPE_UNIT : 0;
+    s->rate[P_TEX] = pd->tex_busy > 0 ? PN_PIPE_UNIT : 0;
     s->l1_hit = p->mem->l1_hit;
     s->l2_hit = p->mem->l2_hit;
     double D = p->pdev->dram_line_sectors;
@@ -472,6 +473,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     pn_sass_prog_t busiest;
     st = pn_sass_triangle(prog, guard, s->W, busy, &busiest);
     free(guard);
+    if (st == PN_OK)
+        st = pn_sass_polls(prog, &busiest);
     if (st == PN_OK)
         st = pn_sass_plan_build(&s->plan, busiest.ops ? &busiest : prog, s->W, s->blocks, err);
     else
@@ -606,6 +609,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 s->l1_hit > 0)
                 o->copied = (float)fmin(1, (copies - 1.0) / copies / s->l1_hit);
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
+            /* a texture fetch takes the SM's texture unit, and its latency is the
+             * texture path's (examples/probe/tex_rate.cu) */
+            if (pn_sass_opcode_apart(op->in.opcode) == PN_SASS_APART_TEXTURE) {
+                if (s->rate[P_TEX])
+                    o->cost[P_TEX] = pn_sass_units(pd->tex_busy * (op->in.components > 2 ? 2 : 1));
+                if (pd->tex_latency > s->lat_l1)
+                    o->tex_extra = (uint32_t)llround(pd->tex_latency) - s->lat_l1;
+            }
             /* at least a cycle for each line that misses L1 (its request to L2) */
             if (f_wf >= 0 && l1_wavefront_load(op))
                 o->cost[P_LSU] = pn_sass_units(fmax(f_wf * o->cost[P_LSU] / PN_PIPE_UNIT,
@@ -638,6 +649,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (op->in.kind == PN_SASS_ATOM_GLOBAL && p->mem->atomic_ns > 0 && pd->clock_mhz > 0) {
                 uint32_t m = pn_sass_units(pn_sass_atomic_measured(pd, op, p->mem->atomic_ns) *
                                            busy);
+                /* lanes on one sector that the measure shows going through at once
+                 * (under two one-lane turns): different words of it, a warp-aggregated
+                 * atomic's leaders (CUDA samples' warpAggregatedAtomicsCG, 5 such
+                 * lanes an execution, +352 % when they took a turn each), one turn */
+                double lanes = op->threads > ex ? op->threads / ex : 1;
+                if (op->sectors <= ex && lanes > 1 && m < 2 * o->cost[P_ATOM] / lanes)
+                    o->cost[P_ATOM] = (uint32_t)(o->cost[P_ATOM] / lanes);
                 o->cost[P_ATOM] = m > o->cost[P_ATOM] || op->sectors > ex ? m : o->cost[P_ATOM];
             }
             /* what it reads from DRAM comes into the L2 on the budget the stores

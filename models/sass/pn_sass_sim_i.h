@@ -32,7 +32,7 @@ enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR
  * atomics) and writes (stores), the atomic unit of one address, and the
  * constant cache (indexed LDC). */
 enum { P_ALU, P_SFU, P_INT, P_FMAH, P_FP64, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_CONST,
-       P_N };
+       P_TEX, P_N };
 /* The pipes each partition has its own of (P_ALU .. P_FP64). */
 #define P_PER_PART 5
 
@@ -54,6 +54,8 @@ typedef struct sop {
                                  * level: the slowest of its warp's loads in flight */
     uint32_t spread;            /* a global load's steps from its first line to its last
                                  * past L1 (pd->line_latency a line past its first) */
+    uint32_t tex_extra;         /* a texture fetch's steps past a global load's latency at
+                                 * its level (pd->tex_latency over the L1's) */
     uint32_t cost[P_N];         /* units; a load's DRAM cost only at DRAM level, its L2
                                  * cost only past L1 */
     int32_t target, branch;
@@ -336,6 +338,25 @@ void pn_sass_share_l1_hits(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const u
  * share the launch; the caller frees out->ops) */
 pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, uint32_t W,
                              double busy, pn_sass_prog_t *out);
+
+/* Grid barriers: a loop entered by falling into it, with no other way in or
+ * out, whose body polls the word a global atomic just before it updated (a
+ * load past the SM's cache, .STRONG.GPU or .STRONG.SYS, of the atomic's
+ * memory operand: a block arrives, then waits for the others to) makes at
+ * most two trips each time a warp enters it (the first poll finds the others
+ * still coming, the second finds them in). Its trips on the source page are
+ * those of ncu's pass, whose instrumented code ran the blocks unevenly: they
+ * say nothing of the wait when the grid runs as timed and its blocks arrive
+ * together (a cooperative grid's sync: CUDA samples' reductionMultiBlockCG
+ * polls 418 times a block on the page; robust2's r2_gridsync 1.7, kept).
+ * A poll of a flag another block sets (cuSOLVER's domino kernels, a split-K
+ * GEMM's semaphore) is a real wait and keeps its trips. The
+ * loop's ops (the op before it runs `entries`) take their executions times
+ * 2 entries over its first op's, with their traffic; out holds the program
+ * pn_sass_triangle made (ops NULL: prog itself), and gets a copy of prog's
+ * ops when a loop qualifies and it had none. PN_OK or PN_ENOMEM.
+ * (pn_sass_shares.c) */
+pn_status_t pn_sass_polls(const pn_sass_prog_t *prog, pn_sass_prog_t *out);
 
 /* The warps of a block that make the same global accesses when an address
  * carries nothing that differs between them but SR_TID.X (no
