@@ -4,7 +4,9 @@
 // into 8 registers, a 32 x 8 texel patch of its own that stays in the SM's cache, STEPS steps
 // after WARM warm-up steps, cycles by clock64 between two barriers, the median of 5
 // launches. Four kinds: tex2D of a float cudaArray with point and with linear filtering
-// (TEX), tex1Dfetch of linear memory (TLD), and a float4 tex2D (point). Then one warp's
+// (TEX), tex1Dfetch of linear memory, and a float4 tex2D (point); tex1Dfetch's index does not
+// change from step to step, so the compiler hoists those fetches out of the loop and its rows
+// are no measure (kept as they ran). Then one warp's
 // dependent chain (the next coordinate from the texel just read) for the latency. Prints,
 // per kind and W, cycles per fetch instruction per SM and per warp.
 #include <cstdio>
