@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_sass_addr.h"
 #include "pn_sass_lines.h"
 #include "pn_sass_prog.h"
 #include "pn_sass_sim.h"
@@ -694,6 +695,44 @@ static void test_grid_barrier_polls(void **state)
     }
 }
 
+/* A triangular loop (lanes leave it one by one by the thread's index): 64 warps
+ * (16 blocks of 4, 16 SMs), 100 trips a warp with 97 % of the lanes on against
+ * all before it: a lane a warp every 31 / 2048 of the trips, a grid triangle's,
+ * and the busiest SM's warps run it f = 2 times the mean (the cap). A loop of
+ * 2.5 trips that loses a fifth of its lanes (cuRAND's skip-ahead over the bits
+ * of the thread's index) loses them 13 times faster than a triangle over 2048
+ * threads would: left as it is (pn_sass_triangle leaves out NULL). */
+static void test_triangle_loops(void **state)
+{
+    (void)state;
+    static const char *text[] = { "MOV R1, RZ", "IADD3 R1, R1, 0x1, RZ",
+                                  "ISETP.GE.AND P0, PT, R1, R0, PT", "@!P0 BRA 0x10", "EXIT" };
+    static const double trips[] = { 100, 2.5 }, on[] = { 0.97, 0.8 };
+    uint8_t guard[5] = { 0, 0, 0, PN_SASS_FROM_THREAD, 0 };
+    for (int c = 0; c < 2; c++) {
+        pn_sass_prog_t p;
+        pn_error_t err = { 0 };
+        assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 64, &err), PN_OK);
+        for (int i = 0; i < 5; i++) {
+            double ex = i >= 1 && i <= 3 ? 64 * trips[c] : 64;
+            assert_int_equal(pn_sass_prog_add(&p, text[i], (uint64_t)(16 * i), 0, ex, 0, 0, 0,
+                                              i + 1, 1, &err), PN_OK);
+            p.ops[i].threads = ex * 32 * (i >= 1 && i <= 3 ? on[c] : 1);
+        }
+        assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+        pn_sass_prog_t out;
+        assert_int_equal(pn_sass_triangle(&p, guard, 4, 132, &out), PN_OK);
+        if (c == 0) {
+            assert_non_null(out.ops);
+            assert_true(out.ops[1].executed == 12800 && out.ops[3].executed == 12800);
+            assert_true(out.ops[0].executed == 64 && out.ops[4].executed == 64);
+        } else
+            assert_null(out.ops);
+        free(out.ops);
+        pn_sass_prog_destroy(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -715,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_hits_left),
         cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_grid_barrier_polls),
+        cmocka_unit_test(test_triangle_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * of, a line's followers, broadcast loads, the rest) and a triangular loop's
  * trips among the SMs (doc/dependencies.md). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,12 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
         double a0 = pn_sass_lanes(pre) / 32, a = pn_sass_lanes(head) / 32;
         double T = head->executed / pre->executed, off = 1 - a / a0;
         if (!(off > 0) || off * 32 * T < 16)
+            continue;
+        /* a triangle over the grid's N threads loses a lane a warp every 31 / N of
+         * the trips (T0 = b N): lanes that leave much faster leave for another
+         * reason (cuRAND's skip-ahead, a loop over the bits of the thread's index:
+         * 2.5 trips, a fifth of the lanes gone, 9000 times a triangle's share) */
+        if (off * prog->warps * 32 / 31 > 4)
             continue;
         /* lanes gone stay gone: no op of the loop runs them all (a warp that
          * runs part of a trip diverged, its sides apart, has ops that do) */
