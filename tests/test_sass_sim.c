@@ -460,7 +460,8 @@ static void test_mostly_off(void **state)
 
 /* Matrix ops (HMMA) take the profile's tensor rows at their depth K: two
  * dependent HMMA.16816 wait 24 each (the row of K 16), two HMMA.1688 17 (K 8),
- * an HMMA.884 (K 4, below the first row) 17; without the rows the SFU's
+ * an HMMA.884 (K 4, below the first row) 17, a TF32 op at twice its depth;
+ * without the rows the SFU's
  * latency (LA). A warpgroup's HGMMA.64xNxK, N/8 of them back to back. */
 static uint64_t mma_run(const char *op, int rows)
 {
@@ -485,6 +486,9 @@ static void test_tensor(void **state)
     assert_int_equal(mma_run("HMMA.16816.F32 R4, R8, R12, R4", 1), 2 * 24 + 2);
     assert_int_equal(mma_run("HMMA.1688.F32 R4, R8, R12, R4", 1), 2 * 17 + 2);
     assert_int_equal(mma_run("HMMA.884.F32 R4, R8, R12, R4", 1), 2 * 17 + 2);
+    /* TF32's depth counts twice: .1684 as K 8 (17), .1688 as K 16 (24) */
+    assert_int_equal(mma_run("HMMA.1684.F32.TF32 R4, R8, R12, R4", 1), 2 * 17 + 2);
+    assert_int_equal(mma_run("HMMA.1688.F32.TF32 R4, R8, R12, R4", 1), 2 * 24 + 2);
     assert_int_equal(mma_run("HMMA.16816.F32 R4, R8, R12, R4", 0), 2 * LA + 2);
     /* a warpgroup's HGMMA.64x128x16: each warp's 16x128x16 share, 16 HMMA.16816's
      * worth back to back: 16 x 6 busy, 24 + 15 x 6 = 114 to its result */

@@ -6,6 +6,8 @@
 //   m16n8k16_f32   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32   (HMMA.16816.F32)
 //   m16n8k16_f16   mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16   (HMMA.16816.F16)
 //   m16n8k8_f32    mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32    (HMMA.1688.F32)
+//   m16n8k4_tf32   mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32  (HMMA.1684.F32.TF32)
+//   m16n8k8_tf32   mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32  (HMMA.1688.F32.TF32)
 // Prints CSV rows `probe,value,unit,detail`: tensor_<shape> (cycles a partition per HMMA) and
 // lat_tensor_<shape> (cycles from an HMMA to the next one that reads its result; not for the
 // f16 shape, whose one-chain loop ptxas folds away).
@@ -50,11 +52,21 @@ __global__ void __launch_bounds__(1024) pn_mma(int trips, long long *cyc, float 
                                  "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
                                  : "+r"(h[k][0]), "+r"(h[k][1])
                                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-                else
+                else if (OP == 2)
                     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 "
                                  "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
                                  : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
                                  : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+                else if (OP == 3)
+                    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 "
+                                 "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                                 : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
+                                 : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+                else
+                    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                                 : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
+                                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
             }
         }
     }
@@ -76,15 +88,16 @@ static double cycles(kfn f, int block, int trips, long long *cyc, float *sink)
 
 int main()
 {
-    static const char *const name[] = { "m16n8k16_f32", "m16n8k16_f16", "m16n8k8_f32" };
-    kfn tput[] = { pn_mma<0, CH>, pn_mma<1, CH>, pn_mma<2, CH> };
-    kfn lat[] = { pn_mma<0, 1>, pn_mma<1, 1>, pn_mma<2, 1> };
+    static const char *const name[] = { "m16n8k16_f32", "m16n8k16_f16", "m16n8k8_f32",
+                                        "m16n8k4_tf32", "m16n8k8_tf32" };
+    kfn tput[] = { pn_mma<0, CH>, pn_mma<1, CH>, pn_mma<2, CH>, pn_mma<3, CH>, pn_mma<4, CH> };
+    kfn lat[] = { pn_mma<0, 1>, pn_mma<1, 1>, pn_mma<2, 1>, pn_mma<3, 1>, pn_mma<4, 1> };
     long long *cyc;
     float *sink;
     PN_CK(cudaMalloc(&cyc, sizeof *cyc));
     PN_CK(cudaMalloc(&sink, sizeof *sink));
     const int A = 64, B = 256;
-    for (int op = 0; op < 3; op++) {
+    for (int op = 0; op < 5; op++) {
         double c0 = cycles(tput[op], 1024, A, cyc, sink), c1 = cycles(tput[op], 1024, B, cyc, sink);
         /* HMMAs a partition issued per trip: 8 warps x CH chains x PER */
         double per = (c1 - c0) / ((double)(B - A) * 8 * CH * PER);

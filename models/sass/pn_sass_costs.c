@@ -168,13 +168,11 @@ static double table_at(const double (*r)[2], int n, double x, int logs)
     return r[n - 1][1];
 }
 
-/* The depth K of a matrix op's shape modifier: .MNK with M 16 or 8 and N 8
- * (HMMA.16816: 16, .1688: 8, .884: 4, IMMA.16832: 32), or .MxNxK (HGMMA);
- * 0 when it has none. */
-static double mma_depth(const char *m)
+/* The depth K of a matrix op's shape modifier m as written: .MNK with M 16 or
+ * 8 and N 8 (HMMA.16816: 16, .1688: 8, .884: 4, IMMA.16832: 32), or .MxNxK
+ * (HGMMA); 0 when it has none. m starts with its '.'. */
+static double mma_depth_of(const char *m)
 {
-    if (*m != '.')
-        return 0;
     const char *d = m + 1, *x = strchr(d, 'x');
     if (x && x < d + strcspn(d, "."))
         return atof(strchr(x + 1, 'x') ? strchr(x + 1, 'x') + 1 : "0");
@@ -187,6 +185,18 @@ static double mma_depth(const char *m)
     if (*d != '8')
         return 0;
     return atof(d + 1);
+}
+
+/* The depth the profile's tensor rows take for modifiers m (0: none): a TF32
+ * op's counts twice, its 4-byte elements taking the tensor pipe as long as
+ * twice as many FP16 ones (examples/probe/tensor.cu, examples/data/h100/
+ * tensor_tf32.log: HMMA.1684.F32.TF32 4.04 cycles a partition and 17 to its
+ * result, as HMMA.1688.F32; HMMA.1688.F32.TF32 6.00 and 24, as HMMA.16816.F32). */
+static double mma_depth(const char *m)
+{
+    if (*m != '.')
+        return 0;
+    return (strstr(m, ".TF32") ? 2 : 1) * mma_depth_of(m);
 }
 
 /* The width N of a warpgroup matrix op's .MxNxK shape (HGMMA.64x128x16: 128); 0 for
