@@ -3,7 +3,6 @@
  * of, a line's followers, broadcast loads, the rest) and a triangular loop's
  * trips among the SMs (doc/dependencies.md). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +34,28 @@ double pn_sass_reuse_in_l1(pn_sass_sim_t *s, const pn_sass_prog_t *prog)
             sec += prog->ops[i].sectors, sec_re += pl->reuse[i] ? prog->ops[i].sectors : 0;
     }
     return sec > 0 ? sec_re / sec : 0;
+}
+
+/* Ops t..j of out (a copy of prog's ops made when out has none) run f times
+ * as often, with their traffic: whole executions, at least one for an op that
+ * ran. PN_OK or PN_ENOMEM. */
+static pn_status_t scale_loop(const pn_sass_prog_t *prog, pn_sass_prog_t *out, size_t t, size_t j,
+                              double f)
+{
+    if (!out->ops) {
+        if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
+            return PN_ENOMEM;
+        memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
+    }
+    for (size_t i = t; i <= j; i++) {
+        pn_sass_op_t *op = &out->ops[i];
+        op->executed = fmax(round(op->executed * f), op->executed > 0 ? 1 : 0);
+        op->threads *= f;
+        op->sectors *= f;
+        op->lines *= f;
+        op->wavefronts *= f;
+    }
+    return PN_OK;
 }
 
 /* pn_sass_sim_i.h */
@@ -81,18 +102,8 @@ pn_status_t pn_sass_triangle(const pn_sass_prog_t *prog, const uint8_t *guard, u
         double f = fmin(2, 1 + 32 * off * W * (S - 1) / 2 / 15.5);
         if (!(f > 1.01))
             continue;
-        if (!out->ops) {
-            if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
-                return PN_ENOMEM;
-            memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
-        }
-        for (size_t i = t; i <= j; i++) {
-            out->ops[i].executed = round(out->ops[i].executed * f);   /* whole decisions */
-            out->ops[i].threads *= f;
-            out->ops[i].sectors *= f;
-            out->ops[i].lines *= f;
-            out->ops[i].wavefronts *= f;
-        }
+        if (scale_loop(prog, out, t, j, f) != PN_OK)
+            return PN_ENOMEM;
         done = j + 1;
     }
     return PN_OK;
@@ -164,19 +175,8 @@ pn_status_t pn_sass_polls(const pn_sass_prog_t *prog, pn_sass_prog_t *out)
         double f = 2 * pre->executed / head->executed;
         if (!(f < 1))
             continue;
-        if (!out->ops) {
-            if (!(out->ops = malloc(prog->n * sizeof *out->ops)))
-                return PN_ENOMEM;
-            memcpy(out->ops, prog->ops, prog->n * sizeof *out->ops);
-        }
-        for (size_t i = t; i <= j; i++) {
-            pn_sass_op_t *op = &out->ops[i];
-            op->executed = fmax(round(op->executed * f), op->executed > 0 ? 1 : 0);
-            op->threads *= f;
-            op->sectors *= f;
-            op->lines *= f;
-            op->wavefronts *= f;
-        }
+        if (scale_loop(prog, out, t, j, f) != PN_OK)
+            return PN_ENOMEM;
     }
     return PN_OK;
 }
