@@ -234,6 +234,33 @@ static void test_divergence_without_region(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A warp-aggregated atomic (CUDA samples' warpAggregatedAtomicsCG): the other
+ * lanes leave for the region's BSYNC at a branch that diverges, the leader lane
+ * alone does the atomic and jumps there too; ncu counts the BSYNC once for
+ * each. The leader's branch does not diverge (its fall side never ran), so the
+ * plan walks the 8 instructions the counts give, not the scan that never ran
+ * (before: both sides of it, 11, and the second atomic). */
+static void test_divergence_one_side(void **state)
+{
+    (void)state;
+    const char *lines[] = { "BSSY B1, 0x90", "@P1 BRA 0x80", "POPC R13, R11",
+                            "@!P1 ATOMG.E.ADD.STRONG.GPU PT, R12, desc[UR6][R6.64], R13",
+                            "@!P1 BRA 0x80", "SHFL.UP P1, R12, R13, 0x1, RZ",
+                            "@P2 ATOMG.E.ADD.STRONG.GPU PT, R6, desc[UR6][R6.64], R15",
+                            "MOV R15, R13", "BSYNC B1", "EXIT" };
+    const double ex[] = { 1, 1, 1, 1, 1, 0, 0, 0, 2, 1 };
+    pn_sass_prog_t p;
+    pn_sass_plan_t pl;
+    plan_of(&p, &pl, lines, 10, ex, 1, 1, 2);
+    assert_true(pl.branches[0].both == 1 && pl.branches[0].taken == 0);
+    assert_true(pl.branches[1].both == 0 && pl.branches[1].taken == 1);
+    assert_int_equal(pl.insts[0], 8);
+    assert_int_equal(pl.op_execs[6], 0);
+    assert_int_equal(pl.op_execs[8], 2);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
 /* Steps of seed 1 of W warps of one block running the n ops `lines` (each
  * executed W times, a global load 4 sectors in one line), then EXIT, on
  * pn_test_sass_params; the loads' hit rates l1 and l2. */
@@ -407,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_guard_not_all),
         cmocka_unit_test(test_fixed_per_warp),
         cmocka_unit_test(test_divergence_without_region),
+        cmocka_unit_test(test_divergence_one_side),
         cmocka_unit_test(test_level_shares),
         cmocka_unit_test(test_level_regions),
         cmocka_unit_test(test_block_launch_1024),

@@ -150,7 +150,12 @@ static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double 
     double t = inflow_from(count, e, ne, b, tb), f = inflow_from(count, e, ne, b, fb);
     if (isnan(t) || isnan(f))
         return;
-    double both = round(t + f - br->visits);
+    /* no more than either side ran: a side that never ran was never taken (a
+     * warp-aggregated atomic's leader, one lane, after the other lanes left at a
+     * branch before it that diverged, into the same target: ncu counts the
+     * target once for each, and the flow that this branch seems to add to it is
+     * the other's) */
+    double both = fmin(round(t + f - br->visits), fmin(t, f));
     if (!(both >= 1))
         return;
     if (both > br->visits)
