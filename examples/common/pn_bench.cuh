@@ -266,6 +266,25 @@ static double pn_clock_median(long long *cyc, int reps, Launch launch)
     return pn_pct(v, 0.5);
 }
 
+/* The median over `reps` runs of launch() (a kernel of `blocks` blocks, each writing its
+ * clock64 cycles to cyc[blockIdx.x]) of the median block's cycles (the sorted blocks'
+ * [blocks / 2]): the probes that give each SM one block and time a loop from inside. */
+template <class Launch>
+static double pn_grid_clock_median(long long *cyc, int blocks, int reps, Launch launch)
+{
+    std::vector<long long> h(blocks);
+    std::vector<double> v;
+    for (int rep = 0; rep < reps; rep++) {
+        launch();
+        PN_CK_LAUNCH();
+        PN_CK(cudaMemcpy(h.data(), cyc, blocks * sizeof(long long), cudaMemcpyDeviceToHost));
+        std::sort(h.begin(), h.end());
+        v.push_back((double)h[blocks / 2]);
+    }
+    std::sort(v.begin(), v.end());
+    return pn_pct(v, 0.5);
+}
+
 /* The example sets' options: the common ones with 40 timed launches after 5 warm-ups by
  * default, and --kernels K1,K2,... into names (empty: every kernel); --info prints the
  * device facts and exits. */

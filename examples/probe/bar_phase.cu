@@ -10,6 +10,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
+#include "../common/pn_bench.cuh"
+
 #define STEPS 4096
 template <int MODE>
 __global__ void k_phase(float *out, long long *cyc, float a, float b)
@@ -33,16 +35,8 @@ __global__ void k_phase(float *out, long long *cyc, float a, float b)
 template <int MODE>
 static double run(int W, float *out, long long *cyc)
 {
-    std::vector<double> m;
-    std::vector<long long> h(132);
-    for (int r = 0; r < 5; r++) {
-        k_phase<MODE><<<132, 32 * W>>>(out, cyc, 0.999f, 0.001f);
-        cudaMemcpy(h.data(), cyc, 132 * sizeof(long long), cudaMemcpyDeviceToHost);
-        std::sort(h.begin(), h.end());
-        m.push_back((double)h[66] / STEPS);
-    }
-    std::sort(m.begin(), m.end());
-    return m[2];
+    return pn_grid_clock_median(cyc, 132, 5, [&] { k_phase<MODE><<<132, 32 * W>>>(out, cyc, 0.999f, 0.001f); }) /
+           STEPS;
 }
 
 int main(int argc, char **argv)

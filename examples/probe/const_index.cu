@@ -10,6 +10,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
+#include "../common/pn_bench.cuh"
+
 #define TAB 4096
 #define STEPS 256
 #define WARM 16
@@ -54,18 +56,10 @@ int main()
     long long *cyc;
     cudaMalloc(&out, 132 * 1024 * sizeof(unsigned));
     cudaMalloc(&cyc, 132 * sizeof(long long));
-    std::vector<long long> h(132);
     for (unsigned mask : {255u, 4095u - 8u})
         for (int W : {1, 2, 4, 8, 16, 32}) {
-            std::vector<double> m;
-            for (int r = 0; r < 5; r++) {
-                k_tp<<<132, 32 * W>>>(out, cyc, mask);
-                cudaMemcpy(h.data(), cyc, 132 * sizeof(long long), cudaMemcpyDeviceToHost);
-                std::sort(h.begin(), h.end());
-                m.push_back((double)h[66]);
-            }
-            std::sort(m.begin(), m.end());
-            double per = m[2] / ((double)STEPS * 8 * W);
+            double per = pn_grid_clock_median(cyc, 132, 5, [&] { k_tp<<<132, 32 * W>>>(out, cyc, mask); }) /
+                         ((double)STEPS * 8 * W);
             printf("const_tp_%s_W%d,%.4f,cycles,\"a load a SM (%d warps, 8 independent LDC a step, index range %u); %.3f a warp\"\n",
                    mask == 255u ? "256" : "4k", W, per, W, mask + 1, per * W);
         }

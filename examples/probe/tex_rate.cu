@@ -14,6 +14,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
+#include "../common/pn_bench.cuh"
+
 #define STEPS 128
 #define WARM 8
 #define DIM 1024
@@ -77,17 +79,9 @@ static cudaTextureObject_t array_tex(cudaArray_t arr, cudaTextureFilterMode f)
 template <int KIND>
 static void measure(const char *name, cudaTextureObject_t t, float *out, long long *cyc)
 {
-    std::vector<long long> h(132);
     for (int W : {1, 2, 4, 8, 16, 32}) {
-        std::vector<double> m;
-        for (int r = 0; r < 5; r++) {
-            k_tp<KIND><<<132, 32 * W>>>(t, out, cyc);
-            cudaMemcpy(h.data(), cyc, 132 * sizeof(long long), cudaMemcpyDeviceToHost);
-            std::sort(h.begin(), h.end());
-            m.push_back((double)h[66]);
-        }
-        std::sort(m.begin(), m.end());
-        double per = m[2] / ((double)STEPS * 8 * W);
+        double per = pn_grid_clock_median(cyc, 132, 5, [&] { k_tp<KIND><<<132, 32 * W>>>(t, out, cyc); }) /
+                     ((double)STEPS * 8 * W);
         printf("tex_%s_W%d,%.4f,cycles,\"a fetch instruction a SM (%d warps, 8 independent a step); %.3f a warp\"\n",
                name, W, per, W, per * W);
     }
