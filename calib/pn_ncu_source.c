@@ -268,16 +268,15 @@ pn_status_t pn_ncu_source_parse(pn_ncu_source_t *s, const char *text, size_t len
                     if (col[c] < 0 && !strcmp(fs.f[i], col_names[c]))
                         col[c] = (long)i;
             /* a table without counts: the page of a launch ncu collected no
-                 * SourceCounters for; its launch gets a counts-only config */
-            s->tables[s->n_tables - 1].uncounted = col[C_ADDR] >= 0 && col[C_SRC] >= 0 &&
-                                                  col[C_EXEC] < 0;
+             * SourceCounters for; its launch gets a counts-only config */
+            pn_ncu_sass_table_t *t = &s->tables[s->n_tables - 1];
+            t->uncounted = col[C_ADDR] >= 0 && col[C_SRC] >= 0 && col[C_EXEC] < 0;
             for (int c = 0; c < C_REQUIRED && st == PN_OK; c++)
-                if (col[c] < 0 && !(c == C_EXEC && s->tables[s->n_tables - 1].uncounted))
+                if (col[c] < 0 && !(c == C_EXEC && t->uncounted))
                     st = pn_error_at(err, PN_EINVAL, s->path, line, 1,
                                      "missing column '%s' in the header of the table of "
                                      "line %ld (expected Address, Source, Instructions "
-                                     "Executed)", col_names[c],
-                                     s->tables[s->n_tables - 1].line);
+                                     "Executed)", col_names[c], t->line);
             width = fs.n;
             want_header = 0;
         } else if (s->n_tables == 0) {

@@ -445,6 +445,7 @@ int pn_cmd_import(int argc, char **argv)
     if (pn_cli_out_open(&main_out, output, &err) != PN_OK)
         goto fail;
     char unknown[256] = "", missing[64] = "";
+    size_t n_progs = 0;                     /* configs with a SASS program */
     /* all files written to temporaries first: all or nothing */
     for (size_t i = 0; i < ncu.n_launches; i++) {
         const pn_ncu_launch_t *l = &ncu.launches[i];
@@ -455,6 +456,7 @@ int pn_cmd_import(int argc, char **argv)
         snprintf(sass, sizeof sass, "%s-%ux%u-%ld.sass", l->kernel, l->threads, l->blocks,
                  l->id);
         int has_prog = source && !src.tables[table_of[i]].uncounted;
+        n_progs += (size_t)has_prog;
         if (has_prog && write_program(&progs[i], outdir, sass, &src, &src.tables[table_of[i]],
                                       &ncu, l, unknown, sizeof unknown, missing, sizeof missing,
                                       &err) != PN_OK)
@@ -496,9 +498,6 @@ int pn_cmd_import(int argc, char **argv)
                 "$(pnsim import --metrics) of this pnsim (doc/import.md)\n", missing);
     if (outdir) {
         int one = ncu.n_launches == 1;
-        size_t n_progs = 0;
-        for (size_t i = 0; source && i < ncu.n_launches; i++)
-            n_progs += !src.tables[table_of[i]].uncounted;
         if (!source || n_progs == ncu.n_launches)
             fprintf(stderr, "pnsim import: %zu config%s%s in %s, and %zu fitted across block "
                     "sizes\n", ncu.n_launches, one ? "" : "s",

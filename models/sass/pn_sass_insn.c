@@ -301,8 +301,7 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
      * 0x1": R10; the second pair, RZ, for 3 or 4 components), pairs past one component */
     if (pn_sass_opcode_apart(in->opcode) == PN_SASS_APART_TEXTURE) {
         const char *c = strrchr(p, ',');
-        char *end;
-        unsigned long mask = c && strstr(c, "0x") ? strtoul(c + 1, &end, 16) : 0;
+        unsigned long mask = c && strstr(c, "0x") ? strtoul(c + 1, NULL, 16) : 0;
         in->components = 0;
         for (unsigned long b = mask & 15; b; b >>= 1)
             in->components += (int)(b & 1);

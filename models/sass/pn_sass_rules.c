@@ -116,13 +116,6 @@ uint32_t pn_sass_copies(const uint32_t block[3], uint32_t W)
     return W / (uint32_t)((x + 31) / 32);
 }
 
-static uint32_t latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl);
-
-uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
-{
-    return latency_at(s, o, lvl) + o->tex_extra;
-}
-
 /* pn_sass_latency_at but a texture fetch's extra steps. */
 static uint32_t latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
 {
@@ -139,4 +132,9 @@ static uint32_t latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
     double h2 = s->l2_hit < 0 ? 0 : s->l2_hit > 1 ? 1 : s->l2_hit;
     double late = h2 * s->lat_l2 + (1 - h2) * (s->lat_dram + o->dram_late) + o->spread;
     return (uint32_t)llround(s->lat_l1 + o->copied * (late > s->lat_l1 ? late - s->lat_l1 : 0));
+}
+
+uint32_t pn_sass_latency_at(const pn_sass_sim_t *s, const sop_t *o, int lvl)
+{
+    return latency_at(s, o, lvl) + o->tex_extra;
 }

@@ -29,8 +29,8 @@ enum { K_ALU, K_SFU, K_SHFL, K_GLD, K_GST, K_ATOMG, K_SLD, K_SST, K_CONST, K_BAR
  * integer and logic pipe), fmah (FMA heavy, which alone runs IMAD) and fp64
  * (DFMA, DADD, DMUL, DSETP with the profile's fp64_busy); per
  * SM lsu, shared, and its shares of the device's dram, the l2's reads (loads,
- * atomics) and writes (stores), the atomic unit of one address, and the
- * constant cache (indexed LDC). */
+ * atomics) and writes (stores), the atomic unit of one address, the
+ * constant cache (indexed LDC) and the texture unit (TEX, TLD, TLD4). */
 enum { P_ALU, P_SFU, P_INT, P_FMAH, P_FP64, P_LSU, P_SHARED, P_DRAM, P_L2, P_L2W, P_ATOM, P_CONST,
        P_TEX, P_N };
 /* The pipes each partition has its own of (P_ALU .. P_FP64). */
@@ -116,7 +116,7 @@ struct pn_sass_sim {
 
 /* The index of pipe q's bucket for partition part among an SM's buckets: the
  * per-partition pipes first (P_PER_PART part + q), then the SM's lsu, shared,
- * dram, l2, l2w, atom and const (P_PER_PART partitions + q - P_LSU). */
+ * dram, l2, l2w, atom, const and tex (P_PER_PART partitions + q - P_LSU). */
 static inline uint32_t pn_sass_bucket(uint32_t partitions, int q, uint32_t part)
 {
     return q < P_PER_PART ? P_PER_PART * part + (uint32_t)q
