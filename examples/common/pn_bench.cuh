@@ -263,6 +263,7 @@ static double pn_clock_median(long long *cyc, int reps, Launch launch)
         PN_CK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
         v.push_back((double)h);
     }
+    std::sort(v.begin(), v.end());
     return pn_pct(v, 0.5);
 }
 
