@@ -143,7 +143,7 @@ else bad cudasamples-script "rc $rc, $n_build builds: $(cat "$TMP/err") $(cat "$
 mkdir -p "$TMP/d"
 cp examples/data/h100/cudasamples/scalarProd.* "$TMP/d/"
 if PN_FLUSHED=1 bash examples/common/import_compare.sh --dir "$TMP/d" "$TMP/new/work" >"$TMP/o" 2>"$TMP/err" &&
-   [ "$(tail -n 1 "$TMP/o")" = "all: 1 launches, MAPE 4.3 %, median error 4.3 %" ] &&
+   [ "$(tail -n 1 "$TMP/o")" = "all: 1 launches, MAPE 3.7 %, median error 3.7 %" ] &&
    grep -q '^scalarProd: overall: 1 of 1 launches predicted' "$TMP/o" &&
    grep -q 'flushed: 1' "$TMP/new/work/scalarProd/"*.yaml; then ok import-compare-dir
 else bad import-compare-dir "$(cat "$TMP/o" "$TMP/err")"; fi

@@ -2,23 +2,27 @@
  * pipelined SM, step by step over the steps in which some warp can act
  * (doc/dependencies.md); it plays the net of pn_sass_net.c.
  *
- * A running warp waits in a heap until the step its registers, its previous
- * issue and its branch or barrier latency allow (its wake), then in the ready
- * list of its partition and class (pn_sass_class_t: what its next op takes).
- * In a step only the lists whose class the buckets and the in-flight limit
- * can pay are drawn from, one warp at a time with the weight of their
- * members, and rechecked after each issue: the warps of the other lists
- * would be refused whatever the order (a step's takes only lower the
- * levels), so leaving them out keeps the net's distribution, and a step
- * costs what it issues. The next step visited is the first at which a warp
- * wakes, a list could be paid by refills or returned slots, or a block may
- * start.
+ * A running warp waits in a calendar (a bitmap of warps per step for the next
+ * PN_SASS_CAL steps, a heap beyond) until the step its registers, its
+ * previous issue and its branch or barrier latency allow (its wake), then in
+ * the ready list of its partition and class (pn_sass_class_t: what its next
+ * op takes). The warps that wake in a step join their lists in the order of
+ * their numbers. In a step only the lists whose class the buckets and the
+ * in-flight limit can pay are drawn from, one warp at a time with the weight
+ * of their members, and rechecked after each issue (the issue's partition's,
+ * and every partition's when it took from the SM's buckets): the warps of
+ * the other lists would be refused whatever the order (a step's takes only
+ * lower the levels), so leaving them out keeps the net's distribution, and a
+ * step costs what it issues. The next step visited is the first at which a
+ * warp wakes, a list could be paid by refills or returned slots, or a block
+ * may start.
  *
  * What a run reads is tabled once (pn_sass_run_init.c): per list its buckets
  * and costs, per op its registers (only those the program uses) and
  * latencies. A step's bookkeeping avoids branches on data where it can (most
- * of its time went to mispredicted branches); the order in which warps wake,
- * join the lists and are drawn is what it was, so a seed gives the same run. */
+ * of its time went to mispredicted branches). Which warp a seed draws
+ * depends on the lists' order (the warps' numbers, the lists by partition),
+ * never on the number of threads. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,20 +55,19 @@ static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
 }
 
 
-/* Running warp wi, in no list, waits for its wake step. */
-static void wake_push(pn_sass_run_t *r, uint32_t wi)
+/* The heap of the warps that wake past the calendar's reach. */
+static void heap_push(pn_sass_run_t *r, uint64_t at, uint32_t wi)
 {
-    struct wakeup v = { r->w[wi].wake, wi };
+    struct wakeup v = { at, wi };
     uint32_t i = r->n_wh++;
     while (i > 0 && r->wh[(i - 1) / 2].at > v.at) {
         r->wh[i] = r->wh[(i - 1) / 2];
         i = (i - 1) / 2;
     }
     r->wh[i] = v;
-    r->w[wi].queued = 1;
 }
 
-static void wake_pop(pn_sass_run_t *r)
+static void heap_pop(pn_sass_run_t *r)
 {
     struct wakeup v = r->wh[--r->n_wh];
     uint32_t i = 0;
@@ -79,6 +82,44 @@ static void wake_pop(pn_sass_run_t *r)
         i = c;
     }
     r->wh[i] = v;
+}
+
+/* Warp wi wakes at step at, in the calendar from cal_cur on (at is never
+ * earlier: one that is waits for the next step visited). */
+static void cal_put(pn_sass_run_t *r, uint64_t at, uint32_t wi)
+{
+    uint32_t st = (uint32_t)(at & (PN_SASS_CAL - 1));
+    r->cal[(size_t)st * r->cal_words + wi / 64] |= 1ull << (wi % 64);
+    r->cal_sum[st / 64] |= 1ull << (st % 64);
+}
+
+/* Running warp wi, in no list, waits for its wake step. */
+static void wake_push(pn_sass_run_t *r, uint32_t wi)
+{
+    uint64_t at = r->w[wi].wake > r->cal_cur ? r->w[wi].wake : r->cal_cur;
+    if (at - r->cal_cur < PN_SASS_CAL)
+        cal_put(r, at, wi);
+    else
+        heap_push(r, at, wi);
+    r->w[wi].queued = 1;
+}
+
+/* The first step at which a waiting warp wakes, or UINT64_MAX: the first
+ * step of the calendar's with warps, from cal_cur round, else the heap's. */
+static uint64_t wake_first(const pn_sass_run_t *r)
+{
+    uint32_t st = (uint32_t)(r->cal_cur & (PN_SASS_CAL - 1)), n = PN_SASS_CAL / 64;
+    uint64_t m = r->cal_sum[st / 64] >> (st % 64);
+    if (m)
+        return r->cal_cur + (uint64_t)__builtin_ctzll(m);
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t q = (st / 64 + i) % n;
+        if (r->cal_sum[q]) {
+            uint32_t at = q * 64 + (uint32_t)__builtin_ctzll(r->cal_sum[q]);
+            return r->cal_cur + ((at - st) & (PN_SASS_CAL - 1));
+        }
+    }
+    return r->n_wh > 0 ? r->wh[0].at : UINT64_MAX;
 }
 
 /* The level warp w issues its next op o at: a load its pattern's next, an
@@ -96,25 +137,39 @@ static uint32_t list_of(const pn_sass_run_t *r, const pn_sass_warp_t *w)
     return w->part * r->s->n_cls + o->cls[level_of(&r->rop[w->pc], w)];
 }
 
-/* The warps due at t join their lists. */
+/* The warps due at t join their lists, in the order of their numbers. No
+ * warp waits for a step before t (t is never past the first wake): the
+ * calendar moves on to cover t and the PN_SASS_CAL - 1 steps after it,
+ * taking from the heap the warps that wake in them. */
 static void wake_due(pn_sass_run_t *r, uint64_t t)
 {
-    while (r->n_wh > 0 && r->wh[0].at <= t) {
-        uint32_t wi = r->wh[0].w;
-        wake_pop(r);
-        pn_sass_warp_t *w = &r->w[wi];
-        w->queued = 0;
-        if (w->state != 0)
-            continue;
-        uint32_t k = list_of(r, w);
-        /* an empty list joins act (without branches: act has a spare slot) */
-        uint32_t first = -(uint32_t)(r->n_rd[k] == 0);
-        r->act[r->n_act] = k;
-        r->apos[k] = (r->n_act & first) | (r->apos[k] & ~first);
-        r->ready_at[k] &= ~(uint64_t)(int64_t)(int32_t)first;
-        r->n_act -= first;
-        r->rd[(size_t)k * r->nw + r->n_rd[k]++] = wi;
+    assert(wake_first(r) >= t);
+    r->cal_cur = t;
+    while (r->n_wh > 0 && r->wh[0].at - t < PN_SASS_CAL) {
+        cal_put(r, r->wh[0].at, r->wh[0].w);
+        heap_pop(r);
     }
+    uint32_t st = (uint32_t)(t & (PN_SASS_CAL - 1));
+    uint64_t *due = r->cal + (size_t)st * r->cal_words;
+    r->cal_sum[st / 64] &= ~(1ull << (st % 64));
+    r->cal_cur = t + 1;
+    for (uint32_t q = 0; q < r->cal_words; q++)
+        while (due[q]) {
+            uint32_t wi = q * 64 + (uint32_t)__builtin_ctzll(due[q]);
+            due[q] &= due[q] - 1;
+            pn_sass_warp_t *w = &r->w[wi];
+            w->queued = 0;
+            if (w->state != 0)
+                continue;
+            uint32_t k = list_of(r, w);
+            /* an empty list joins act (without branches: act has a spare slot) */
+            uint32_t first = -(uint32_t)(r->n_rd[k] == 0);
+            r->act[r->n_act] = k;
+            r->apos[k] = (r->n_act & first) | (r->apos[k] & ~first);
+            r->ready_at[k] &= ~(uint64_t)(int64_t)(int32_t)first;
+            r->n_act -= first;
+            r->rd[(size_t)k * r->nw + r->n_rd[k]++] = wi;
+        }
 }
 
 /* Take member u out of list k. */
@@ -402,7 +457,7 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
 {
     uint64_t nx = UINT64_MAX;
     const pn_sass_sim_t *s = r->s;
-    uint32_t left[PN_PIPE_MAX_PARTITIONS], ne = 0, issued = 0, total = 0;
+    uint32_t left[PN_PIPE_MAX_PARTITIONS], issued = 0, total = 0;
     if (r->n_inflight > 0 && r->if_first <= t) {
         r->if_first = UINT64_MAX;
         for (uint32_t i = 0; i < r->n_ifq; i++) {
@@ -416,8 +471,13 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
                 r->if_first = q->at[q->head];
         }
     }
-    for (uint32_t p = 0; p < s->partitions; p++)
+    /* the lists that can be paid, partition p's at elig[p * n_cls], gn[p] of
+     * them with gt[p] members */
+    uint32_t C = s->n_cls, gn[PN_PIPE_MAX_PARTITIONS], gt[PN_PIPE_MAX_PARTITIONS];
+    for (uint32_t p = 0; p < s->partitions; p++) {
         left[p] = s->issue;
+        gn[p] = gt[p] = 0;
+    }
     r->stamp++;
     for (uint32_t a = 0; a < r->n_act; a++) {
         uint32_t k = r->act[a];
@@ -425,24 +485,28 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
             nx = r->ready_at[k] < nx ? r->ready_at[k] : nx;
             continue;
         }
-        uint64_t st = r->stall[r->lr[k].part];
-        if (st > t) {
-            nx = st < nx ? st : nx;
+        uint32_t p = r->lr[k].part;
+        if (r->stall[p] > t) {
+            nx = r->stall[p] < nx ? r->stall[p] : nx;
             continue;
         }
         uint64_t m = list_wait(r, k, t);
         if (m == 0) {
-            r->elig[ne++] = k;
+            r->elig[p * C + gn[p]++] = k;
+            gt[p] += r->n_rd[k];
             total += r->n_rd[k];
         } else
             nx = t + m < nx ? t + m : nx;
         r->ready_at[k] = t + (m ? m : 1);
     }
-    while (ne > 0) {
-        uint32_t e = 0, u = pn_rng_below(&r->rng, total);
-        while (u >= r->n_rd[r->elig[e]])
-            u -= r->n_rd[r->elig[e++]];
-        uint32_t kk = r->elig[e], pw = r->lr[kk].part;
+    while (total > 0) {
+        uint32_t u = pn_rng_below(&r->rng, total), pw = 0, e = 0;
+        while (u >= gt[pw])
+            u -= gt[pw++];
+        uint32_t *seg = r->elig + pw * C;
+        while (u >= r->n_rd[seg[e]])
+            u -= r->n_rd[seg[e++]];
+        uint32_t kk = seg[e];
         uint64_t took = r->lr[kk].mask;
         uint32_t wi = list_take(r, kk, u);
         pn_sass_warp_t *w = &r->w[wi];
@@ -458,35 +522,42 @@ static uint32_t issue_step(pn_sass_run_t *r, uint64_t t, uint64_t *next)
         r->stamp++;
         issued++;
         total--;
-        uint32_t full = --left[pw] == 0;
+        gt[pw]--;
         if (w->state == 0 && !w->queued)
             wake_push(r, wi);
-        /* keep the lists that still have members, a slot and the units (only
-         * the issue's list may have emptied, only its partition's lists lost
-         * their slot, and only those sharing a bucket or the in-flight slots
-         * with the issue may have lost their units) */
-        uint32_t n = 0, dropped = 0;
-        for (uint32_t i = 0; i < ne; i++) {
-            uint32_t k = r->elig[i], c = r->n_rd[k];
-            const pn_sass_lrec_t *L = &r->lr[k];
-            /* bitwise, not &&: these vary from list to list */
-            uint32_t keep = (uint32_t)(c != 0) & ~((uint32_t)full & (uint32_t)(L->part == pw));
-            dropped |= (uint32_t)(c != 0) & ~keep;
-            if (keep & (uint32_t)((L->mask & took) != 0)) {
-                uint64_t m = list_wait(r, k, t);
-                if (m > 0) {
-                    r->ready_at[k] = t + m;
-                    nx = t + m < nx ? t + m : nx;
-                    keep = 0;
+        if (--left[pw] == 0) {
+            /* its partition is done for the step: its lists that still have
+             * members try again at the next */
+            if (gt[pw] > 0)
+                nx = t + 1 < nx ? t + 1 : nx;
+            total -= gt[pw];
+            gt[pw] = gn[pw] = 0;
+        } else if (r->n_rd[kk] == 0)
+            seg[e] = seg[--gn[pw]];
+        /* recheck the lists that may have lost their units: those sharing a
+         * bucket with the issue, of its partition, or of every partition when
+         * it took from the SM's buckets or an in-flight slot */
+        uint32_t all = (took & r->sm_mask) != 0;
+        uint32_t q1 = all ? s->partitions : pw + 1;
+        for (uint32_t q = all ? 0 : pw; q < q1; q++) {
+            uint32_t *sg = r->elig + q * C, n = 0;
+            for (uint32_t i = 0; i < gn[q]; i++) {
+                uint32_t k = sg[i], keep = 1;
+                if (r->lr[k].mask & took) {
+                    uint64_t m = list_wait(r, k, t);
+                    if (m > 0) {
+                        r->ready_at[k] = t + m;
+                        nx = t + m < nx ? t + m : nx;
+                        gt[q] -= r->n_rd[k];
+                        total -= r->n_rd[k];
+                        keep = 0;
+                    }
                 }
+                sg[n] = k;
+                n += keep;
             }
-            r->elig[n] = k;
-            n += (uint32_t)keep;
-            total -= c & (keep - 1);
+            gn[q] = n;
         }
-        if (dropped)
-            nx = t + 1 < nx ? t + 1 : nx;
-        ne = n;
     }
     *next = nx;
     return issued;
@@ -546,8 +617,9 @@ static pn_status_t sim_run(const pn_sass_sim_t *s, uint64_t seed, const pn_run_o
         if (r.last_done > end)
             end = r.last_done;
         /* the next step at which anything can happen */
-        if (r.n_wh > 0 && r.wh[0].at < next)
-            next = r.wh[0].at;
+        uint64_t wake = wake_first(&r);
+        if (wake < next)
+            next = wake;
         if (r.next_block < s->blocks && r.n_free > 0) {
             uint64_t at = r.free_at > r.launch_ok ? r.free_at : r.launch_ok;
             if (at < next)

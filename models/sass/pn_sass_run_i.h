@@ -19,7 +19,7 @@ typedef struct pn_sass_bk {
 typedef struct pn_sass_warp {
     uint32_t gw, pc, slot, part;
     int state;                  /* 0 running, 1 at a barrier, 2 done, 3 no block */
-    int queued;                 /* in the wake-up heap */
+    int queued;                 /* in the wake-up calendar or heap */
     uint64_t next_ok, drain, wake;
     uint64_t last;              /* its previous issue, or when it could first issue */
     pn_sass_levels_t lev;       /* its level pattern */
@@ -52,6 +52,7 @@ typedef struct pn_sass_slot {
  * written, the ones it writes padded to a multiple of 2 with one never read
  * (but its predicates as branches read them: wbr, ready lat_br after it
  * issues); the level it issues at as (warp's next load level & lvmask) | lvfix. */
+#define PN_SASS_CAL 1024        /* steps the wake-up calendar holds, a power of 2 */
 #define PN_SASS_RUN_REGS 24     /* MAX_OP_REGS, a multiple of 4 */
 typedef struct pn_sass_rop {
     uint16_t rreg[PN_SASS_RUN_REGS], wreg[PN_SASS_RUN_REGS], wbr[REG_MEM - REG_PRED];
@@ -95,14 +96,23 @@ typedef struct pn_sass_run {
     uint32_t n_free;            /* slots without a block */
     uint64_t free_at;           /* the first step a slot without a block may take one
                                  * (its last warp done 2 steps before); UINT64_MAX: none */
-    struct wakeup { uint64_t at; uint32_t w; } *wh;    /* the wake-up heap */
+    /* the wake-up calendar: per step of the PN_SASS_CAL from cal_cur on, a
+     * bitmap of the warps that wake then (cal_words words a step) and one bit
+     * a step in cal_sum when it has some; warps that wake later wait in the
+     * heap wh */
+    uint64_t *cal, *cal_sum, cal_cur;
+    uint32_t cal_words;
+    struct wakeup { uint64_t at; uint32_t w; } *wh;
     uint32_t n_wh, nw;
     uint32_t *rd, *n_rd;        /* list k (partition * classes + class) at rd[k * nw] */
     uint32_t *act, *apos, n_act; /* the lists with members, and each list's place there */
-    uint32_t *elig;             /* a step's lists that can be paid */
+    uint32_t *elig;             /* a step's lists that can be paid, partition p's from
+                                 * elig[p * n_cls] */
     uint64_t *ready_at;         /* per list: no step before can pay its class (takes only
                                  * lower the levels, so an earlier answer stays a bound) */
     pn_sass_lrec_t *lr;         /* per list: its class, read for the engine */
+    uint64_t sm_mask;           /* the lists' mask bits of the SM's buckets and the
+                                 * in-flight slots */
     uint64_t stamp;             /* changes with t and with every issue */
     uint64_t *memo_at, *memo_m; /* per class of the SM's buckets only: the stamp of
                                  * its last list_wait and the answer */

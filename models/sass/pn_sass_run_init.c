@@ -40,6 +40,9 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
     size_t nk = (size_t)s->partitions * s->n_cls;
     r->nw = nw;
     r->wh = malloc(nw * sizeof *r->wh);
+    r->cal_words = (nw + 63) / 64;
+    r->cal = calloc((size_t)PN_SASS_CAL * r->cal_words, sizeof *r->cal);
+    r->cal_sum = calloc(PN_SASS_CAL / 64, sizeof *r->cal_sum);
     r->rd = malloc(nk * nw * sizeof *r->rd);
     r->n_rd = calloc(nk, sizeof *r->n_rd);
     r->act = malloc((nk + 1) * sizeof *r->act);
@@ -53,7 +56,8 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
     r->if_first = UINT64_MAX;
     r->free_at = UINT64_MAX;
     r->lat = malloc(3 * (size_t)(s->n_ops ? s->n_ops : 1) * sizeof *r->lat);
-    if (!r->w || !r->slot || !r->bk || !r->lq || !r->ifq || !r->kbuf || !r->wh || !r->rd ||
+    if (!r->w || !r->slot || !r->bk || !r->lq || !r->ifq || !r->kbuf || !r->wh || !r->cal ||
+        !r->cal_sum || !r->rd ||
         !r->n_rd || !r->act || !r->apos || !r->elig || !r->ready_at || !r->lr || !r->memo_at ||
         !r->memo_m || !r->lat || !r->rop)
         return pn_error_set(err, PN_ENOMEM, "out of memory");
@@ -72,9 +76,12 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
             sm &= q >= P_PER_PART;
             L->need[i] = c->cost[q];
             L->mask |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
+            if (q >= P_PER_PART)
+                r->sm_mask |= UINT64_C(1) << (b % 63);
         }
         if (c->inflight)
             L->mask |= UINT64_C(1) << 63;
+        r->sm_mask |= UINT64_C(1) << 63;
         /* (one bucket and no in-flight slot is as quick to recheck) */
         sm &= c->n_pipes >= 2 || c->inflight;
         L->memo_rd = sm ? (uint32_t)(k % s->n_cls) : s->n_cls;
@@ -151,6 +158,8 @@ void pn_sass_run_destroy(pn_sass_run_t *r)
     free(r->rop);
     free(r->code_ok);
     free(r->wh);
+    free(r->cal);
+    free(r->cal_sum);
     free(r->rd);
     free(r->n_rd);
     free(r->act);
