@@ -27,12 +27,15 @@ static const char compare_usage[] =
     "MAPE, per sweep (a kernel at one size over several block sizes) the best\n"
     "block size measured and predicted and the regret (the measured time of the\n"
     "predicted one over the best; near: within 1 %), the worst launches, and an\n"
-    "overall line.\n"
+    "overall line. With the measured spread (columns p10_us and p90_us, one times\n"
+    "file), the overall line also counts the sweeps whose best is clear of it\n"
+    "(every other block size's p10 above the best's p90) and the right picks among\n"
+    "them: where the spreads overlap, the measurement cannot tell the best.\n"
     "\n"
     "TIMES.csv has a header with the columns kernel, size, threads, blocks and\n"
-    "median_us (more are ignored; '#' lines are comments), as\n"
-    "examples/deps/measure.sh writes it; or it is the table of launches of\n"
-    "`pnsim import -f csv` (kernel, threads, blocks, duration_ns: ncu's\n"
+    "median_us (p10_us and p90_us optional, more are ignored; '#' lines are\n"
+    "comments), as examples/deps/measure.sh writes it; or it is the table of\n"
+    "launches of `pnsim import -f csv` (kernel, threads, blocks, duration_ns: ncu's\n"
     "durations, taken at the clocks ncu locks, base by default; the size is a\n"
     "launch's threads in all); or the file examples/measure/pn_ktime.c writes\n"
     "(CUPTI durations: add --durations). Several times files of the same launches\n"
@@ -351,6 +354,9 @@ int pn_cmd_compare(int argc, char **argv)
                            &col[k], &err) != PN_OK)
             goto fail;
     }
+    /* the measured spread, from one times file with p10_us and p90_us */
+    const long c10 = pn_csv_column(&csv, "p10_us"), c90 = pn_csv_column(&csv, "p90_us");
+    const int spread = !ncu_times && n_times == 1 && c10 >= 0 && c90 >= 0;
     if (ncu_times && n_times > 1) {
         pn_error_set(&err, PN_EINVAL, "%s: ncu's table of launches (duration_ns) cannot be "
                      "one of several times files: give tables with median_us", times);
@@ -397,6 +403,13 @@ int pn_cmd_compare(int argc, char **argv)
                            us, pred,
                            e ? e->path : NULL, &err) != PN_OK)
             goto fail;
+        if (spread) {
+            double p10, p90;
+            if (pn_csv_double(&csv, row, (size_t)c10, "p10_us", 0, &p10, &err) != PN_OK ||
+                pn_csv_double(&csv, row, (size_t)c90, "p90_us", 0, &p90, &err) != PN_OK)
+                goto fail;
+            pn_compare_spread(&cmp, p10, p90);
+        }
         pn_cli_progress_one_more(&prog);
         if (pn_cli_stop) {
             pn_error_set(&err, PN_EINTR, "interrupted");

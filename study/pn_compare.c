@@ -1,6 +1,7 @@
 /* pn_compare.c - measured against predicted kernel times (pn_compare.h). */
 #include "pn_compare.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -50,8 +51,16 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
     r->blocks = blocks;
     r->measured_us = measured_us;
     r->predicted_us = predicted_us;
+    r->p10_us = r->p90_us = -1;
     c->n++;
     return PN_OK;
+}
+
+void pn_compare_spread(pn_compare_t *c, double p10_us, double p90_us)
+{
+    assert(c->n > 0);
+    c->rows[c->n - 1].p10_us = p10_us;
+    c->rows[c->n - 1].p90_us = p90_us;
 }
 
 static int has_pred(const pn_compare_row_t *r)
@@ -101,6 +110,8 @@ typedef struct group {
     double abs_err;               /* sum of |error| */
     size_t best_m, best_p;        /* rows of the least measured, least predicted time */
     int distinct;                 /* more than one block size (sweeps), kernel (versions) */
+    int spread, clear;            /* sweeps: every row has its spread; the best's lies
+                                   * below every other's (pn_compare_write) */
 } group_t;
 
 enum { G_KERNEL, G_SWEEP, G_VERSION };
@@ -154,6 +165,17 @@ static group_t *groups(const pn_compare_t *c, int kind, size_t *ng)
         x->n++;
         x->abs_err += fabs(err_of(r));
     }
+    for (size_t k = 0; k < *ng; k++)
+        g[k].spread = g[k].clear = g[k].distinct;
+    for (size_t i = 0; i < c->n; i++) {
+        const pn_compare_row_t *r = &c->rows[i], *b = &c->rows[g[of[i]].best_m];
+        if (!has_pred(r))
+            continue;
+        g[of[i]].spread &= r->p10_us >= 0 && r->p90_us >= 0;
+        g[of[i]].clear &= i == g[of[i]].best_m || r->p10_us > b->p90_us;
+    }
+    for (size_t k = 0; k < *ng; k++)
+        g[k].clear &= g[k].spread;
     free(of);
     return g;
 }
@@ -236,11 +258,14 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
         if (kg[k].n)
             fprintf(out, "  %-16s MAPE %6.1f %% over %zu launches\n",
                     c->rows[kg[k].first].kernel, 100 * kg[k].abs_err / kg[k].n, kg[k].n);
-    size_t sweeps = 0, right = 0, near = 0;
+    size_t sweeps = 0, right = 0, near = 0, spread = 0, clear = 0, clear_right = 0;
     double sweep_regret = 0;
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
+            spread += (size_t)sg[k].spread;
+            clear += (size_t)sg[k].clear;
+            clear_right += (size_t)sg[k].clear && m->threads == p->threads;
             if (!sweeps++)
                 fputs("\nsweeps (a kernel at one size): the best block size, and the regret "
                       "(measured time of the predicted one over the best)\n", out);
@@ -280,6 +305,10 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
         fprintf(out, ", best block size right in %zu of %zu sweeps (%zu within %g %% of the "
                 "best measured time, mean regret %.3f)", right, sweeps, near,
                 100 * PN_COMPARE_NEAR, sweep_regret / sweeps);
+    if (spread)
+        fprintf(out, "; of the %zu sweeps with their spread, %zu clear of it (every other "
+                "block size's p10 above the best's p90), right in %zu", spread, clear,
+                clear_right);
     if (groups_v)
         fprintf(out, "; fastest version right in %zu of %zu groups, with its block size in "
                 "%zu, mean regret %.2f", right_v, groups_v, right_pair, regret / groups_v);
@@ -324,12 +353,14 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
         }
     fputs("\n  ],\n  \"sweeps\": [", out);
     first = 1;
-    size_t sweeps = 0, right = 0, near = 0;
+    size_t sweeps = 0, right = 0, near = 0, clear = 0, clear_right = 0;
     double sweep_regret = 0;
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
             sweeps++;
+            clear += (size_t)sg[k].clear;
+            clear_right += (size_t)sg[k].clear && m->threads == p->threads;
             right += m->threads == p->threads;
             near += p->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
             sweep_regret += p->measured_us / m->measured_us;
@@ -338,8 +369,11 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
             pn_json_string(out, m->kernel);
             fputs(", \"size\": ", out);
             pn_json_string(out, m->size);
-            fprintf(out, ", \"best_measured\": %u, \"best_predicted\": %u, \"regret\": %.6g}",
+            fprintf(out, ", \"best_measured\": %u, \"best_predicted\": %u, \"regret\": %.6g",
                     m->threads, p->threads, p->measured_us / m->measured_us);
+            if (sg[k].spread)
+                fprintf(out, ", \"clear\": %s", sg[k].clear ? "true" : "false");
+            fputc('}', out);
         }
     fputs("\n  ],\n  \"versions\": [", out);
     first = 1;
@@ -361,9 +395,10 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
         fprintf(out, "%s%zu", j ? ", " : "", o->worst[j]);
     fprintf(out, "],\n  \"overall\": {\"launches\": %zu, \"predicted\": %zu, \"mape\": %.6g, "
             "\"median_error\": %.6g, \"worst_kernel_mape\": %.6g, \"sweeps\": %zu, "
-            "\"sweeps_right\": %zu, \"sweeps_near\": %zu, \"sweep_regret\": %.6g}\n}\n", c->n,
-            o->n, o->mape, o->median, o->worst_kernel, sweeps, right, near,
-            sweeps ? sweep_regret / sweeps : 0);
+            "\"sweeps_right\": %zu, \"sweeps_near\": %zu, \"sweep_regret\": %.6g, "
+            "\"sweeps_clear\": %zu, \"sweeps_clear_right\": %zu}\n}\n", c->n, o->n, o->mape,
+            o->median, o->worst_kernel, sweeps, right, near, sweeps ? sweep_regret / sweeps : 0,
+            clear, clear_right);
 }
 
 static void write_csv(FILE *out, const pn_compare_t *c)

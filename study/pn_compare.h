@@ -22,6 +22,7 @@ typedef struct pn_compare_row {
     uint32_t threads;
     uint64_t blocks;
     double measured_us, predicted_us; /* predicted < 0: no config matched */
+    double p10_us, p90_us;        /* the measured spread (< 0: not given) */
     char *config;                 /* the config that predicted it (NULL: none) */
 } pn_compare_row_t;
 
@@ -39,6 +40,9 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
                            uint32_t threads, uint64_t blocks, double measured_us,
                            double predicted_us, const char *config, pn_error_t *err);
 
+/* The last row's measured spread: its 10th and 90th percentiles of time. */
+void pn_compare_spread(pn_compare_t *c, double p10_us, double p90_us);
+
 /* Write the comparison: text (a table, per kernel MAPE, sweeps, with versions
  * the version groups, the `worst` largest errors, the overall line), json (the
  * same as one object) or csv (one row per launch). A sweep is the rows of one
@@ -46,7 +50,10 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
  * size of the least measured and of the least predicted time, its regret is
  * the measured time of the predicted pick over the least measured (near:
  * within PN_COMPARE_NEAR; the overall line counts them and means the
- * regrets). With versions,
+ * regrets). A sweep whose rows all have their spread is clear when every
+ * other block size's 10th percentile lies above the best's 90th: the
+ * measurement tells its best apart (the overall line counts those and the
+ * right picks among them). With versions,
  * kernels named FAMILY_VERSION at one size are one group: the fastest
  * (version, block size) measured and predicted, and the regret (measured time
  * of the predicted pick over the measured best). Errors are

@@ -463,6 +463,11 @@ assert abs(r["error"] - (r["predicted_us"] - 1182.16) / 1182.16) < 1e-6 and d["l
    [ "$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/sass" | head -1)" = "kernel,size,threads,blocks,measured_us,predicted_us,error,config" ]; then
     ok compare
 else bad compare "rc $rc: $(cat "$TMP/err") $(tail -1 "$TMP/cmp.txt")"; fi
+# the measured spread (p10_us, p90_us) is read with the times: a bad value is an error at
+# its file, line and column
+printf '# measured\nkernel,size,threads,blocks,median_us,p10_us,p90_us\ndp_serial,4194304,256,16384,1182.16,fast,1190\n' >"$TMP/tsp.csv"
+expect compare-bad-spread 1 "$TMP/tsp.csv:3:37: p10_us: expected a number greater than 0, got 'fast'" \
+    $RUN compare -q -r 1 "$TMP/tsp.csv" "$TMP/sass"
 # --durations: measured times are kernel durations as profilers report them; the launch
 # then costs the profile's launch_duration_us (h100: 0.864) in place of launch_us (3.168)
 a=$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/sass" 2>"$TMP/err" | awk -F, '$1 == "dp_serial" { print $6 }')

@@ -1,5 +1,6 @@
 /* test_compare.c - pnsim compare's verdicts: per kernel MAPE, the best block
- * size of a sweep with its regret and the near count, in text and JSON. */
+ * size of a sweep with its regret and the near count, and whether the
+ * measured spread tells its best apart, in text and JSON. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -68,10 +69,50 @@ static void test_sweeps(void **state)
     pn_compare_destroy(&c);
 }
 
+/* A sweep is clear of its spread when every other block size's p10 lies above
+ * the best's p90: a (best 10.0 up to 10.2, the other from 10.5) is, b (the
+ * other from 10.1) is not; c has a row without its spread, d none at all, so
+ * they are not counted. Right among the clear: a's pick. */
+static void test_sweep_spread(void **state)
+{
+    (void)state;
+    pn_compare_t c;
+    pn_compare_init(&c);
+    pn_error_t err = { 0 };
+    static const struct { const char *k; unsigned t; double m, p, p10, p90; } rows[] = {
+        { "a", 128, 10.0, 9.0, 9.9, 10.2 },  { "a", 256, 11.0, 9.5, 10.5, 11.5 },
+        { "b", 128, 10.0, 9.0, 9.9, 10.2 },  { "b", 256, 10.3, 8.0, 10.1, 10.4 },
+        { "c", 128, 10.0, 9.0, 9.9, 10.2 },  { "c", 256, 11.0, 9.5, -1, -1 },
+        { "d", 128, 10.0, 9.0, -1, -1 },     { "d", 256, 11.0, 9.5, -1, -1 },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        assert_int_equal(pn_compare_add(&c, rows[i].k, "1", rows[i].t, 4, rows[i].m, rows[i].p,
+                                        "x.yaml", &err), PN_OK);
+        if (rows[i].p10 >= 0)
+            pn_compare_spread(&c, rows[i].p10, rows[i].p90);
+    }
+    char *t = written(&c, PN_FORMAT_TEXT);
+    expect_in(t, "best block size right in 3 of 4 sweeps (3 within 1 % of the best measured "
+                 "time, mean regret 1.008); of the 2 sweeps with their spread, 1 clear of it "
+                 "(every other block size's p10 above the best's p90), right in 1\n");
+    free(t);
+    char *j = written(&c, PN_FORMAT_JSON);
+    expect_in(j, "{\"kernel\": \"a\", \"size\": \"1\", \"best_measured\": 128, "
+                 "\"best_predicted\": 128, \"regret\": 1, \"clear\": true}");
+    expect_in(j, "{\"kernel\": \"b\", \"size\": \"1\", \"best_measured\": 128, "
+                 "\"best_predicted\": 256, \"regret\": 1.03, \"clear\": false}");
+    expect_in(j, "{\"kernel\": \"c\", \"size\": \"1\", \"best_measured\": 128, "
+                 "\"best_predicted\": 128, \"regret\": 1}");
+    expect_in(j, "\"sweeps_clear\": 1, \"sweeps_clear_right\": 1}");
+    free(j);
+    pn_compare_destroy(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweeps),
+        cmocka_unit_test(test_sweep_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
