@@ -50,14 +50,17 @@ static inline void rows_prog(pn_sass_prog_t *p, const char *const *text, int n,
 /* The SMs one_warp_pd's run shares the device's L2 and DRAM with (busy_sms). */
 static uint32_t g_busy = 1;
 
-/* Steps of one warp (1 block) running prog with wide pipes: arith latency LA,
- * every load served at L1 with latency LD; the L2 pipe and the atomic unit
- * as pd (NULL: none) gives them. */
-static inline uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in)
+/* Steps of W warps of one block running prog with wide pipes: arith latency
+ * LA, every load served at L1 with latency ld; the L2 pipe and the atomic
+ * unit as pd (NULL: none) gives them. Seeds 1 and 99 must agree (the tests'
+ * programs leave no random choice that matters). */
+static inline uint64_t warps_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in,
+                                uint32_t W, uint32_t ld)
 {
     pn_pipe_params_t pp;
     one_warp_params(&pp);
-    pp.latency[PN_PIPE_LD_L1] = pp.latency[PN_PIPE_LD_L2] = pp.latency[PN_PIPE_LD_DRAM] = LD;
+    pp.n_warps = W;
+    pp.latency[PN_PIPE_LD_L1] = pp.latency[PN_PIPE_LD_L2] = pp.latency[PN_PIPE_LD_DRAM] = ld;
     pn_pipe_device_t pd = { 0 };
     if (pd_in)
         pd = *pd_in;
@@ -72,9 +75,15 @@ static inline uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_dev
     pn_run_result_t r, r2;
     assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
     assert_int_equal(pn_sass_sim_run(sim, 99, &o, &r2, &err), PN_OK);
-    assert_int_equal(r.steps, r2.steps); /* one warp: no random choice matters */
+    assert_int_equal(r.steps, r2.steps);
     pn_sass_sim_free(sim);
     return r.steps;
+}
+
+/* Steps of one warp (1 block) running prog: warps_pd with loads at LD. */
+static inline uint64_t one_warp_pd(const pn_sass_prog_t *prog, const pn_pipe_device_t *pd_in)
+{
+    return warps_pd(prog, pd_in, 1, LD);
 }
 
 /* The bounds of the run one_warp_pd makes. */

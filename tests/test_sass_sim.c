@@ -589,31 +589,6 @@ static void test_run_ops(void **state)
     pn_sass_prog_destroy(&p);
 }
 
-/* Steps of W warps of one block running prog, every latency LA but loads,
- * served at L1 in ld steps; seeds 1 and 99 alike. */
-static uint64_t warps_ld(const pn_sass_prog_t *prog, uint32_t W, uint32_t ld)
-{
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.n_warps = W;
-    pp.latency[PN_PIPE_LD_L1] = pp.latency[PN_PIPE_LD_L2] = pp.latency[PN_PIPE_LD_DRAM] = ld;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = 1;
-    pn_sass_sim_params_t sp = { &pp, &pd, &mem, prog, 1, 0, 1 };
-    pn_sass_sim_t *sim;
-    pn_error_t err = { 0 };
-    assert_int_equal(pn_sass_sim_new(&sp, &sim, &err), PN_OK);
-    pn_run_opts_t o = { .max_steps = 1000000, .idle_trans = -1 };
-    pn_run_result_t r, r2;
-    assert_int_equal(pn_sass_sim_run(sim, 1, &o, &r, &err), PN_OK);
-    assert_int_equal(pn_sass_sim_run(sim, 99, &o, &r2, &err), PN_OK);
-    assert_int_equal(r.steps, r2.steps);
-    pn_sass_sim_free(sim);
-    return r.steps;
-}
-
 /* Warps that wake past the engine's calendar (PN_SASS_CAL steps) wait in its
  * heap and come back at their step: a load and a dependent add take LD + LA
  * (+2) at any latency, around and far beyond the calendar's reach; two
@@ -637,9 +612,9 @@ static void test_far_wakes(void **state)
     assert_int_equal(pn_sass_prog_finish(&p8, &err), PN_OK);
     for (size_t i = 0; i < sizeof lds / sizeof lds[0]; i++) {
         uint64_t ld = lds[i];
-        assert_int_equal(warps_ld(&p, 1, lds[i]), ld + LA + 2);
-        assert_int_equal(warps_ld(&c, 1, lds[i]), 2 * ld + LA + 2);
-        assert_int_equal(warps_ld(&p8, 8, lds[i]) - ld, warps_ld(&p8, 8, 10) - 10);
+        assert_int_equal(warps_pd(&p, NULL, 1, lds[i]), ld + LA + 2);
+        assert_int_equal(warps_pd(&c, NULL, 1, lds[i]), 2 * ld + LA + 2);
+        assert_int_equal(warps_pd(&p8, NULL, 8, lds[i]) - ld, warps_pd(&p8, NULL, 8, 10) - 10);
     }
     pn_sass_prog_destroy(&p8);
     pn_sass_prog_destroy(&p);
