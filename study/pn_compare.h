@@ -53,7 +53,8 @@ void pn_compare_spread(pn_compare_t *c, double p10_us, double p90_us);
  * regrets). A sweep whose rows all have their spread is clear when every
  * other block size's 10th percentile lies above the best's 90th: the
  * measurement tells its best apart (the overall line counts those and the
- * right picks among them). With versions,
+ * right picks among them; a wrong pick in a sweep that is not clear is marked
+ * as within the measured spread). With versions,
  * kernels named FAMILY_VERSION at one size are one group: the fastest
  * (version, block size) measured and predicted, and the regret (measured time
  * of the predicted pick over the measured best). Errors are

@@ -92,6 +92,8 @@ static void test_sweep_spread(void **state)
             pn_compare_spread(&c, rows[i].p10, rows[i].p90);
     }
     char *t = written(&c, PN_FORMAT_TEXT);
+    expect_in(t, "  b                         1 measured  128 predicted  256, regret 1.030  "
+                 "(wrong, within the measured spread)\n");
     expect_in(t, "best block size right in 3 of 4 sweeps (3 within 1 % of the best measured "
                  "time, mean regret 1.008); of the 2 sweeps with their spread, 1 clear of it "
                  "(every other block size's p10 above the best's p90), right in 1\n");
