@@ -166,8 +166,8 @@ static group_t *groups(const pn_compare_t *c, int kind, size_t *ng)
         x->abs_err += fabs(err_of(r));
     }
     for (size_t k = 0; k < *ng; k++)
-        g[k].spread = g[k].clear = g[k].distinct;
-    for (size_t i = 0; i < c->n; i++) {
+        g[k].spread = g[k].clear = kind == G_SWEEP && g[k].distinct;
+    for (size_t i = 0; i < c->n && kind == G_SWEEP; i++) {
         const pn_compare_row_t *r = &c->rows[i], *b = &c->rows[g[of[i]].best_m];
         if (!has_pred(r))
             continue;

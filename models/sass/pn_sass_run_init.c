@@ -61,6 +61,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
         !r->n_rd || !r->act || !r->apos || !r->elig || !r->ready_at || !r->lr || !r->memo_at ||
         !r->memo_m || !r->lat || !r->rop)
         return pn_error_set(err, PN_ENOMEM, "out of memory");
+    r->sm_mask = UINT64_C(1) << 63;     /* the in-flight slots */
     for (uint32_t k = 0; k < nk; k++) {
         const pn_sass_class_t *c = &s->cls[k % s->n_cls];
         uint32_t p = (uint32_t)(k / s->n_cls);
@@ -81,7 +82,6 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
         }
         if (c->inflight)
             L->mask |= UINT64_C(1) << 63;
-        r->sm_mask |= UINT64_C(1) << 63;
         /* (one bucket and no in-flight slot is as quick to recheck) */
         sm &= c->n_pipes >= 2 || c->inflight;
         L->memo_rd = sm ? (uint32_t)(k % s->n_cls) : s->n_cls;

@@ -155,7 +155,7 @@ pn_status_t pn_sass_polls(const pn_sass_prog_t *prog, pn_sass_prog_t *out)
         int poll = 0, simple = 1;
         for (size_t i = t; i <= j; i++) {
             const pn_sass_op_t *op = &prog->ops[i];
-            poll |= polls_arrival(prog, t, op);
+            poll = poll || polls_arrival(prog, t, op);
             /* one way out, its back edge's fall-through: no exit, call or jump
              * out of the body before it */
             if (i < j && (pn_sass_op_is_exit(op) || pn_sass_op_is_call(op) ||
@@ -163,12 +163,14 @@ pn_status_t pn_sass_polls(const pn_sass_prog_t *prog, pn_sass_prog_t *out)
                            (op->target < (int32_t)t || op->target > (int32_t)j))))
                 simple = 0;
         }
+        if (!poll || !simple)
+            continue;
         /* one way in, falling into its first op: no jump from elsewhere into it */
         for (size_t i = 0; i < prog->n && simple; i++)
             if ((i < t || i > j) && pn_sass_op_is_branch(&prog->ops[i]) &&
                 prog->ops[i].target >= (int32_t)t && prog->ops[i].target <= (int32_t)j)
                 simple = 0;
-        if (!poll || !simple)
+        if (!simple)
             continue;
         /* at most two trips an entry: the first poll finds the others still
          * coming, the second finds them in */
