@@ -2,7 +2,9 @@
  * warp-instruction of the sass engine on four kinds of program over a
  * 100k-block grid with the h100 profile (the SM's 758 blocks, 8 resident),
  * and the sass engine against the literal and fast engines on the net that
- * realises the same rule (pn_sass_net.c), on two blocks, in one process. */
+ * realises the same rule (pn_sass_net.c), on two blocks, in one process.
+ * PN_BENCH_PROGRAM=i (0 to 3) runs the i-th program alone and PN_BENCH_RUNS=n
+ * times n runs of it (default 2): what doc/hacking.md counts under cachegrind. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,12 +143,16 @@ int main(void)
         { "scattered loads, dependent", scattered, 6, 0.2, 0.5 },
     };
     const uint32_t sms = 132, blocks = 100000, W = 8;
+    const char *only = getenv("PN_BENCH_PROGRAM"), *nr = getenv("PN_BENCH_RUNS");
+    uint32_t runs = nr && atoi(nr) > 0 ? (uint32_t)atoi(nr) : 2;
     printf("warps that run their SASS, h100 profile: %u blocks of %u warps over %u SMs "
-           "(%u on the SM, 8 resident); sass engine, 2 runs\n", blocks, W, sms,
-           (blocks + sms - 1) / sms);
+           "(%u on the SM, 8 resident); sass engine, %u runs\n", blocks, W, sms,
+           (blocks + sms - 1) / sms, runs);
     printf("%-40s %14s %12s %10s %12s\n", "program", "warp-instr", "steps", "s/run",
            "ns/instr");
     for (size_t c = 0; c < sizeof progs / sizeof progs[0]; c++) {
+        if (only && (size_t)atoi(only) != c)
+            continue;
         pn_memory_t mem;
         pn_memory_default(&mem);
         mem.l1_hit = progs[c].l1_hit;
@@ -166,7 +172,7 @@ int main(void)
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }
-        double insts, s = time_runs(sim, NULL, -1, PN_ENGINE_AUTO, 2, &insts);
+        double insts, s = time_runs(sim, NULL, -1, PN_ENGINE_AUTO, runs, &insts);
         pn_run_opts_t o = { .max_steps = UINT64_MAX / 2, .idle_trans = -1 };
         pn_run_result_t r;
         pn_sass_sim_run(sim, 1, &o, &r, &err);
@@ -175,6 +181,8 @@ int main(void)
         pn_sass_sim_free(sim);
         pn_sass_prog_destroy(&prog);
     }
+    if (only)
+        return 0;
     /* the engines side by side on two blocks of the grid-stride loop */
     printf("\nthe same rule on its net: 2 blocks of 8 warps, grid-stride loop (ns/instr)\n");
     printf("%12s %12s %12s %14s %14s\n", "sass", "fast", "literal", "fast / sass",
