@@ -19,7 +19,7 @@ typedef enum pn_status {
     PN_EINTR      /* stopped on request (a run's stop flag, set by a signal) */
 } pn_status_t;
 
-#define PN_ERROR_MSG_MAX 1024
+#define PN_ERROR_MSG_MAX 2048
 
 typedef struct pn_error {
     pn_status_t code;

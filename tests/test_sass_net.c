@@ -350,6 +350,71 @@ static void test_dram_jitter_exact(void **state)
     assert_int_equal(same_one_warp(&m, two, 4), plain + 6);
 }
 
+/* A block's turnover (block_turn 10 + block_turn_warp 2 a warp): three blocks of
+ * one warp take one slot in turn, and each of the two handovers waits 12 steps
+ * more, on the net as in the sass engine. */
+static void test_block_turn_exact(void **state)
+{
+    (void)state;
+    static const row_t add[] = { { 3, 0, 0, 0, "IADD3 R1, R2, 0x1, RZ" },
+                                 { 3, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 3, 1);
+    uint64_t none = same_one_warp(&m, add, 2);
+    m.pd.block_turn = 10;
+    m.pd.block_turn_warp = 2;
+    assert_int_equal(same_one_warp(&m, add, 2), none + 2 * 12);
+}
+
+/* A warp whose last op is a store (latency 20): it is done when the store is
+ * written, at 20 (dead at 22); with stores_posted once the EXIT issues, at 2
+ * (dead at 4). */
+static void test_stores_posted_exact(void **state)
+{
+    (void)state;
+    static const row_t st[] = { { 1, 4, 1, 0, "STG.E desc[UR4][R2.64], R5" },
+                                { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.pp.latency[PN_PIPE_GLOBAL_ST] = 20;
+    assert_int_equal(same_one_warp(&m, st, 2), 22);
+    m.pd.stores_posted = 1;
+    assert_int_equal(same_one_warp(&m, st, 2), 4);
+}
+
+/* Blocks of one warp, one at a time, each with four DRAM loads of 4 sectors on
+ * a budget of 0.5 sectors a step (its level at most 5 sectors) and a 40-step
+ * turnover: each block's loads wait for the budget in turn, about 100 steps a
+ * block. With budget_depth 100 the budget may bank up to 54 sectors once block
+ * 1 starts: block 1 still finds the level block 0 left (two blocks: 159 -> 158
+ * steps, its last load a step sooner), and the budget refills past 5 sectors
+ * while block 1's loads and turnover run, so blocks 2 and 3 wait less (four
+ * blocks: 359 -> 324). */
+static void test_budget_depth_exact(void **state)
+{
+    (void)state;
+    for (int blocks = 2; blocks <= 4; blocks += 2) {
+        double b = blocks;
+        const row_t ld[] = { { b, 4 * b, b, 0, "LDG.E R2, desc[UR4][R10.64]" },
+                             { b, 4 * b, b, 0, "LDG.E R3, desc[UR4][R12.64]" },
+                             { b, 4 * b, b, 0, "LDG.E R4, desc[UR4][R14.64]" },
+                             { b, 4 * b, b, 0, "LDG.E R5, desc[UR4][R16.64]" },
+                             { b, 0, 0, 0, "IADD3 R6, R2, R3, R4" },
+                             { b, 0, 0, 0, "IADD3 R7, R6, R5, RZ" },
+                             { b, 0, 0, 0, "EXIT" } };
+        sm_t m;
+        small_sm(&m, 1, (uint32_t)blocks, 1);
+        m.mem.l1_hit = m.mem.l2_hit = 0;
+        m.pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT / 2;   /* 0.5 sectors a step */
+        m.pd.block_turn = 40;
+        uint64_t shallow = same_one_warp(&m, ld, 7);
+        m.pd.budget_depth = 100;
+        uint64_t deep = same_one_warp(&m, ld, 7);
+        assert_int_equal(shallow, blocks == 2 ? 159 : 359);
+        assert_int_equal(deep, blocks == 2 ? 158 : 324);
+    }
+}
+
 /* A loop whose first load reads the same address every trip (R4, never
  * written) and whose second streams (R6 += 0x80): with the kernel's L1 hits
  * (0.5 of 16 loads) covering the 8 reused ones, those take L1 (8) every trip
@@ -710,6 +775,9 @@ int main(void)
         cmocka_unit_test(test_barrier_stagger_exact),
         cmocka_unit_test(test_tex_exact),
         cmocka_unit_test(test_dram_jitter_exact),
+        cmocka_unit_test(test_block_turn_exact),
+        cmocka_unit_test(test_stores_posted_exact),
+        cmocka_unit_test(test_budget_depth_exact),
         cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),

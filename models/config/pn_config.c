@@ -82,7 +82,7 @@ static pn_status_t read_model(reader_t *r, yaml_node_t *m)
     pn_config_t *c = r->c;
     yaml_node_t *v;
     PN_CHECK(pn_yaml_expect(r->y, m, YAML_MAPPING_NODE, "model", r->err));
-    const char *keys[64];
+    const char *keys[96];
     size_t n = 0;
     for (size_t i = 0; model_keys[i]; i++)
         keys[n++] = model_keys[i];

@@ -23,7 +23,8 @@ const char *const pn_pipe_device_keys[] = {
     "branch_taken", "code_fetch", "store_serial", "dram_jitter", "block_launch_1024",
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
     "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
-    "atomic_return", "const_index_busy", "barrier_stagger", "tex_busy", "tex_latency", NULL
+    "atomic_return", "const_index_busy", "barrier_stagger", "tex_busy", "tex_latency",
+    "block_turn", "block_turn_warp", "stores_posted", "budget_depth", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -196,6 +197,14 @@ static const struct scalar_key scalar_keys2[] = {
     { "tex_busy", offsetof(pn_pipe_device_t, tex_busy), PN_PD2_TEX_BUSY, 0, 0, MAX_BUSY },
     { "tex_latency", offsetof(pn_pipe_device_t, tex_latency), PN_PD2_TEX_LATENCY, 0, 0,
       PN_PIPE_MAX_LATENCY },
+    { "block_turn", offsetof(pn_pipe_device_t, block_turn), PN_PD2_BLOCK_TURN, 0, 0,
+      PN_PIPE_MAX_LATENCY },
+    { "block_turn_warp", offsetof(pn_pipe_device_t, block_turn_warp), PN_PD2_BLOCK_TURN_WARP,
+      0, 0, 1000 },
+    { "stores_posted", offsetof(pn_pipe_device_t, stores_posted), PN_PD2_STORES_POSTED, 0, 0,
+      1 },
+    { "budget_depth", offsetof(pn_pipe_device_t, budget_depth), PN_PD2_BUDGET_DEPTH, 0, 0,
+      100000 },
 };
 #define N_SCALAR_KEYS2 (sizeof scalar_keys2 / sizeof scalar_keys2[0])
 

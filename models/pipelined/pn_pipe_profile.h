@@ -77,6 +77,10 @@ enum {
 #define PN_PD2_BARRIER_STAGGER (UINT64_C(1) << 1) /* barrier_stagger */
 #define PN_PD2_TEX_BUSY (UINT64_C(1) << 2)     /* tex_busy */
 #define PN_PD2_TEX_LATENCY (UINT64_C(1) << 3)  /* tex_latency */
+#define PN_PD2_BLOCK_TURN (UINT64_C(1) << 4)   /* block_turn */
+#define PN_PD2_BLOCK_TURN_WARP (UINT64_C(1) << 5) /* block_turn_warp */
+#define PN_PD2_STORES_POSTED (UINT64_C(1) << 6) /* stores_posted */
+#define PN_PD2_BUDGET_DEPTH (UINT64_C(1) << 7) /* budget_depth */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -171,6 +175,18 @@ typedef struct pn_pipe_device {
                                    * for three or four (0: none) */
     double tex_latency;           /* steps a texture fetch that hits L1 takes (0 or below
                                    * the L1's latency: the L1's) */
+    double block_turn;            /* steps a block's slot stays empty after its last warp
+                                   * is done, before the SM starts the next block in it
+                                   * (0: none; sass engine) */
+    double block_turn_warp;       /* and this many steps more for each warp of the block */
+    double stores_posted;         /* 1: a global store does not hold its warp once issued
+                                   * (the SM hands it to the memory system; a warp whose
+                                   * last op is a store is done the next step); 0: the
+                                   * warp is done when its stores are written */
+    double budget_depth;          /* steps of its rate the SM's share of the device's DRAM
+                                   * and L2 budgets may bank once its first wave of blocks
+                                   * is done (other SMs out of phase leave it room); below
+                                   * 2 or not given: 2, as at the start */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

@@ -67,8 +67,8 @@ void pn_sass_sim_bounds(const pn_sass_sim_t *s, pn_pipe_bounds_t *b)
                                    PN_BOUND_PIPE0 + PN_PIPE_DRAM, PN_BOUND_L2, PN_BOUND_L2_WRITE,
                                    PN_BOUND_ATOMIC, PN_BOUND_CONST, PN_BOUND_TEX };
     for (int q = 0; q < P_N; q++)
-        if (s->rate[q] && units[q] > s->cap[q]) {
-            uint64_t v = (uint64_t)((units[q] - s->cap[q]) / s->rate[q]);
+        if (s->rate[q] && units[q] > s->cap0[q]) {
+            uint64_t v = (uint64_t)((units[q] - s->cap0[q]) / s->rate[q]);
             if (v > b->steps[slot[q]])
                 b->steps[slot[q]] = v;
         }

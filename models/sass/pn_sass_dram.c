@@ -76,8 +76,8 @@ pn_status_t pn_sass_dram_settle(pn_sass_sim_t *s, const pn_pipe_device_t *pd, pn
             written += (double)s->plan.op_execs[i] * s->ops[i].cost[P_DRAM] * s->wb_ld;
     pn_pipe_bounds_t b;
     pn_sass_sim_bounds(s, &b);
-    double all = (double)b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM] * s->rate[P_DRAM] + s->cap[P_DRAM];
-    if (!(all > s->cap[P_DRAM]))
+    double all = (double)b.steps[PN_BOUND_PIPE0 + PN_PIPE_DRAM] * s->rate[P_DRAM] + s->cap0[P_DRAM];
+    if (!(all > s->cap0[P_DRAM]))
         return PN_OK; /* the DRAM budget never runs dry: no queue */
     for (int it = 0; it < 3; it++) {
         pn_run_opts_t o = { .max_steps = UINT64_MAX / 4, .idle_trans = -1 };

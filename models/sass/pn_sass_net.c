@@ -140,7 +140,7 @@ static pn_status_t add_global(nb_t *b)
                 continue;
             char nm[32];
             snprintf(nm, sizeof nm, q < P_PER_PART ? "%s%u" : "%s", pipe[q], j);
-            PN_CHECK(place(b, s->cap[q], &b->bucket[i], "%s.bucket", nm));
+            PN_CHECK(place(b, s->cap0[q], &b->bucket[i], "%s.bucket", nm));
             PN_CHECK(place(b, 0, &b->room[i], "%s.room", nm));
             PN_CHECK(trans(b, &refill, "%s.refill", nm));
             PN_CHECK(in(b, refill, b->room[i], s->rate[q]));
@@ -178,6 +178,35 @@ static pn_status_t add_global(nb_t *b)
     return PN_OK;
 }
 
+/* What block k's end (transition t) gives back: its slot, at once or, with a
+ * turnover of T = s->turn steps, T steps later: T - 1 ticks of a counter
+ * (b<k>.ta to b<k>.tb, one a step), then b<k>.freed (T = 1: b<k>.tz, then
+ * b<k>.freed). Both stop once the kernel is done, so the last blocks'
+ * turnovers do not keep the net alive. */
+static pn_status_t add_turn(nb_t *b, uint32_t k, uint32_t t)
+{
+    uint32_t T = b->s->turn, ta, tb, tick, freed;
+    if (T == 0)
+        return out(b, t, b->slot, 1);
+    PN_CHECK(trans(b, &freed, "b%u.freed", k));
+    PN_CHECK(out(b, freed, b->slot, 1));
+    PN_CHECK(inh(b, freed, b->done));   /* the kernel done: nothing left to start */
+    if (T == 1) {
+        PN_CHECK(place(b, 0, &ta, "b%u.tz", k));
+        PN_CHECK(out(b, t, ta, 1));
+        return in(b, freed, ta, 1);
+    }
+    PN_CHECK(place(b, 0, &ta, "b%u.ta", k));
+    PN_CHECK(place(b, 0, &tb, "b%u.tb", k));
+    PN_CHECK(trans(b, &tick, "b%u.tick", k));
+    PN_CHECK(out(b, t, ta, T - 1));
+    PN_CHECK(in(b, tick, ta, 1));
+    PN_CHECK(out(b, tick, tb, 1));
+    PN_CHECK(inh(b, tick, b->done));
+    PN_CHECK(in(b, freed, tb, T - 1));
+    return inh(b, freed, ta);
+}
+
 /* Block k's places; its barrier release (every live warp arrived) and its end
  * (a free slot) when needed. */
 static pn_status_t add_block(nb_t *b, uint32_t k, blk_t *bl)
@@ -205,7 +234,7 @@ static pn_status_t add_block(nb_t *b, uint32_t k, blk_t *bl)
     if (b->slot != NONE) {
         PN_CHECK(trans(b, &t, "b%u.end", k));
         PN_CHECK(in(b, t, bl->pfin, W));
-        PN_CHECK(out(b, t, b->slot, 1));
+        PN_CHECK(add_turn(b, k, t));
         if (k >= 1)   /* block 1's turn at once after block 0 with launch 1 */
             PN_CHECK(place(b, k == 1 && s->launch < 2, &bl->turn, "b%u.turn", k));
         if (k + 1 < s->blocks && s->launch >= 2)
@@ -240,6 +269,12 @@ static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
     PN_CHECK(trans(b, &t, "b%u.start", k));
     PN_CHECK(in(b, t, b->slot, 1));
     PN_CHECK(in(b, t, bl->turn, 1));
+    /* the first block past the first wave: the DRAM and L2 budgets' room
+     * grows to their deeper caps */
+    for (int q = P_DRAM; k == s->resident && q <= P_L2W; q++)
+        if (s->rate[q] && s->cap[q] > s->cap0[q])
+            PN_CHECK(out(b, t, b->room[pn_sass_bucket(s->partitions, q, 0)],
+                         s->cap[q] - s->cap0[q]));
     for (uint32_t i = 0; i < s->W; i++)
         PN_CHECK(out(b, t, ws[i].pc[0], 1));
     if (k + 1 >= s->blocks)
@@ -300,11 +335,13 @@ static pn_status_t completion_arcs(nb_t *b, const wnet_t *w, uint32_t i, uint32_
     return pn_sass_op_drains(o) ? in(b, t, w->out, 1) : PN_OK;
 }
 
-/* Does op i need a completion line (something comes back after it)? */
+/* Does op i need a completion line (something comes back after it: a posted
+ * store's store_order register too)? */
 static int completes(const nb_t *b, uint32_t i)
 {
     const sop_t *o = &b->s->ops[i];
-    return pn_sass_op_drains(o) || (pn_sass_op_levels(o) && b->inflight != NONE);
+    return pn_sass_op_drains(o) || o->n_regs > o->n_reads ||
+           (pn_sass_op_levels(o) && b->inflight != NONE);
 }
 
 /* The completion line of op i at latency L >= 2 (L - 1 places ending in a

@@ -232,6 +232,17 @@ static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
     const pn_sass_sim_t *s = r->s;
     pn_sass_slot_t *b = &r->slot[sl];
     b->block = r->next_block++;
+    /* the first wave done: the DRAM and L2 budgets may bank deeper from the
+     * next step on (the refill decided for this one stands) */
+    if (b->block == s->resident && b->block > 0)
+        for (int q = P_DRAM; q <= P_L2W; q++) {
+            pn_sass_bk_t *k = &r->bk[pn_sass_bucket(s->partitions, q, 0)];
+            if (s->cap[q] > s->cap0[q]) {
+                assert(k->at <= t);
+                level_at(k, t);
+                k->cap = s->cap[q];
+            }
+        }
     b->alive = s->W;
     b->arrived = 0;
     b->busy = 1;
@@ -302,7 +313,7 @@ static void warp_done(pn_sass_run_t *r, pn_sass_warp_t *w, uint64_t t)
         b->gone_at = t;
     if (--b->alive == 0) {
         b->busy = 0;
-        b->free_from = b->done_at + 2;
+        b->free_from = b->done_at + 2 + r->s->turn;
         r->n_free++;
         if (b->free_from < r->free_at)
             r->free_at = b->free_from;

@@ -138,9 +138,9 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
     for (int q = 0; q < P_N; q++)
         for (uint32_t p = 0; p < (q < P_PER_PART ? s->partitions : 1); p++) {
             pn_sass_bk_t *b = &r->bk[pn_sass_bucket(s->partitions, q, p)];
-            b->level = s->cap[q];
+            b->level = s->cap0[q];
             b->rate = s->rate[q];
-            b->cap = s->cap[q];
+            b->cap = s->cap0[q];
         }
     return PN_OK;
 }

@@ -352,6 +352,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     if (s->W > 16 && p->pdev->block_launch_1024 >= 1)
         s->launch = (uint32_t)llround(p->pdev->block_launch_1024);
     s->switch_stall = (uint32_t)llround(p->pdev->diverge_switch);
+    s->turn = (uint32_t)llround(p->pdev->block_turn + p->pdev->block_turn_warp * s->W);
     s->inflight = pp->inflight;
     s->lat_bar = pp->barrier_latency ? pp->barrier_latency : PN_PIPE_MIN_BARRIER_LATENCY;
     s->bar_stagger = p->pdev->barrier_stagger;
@@ -670,6 +671,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
+            o->posted = pd->stores_posted > 0;
             o->lat = L[PN_PIPE_GLOBAL_ST];
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* its partly written sectors handed to the L2 on the loads' path */
@@ -762,7 +764,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         if (s->rate[q] == 0)
             for (uint32_t i = 0; i < s->n_ops; i++)
                 s->ops[i].cost[q] = 0;
-        s->cap[q] = s->rate[q] ? mx + 2 * s->rate[q] : 0;
+        s->cap0[q] = s->cap[q] = s->rate[q] ? mx + 2 * s->rate[q] : 0;
+        if ((q == P_DRAM || q == P_L2 || q == P_L2W) && s->rate[q] && pd->budget_depth > 2)
+            s->cap[q] = (uint32_t)fmin(mx + pd->budget_depth * s->rate[q], 4e9);
+        if (s->resident >= s->blocks)   /* one wave: never deeper */
+            s->cap[q] = s->cap0[q];
     }
     if (build_classes(s) != PN_OK) {
         pn_sass_sim_free(s);

@@ -71,6 +71,8 @@ typedef struct sop {
                                  * branch may (its REG_BR registers), else 0 */
     uint8_t call, ret;          /* a CALL in the code (K_BRA to the function), a RET
                                  * (K_EXIT: back after the last open call, if any) */
+    uint8_t posted;             /* a global store that does not hold its warp
+                                 * (pd->stores_posted) */
 } sop_t;
 
 /* cp.async (doc/dependencies.md): LDGSTS copies into the warp's open group,
@@ -108,6 +110,11 @@ struct pn_sass_sim {
                                  * turns to its waiting side (pd->diverge_switch) */
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
+    uint32_t cap0[P_N];         /* a bucket's level at the start and its cap until block
+                                 * `resident` starts (the first wave); cap[] from then on
+                                 * (deeper for the DRAM and L2 budgets: pd->budget_depth) */
+    uint32_t turn;              /* steps a slot stays empty after its block is done
+                                 * (pd->block_turn + W pd->block_turn_warp) */
     uint64_t floor;             /* the largest of the plan's lower bounds (pn_sass_sim_bounds) */
     double l1_hit, l2_hit;
     pn_sass_class_t *cls;       /* the ops' distinct classes */
@@ -222,10 +229,12 @@ static inline int pn_sass_op_levels(const sop_t *o)
 }
 
 /* Does op o hold its warp until it completes (it writes a register, or it is
- * a store, an atomic or a cp.async copy)? */
+ * a global store not posted, a shared store, an atomic or a cp.async copy)? */
 static inline int pn_sass_op_drains(const sop_t *o)
 {
-    return o->n_regs > o->n_reads || o->kind == K_GST || o->kind == K_SST || o->kind == K_ATOMG ||
+    if (o->kind == K_GST)
+        return !o->posted;   /* its store_order register too (pn_sass_sim.c) */
+    return o->n_regs > o->n_reads || o->kind == K_SST || o->kind == K_ATOMG ||
            o->async == A_COPY;
 }
 
