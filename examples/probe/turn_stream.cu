@@ -1,7 +1,7 @@
 // turn_stream.cu - what a block of a streaming kernel spends, warp by warp, and how long its
 // slot stays empty before the next block starts. examples/memory's mm_read (v = in[i], a
 // warp's sum by shuffles to out[i / 32]), mm_copy (out[i] = in[i]) and mm_fill (out[i] = 1.5)
-// at 16, 64 and 256 MiB, 128, 256 and 1024 threads, timed as examples/memory times them
+// at 16, 64 and 256 MiB, 128, 256, 512 and 1024 threads, timed as examples/memory times them
 // (back-to-back launches, nothing flushed: a 16 MiB buffer stays in the L2), once as they
 // are and once with every warp's lane 0 recording its SM, %clock64 at its first instruction
 // and after its last store (16 bytes more a warp). From the records, per SM:
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     printf("# rows turn_K_S_T: examples/probe/turn_stream.cu at %.2f MHz, %d SMs\n", mhz, sms);
     for (int kind = 0; kind < 3; kind++)
         for (long mib : {16l, 64l, 256l})
-            for (int T : {128, 256, 1024}) {
+            for (int T : {128, 256, 512, 1024}) {
                 long n = mib << 18, nb = n / T, warps = n / 32;
                 int fit = 0;
                 PN_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, funcs[kind], T, 0));
