@@ -14,7 +14,10 @@
 #include "pn_sass_prog.h"
 
 enum { CTA = PN_SASS_FROM_CTA, LOAD = PN_SASS_FROM_LOAD, THR = PN_SASS_FROM_THREAD,
-       WARP = PN_SASS_FROM_WARP };
+       WARP = PN_SASS_FROM_WARP, LANE = PN_SASS_FROM_LANE };
+
+/* 0: pn_sass_addr_sources (or _guards), 1: pn_sass_addr_lanes */
+static int g_lanes;
 
 /* The sources of the last op of lines (n of them, one every 16 bytes, each
  * executed once) that carries an address (guards 0) or a guard (guards 1). */
@@ -29,8 +32,9 @@ static uint8_t last_sources(const char *const *lines, int n, int guards)
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     uint8_t *from = malloc(p.n), *guard = malloc(p.n);
     assert_true(from && guard);
-    assert_int_equal(guards ? pn_sass_addr_sources_guards(&p, from, guard, &err)
-                            : pn_sass_addr_sources(&p, from, &err), PN_OK);
+    assert_int_equal(guards   ? pn_sass_addr_sources_guards(&p, from, guard, &err)
+                     : g_lanes ? pn_sass_addr_lanes(&p, from, &err)
+                               : pn_sass_addr_sources(&p, from, &err), PN_OK);
     uint8_t m = 0xff;
     for (size_t i = 0; i < p.n; i++)
         if (guards ? p.ops[i].in.guarded : strchr(p.ops[i].text, '[') != NULL)
@@ -47,6 +51,25 @@ static uint8_t last_from(const char *const *lines, int n)
 
 #define LAST(...) last_from((const char *const[]){ __VA_ARGS__ }, \
                             (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)))
+
+/* pn_sass_addr_lanes: an index from SR_TID.X or the lane carries LANE too, one from
+ * SR_TID.Y does not (dct8x8's table reads: threadIdx.x << 2, threadIdx.y << 2) */
+static void test_lanes(void **state)
+{
+    (void)state;
+    g_lanes = 1;
+    assert_int_equal(LAST("S2R R4, SR_TID.X", "SHF.L.U32 R14, R4, 0x2, RZ",
+                          "LDC R15, c[0x3][R14]", "EXIT"), THR | LANE);
+    assert_int_equal(LAST("S2R R3, SR_TID.Y", "SHF.L.U32 R11, R3, 0x2, RZ",
+                          "LDC R0, c[0x3][R11]", "EXIT"), THR | WARP);
+    assert_int_equal(LAST("S2R R3, SR_LANEID", "LDC R0, c[0x3][R3]", "EXIT"), THR | LANE);
+    assert_int_equal(LAST("S2R R3, SR_TID.Y", "S2R R4, SR_TID.X", "IADD3 R5, R3, R4, RZ",
+                          "LDC R0, c[0x3][R5]", "EXIT"), THR | WARP | LANE);
+    g_lanes = 0;
+    /* without lanes: as before */
+    assert_int_equal(LAST("S2R R4, SR_TID.X", "SHF.L.U32 R14, R4, 0x2, RZ",
+                          "LDC R15, c[0x3][R14]", "EXIT"), THR);
+}
 
 static void test_straight(void **state)
 {
@@ -226,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_straight),
+        cmocka_unit_test(test_lanes),
         cmocka_unit_test(test_flow),
         cmocka_unit_test(test_guards),
         cmocka_unit_test(test_invariant),

@@ -32,6 +32,9 @@ typedef struct row {
     const char *text;
 } row_t;
 
+/* The block's shape the next programs get (0 0 0: not known). */
+static uint32_t g_block[3];
+
 static void prog_of(pn_sass_prog_t *p, const row_t *rows, int n, double warps)
 {
     pn_error_t err = { 0 };
@@ -42,6 +45,7 @@ static void prog_of(pn_sass_prog_t *p, const row_t *rows, int n, double warps)
             fail_msg("%s", err.msg);
     if (pn_sass_prog_finish(p, &err) != PN_OK)
         fail_msg("%s", err.msg);
+    memcpy(p->block, g_block, sizeof g_block);
 }
 
 /* A small imaginary SM: latencies arith 4, sfu 9, shared 6 / 3, loads
@@ -286,6 +290,36 @@ static void test_const_index_exact(void **state)
     small_sm(&m, 2, 1, 1);
     m.pd.const_index_busy = 4;
     assert_int_equal(same_one_warp(&m, idx, 5), 27 + 8 + 2);
+}
+
+/* The same four loads at an index from the thread, in a block of 8 x 4 (one
+ * warp): at SR_TID.Y the warp's lanes read 4 words (one a row), at SR_TID.X 8
+ * (one an x), at the block's index 1, so a load takes the cache 16, 32 or 4
+ * steps (const_index_busy 4 a word). A load of cost c waits c - 1 steps for
+ * the first after it and c for the others: the last issues 3c - 1 after the
+ * first, 36 and 84 steps later than at the block's index. */
+static void test_const_lanes_exact(void **state)
+{
+    (void)state;
+    static const char *const sr[] = { "S2R R2, SR_CTAID.X", "S2R R2, SR_TID.Y",
+                                      "S2R R2, SR_TID.X" };
+    uint64_t steps[3];
+    for (int k = 0; k < 3; k++) {
+        const row_t idx[] = { { 1, 0, 0, 0, sr[k] },
+                              { 1, 0, 0, 0, "LDC R5, c[0x3][R2]" },
+                              { 1, 0, 0, 0, "LDC R6, c[0x3][R2+0x4]" },
+                              { 1, 0, 0, 0, "LDC R7, c[0x3][R2+0x8]" },
+                              { 1, 0, 0, 0, "LDC R8, c[0x3][R2+0xc]" },
+                              { 1, 0, 0, 0, "EXIT" } };
+        sm_t m;
+        small_sm(&m, 1, 1, 1);
+        m.pd.const_index_busy = 4;
+        g_block[0] = 8, g_block[1] = 4, g_block[2] = 1;
+        steps[k] = same_one_warp(&m, idx, 6);
+        memset(g_block, 0, sizeof g_block);
+    }
+    assert_int_equal(steps[1], steps[0] + 36);
+    assert_int_equal(steps[2], steps[0] + 84);
 }
 
 /* Texture fetches on the SM's texture unit (tex_busy 4, as test_const_index_exact's
@@ -772,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_code_fetch_exact),
         cmocka_unit_test(test_store_serial_exact),
         cmocka_unit_test(test_const_index_exact),
+        cmocka_unit_test(test_const_lanes_exact),
         cmocka_unit_test(test_barrier_stagger_exact),
         cmocka_unit_test(test_tex_exact),
         cmocka_unit_test(test_dram_jitter_exact),

@@ -11,7 +11,7 @@
 #define N_WORDS ((N_BITS + 63) / 64)
 
 /* The sources (the PN_SASS_FROM_* bits, in order). */
-#define N_SRC 4
+#define N_SRC 5
 
 /* A state: what each register may carry, per source (cta, load, thread, warp). */
 typedef struct state {
@@ -139,7 +139,7 @@ static uint8_t result_from(const pn_sass_op_t *op, const state_t *s)
                      strstr(op->text, "SR_CgaCtaId")
                  ? PN_SASS_FROM_CTA
                  : same_in_warps(strstr(op->text, "SR_"))
-                     ? PN_SASS_FROM_THREAD
+                     ? PN_SASS_FROM_THREAD | PN_SASS_FROM_LANE
                      : PN_SASS_FROM_THREAD | PN_SASS_FROM_WARP;
     switch (op->in.kind) {
     case PN_SASS_GLOBAL_LD: case PN_SASS_SHARED_LD: case PN_SASS_ATOM_GLOBAL:
@@ -209,13 +209,28 @@ static void flow(const pn_sass_prog_t *p, state_t *in, bool *seen, bool *queued,
     }
 }
 
+static pn_status_t sources(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard, int lanes,
+                           pn_error_t *err);
+
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err)
 {
-    return pn_sass_addr_sources_guards(p, from, NULL, err);
+    return sources(p, from, NULL, 0, err);
+}
+
+pn_status_t pn_sass_addr_lanes(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err)
+{
+    return sources(p, from, NULL, 1, err);
 }
 
 pn_status_t pn_sass_addr_sources_guards(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,
                                         pn_error_t *err)
+{
+    return sources(p, from, guard, 0, err);
+}
+
+/* The three above: lanes 0 leaves PN_SASS_FROM_LANE out of from and guard. */
+static pn_status_t sources(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard, int lanes,
+                           pn_error_t *err)
 {
     size_t n = p->n;
     if (!n)
@@ -228,15 +243,18 @@ pn_status_t pn_sass_addr_sources_guards(const pn_sass_prog_t *p, uint8_t *from, 
         return pn_error_set(err, PN_ENOMEM, "out of memory");
     }
     flow(p, in, seen, queued, queue);
-    const uint8_t any = PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD | PN_SASS_FROM_THREAD |
-                        PN_SASS_FROM_WARP;
+    const uint8_t keep = lanes ? 0xff : (uint8_t)~PN_SASS_FROM_LANE;
+    const uint8_t any = (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD | PN_SASS_FROM_THREAD |
+                         PN_SASS_FROM_WARP | PN_SASS_FROM_LANE) & keep;
     for (size_t i = 0; guard && i < n; i++)
-        guard[i] = !p->ops[i].in.guarded ? 0 : seen[i] ? reg_from(&in[i], p->ops[i].in.guard) : any;
+        guard[i] = !p->ops[i].in.guarded ? 0
+                   : seen[i]                ? reg_from(&in[i], p->ops[i].in.guard) & keep
+                                            : any;
     for (size_t i = 0; i < n; i++) {
         bool has;
         uint8_t m = address_from(&p->ops[i], &in[i], &has);
         /* an instruction no path reaches (a callee the flow missed): anything */
-        from[i] = !has ? 0 : seen[i] ? m : any;
+        from[i] = !has ? 0 : seen[i] ? m & keep : any;
     }
     free(in), free(seen), free(queued), free(queue);
     return PN_OK;

@@ -20,10 +20,13 @@ enum {
                               * arithmetic */
     PN_SASS_FROM_LOAD = 2,   /* the result of a global or shared load or atomic */
     PN_SASS_FROM_THREAD = 4, /* any other special register: SR_TID, SR_LANEID, ... */
-    PN_SASS_FROM_WARP = 8    /* one that may differ between the warps of a block other
+    PN_SASS_FROM_WARP = 8,   /* one that may differ between the warps of a block other
                               * than through SR_TID.X: SR_TID.Y, SR_TID.Z, SR_WARPID, ...
                               * (not SR_TID.X, SR_LANEID or the lane masks; with
                               * PN_SASS_FROM_THREAD) */
+    PN_SASS_FROM_LANE = 16   /* SR_TID.X, SR_LANEID or a lane mask, which differ between
+                              * the lanes of a warp whatever the block's shape (with
+                              * PN_SASS_FROM_THREAD; pn_sass_addr_lanes only) */
 };
 
 /* For every op i of the finished program p, from[i] = the bits its address
@@ -33,6 +36,11 @@ enum {
  * instruction. Errors: PN_ENOMEM. O(ops x registers x passes), the passes
  * bounded by the loops' nesting (a few). */
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
+
+/* pn_sass_addr_sources with PN_SASS_FROM_LANE among the bits: an address
+ * without it (but with PN_SASS_FROM_THREAD) differs between the lanes of a warp
+ * only through SR_TID.Y or SR_TID.Z, in blocks narrower than a warp. */
+pn_status_t pn_sass_addr_lanes(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
 /* The same, and (guard not NULL) for every op i guard[i] = the bits its guard
  * predicate may carry (0 for an op without a guard): what decides a guarded
