@@ -33,7 +33,7 @@ static uint8_t last_sources(const char *const *lines, int n, int guards)
     uint8_t *from = malloc(p.n), *guard = malloc(p.n);
     assert_true(from && guard);
     assert_int_equal(guards   ? pn_sass_addr_sources_guards(&p, from, guard, &err)
-                     : g_lanes ? pn_sass_addr_lanes(&p, from, &err)
+                     : g_lanes ? pn_sass_addr_lanes(&p, from, NULL, &err)
                                : pn_sass_addr_sources(&p, from, &err), PN_OK);
     uint8_t m = 0xff;
     for (size_t i = 0; i < p.n; i++)

@@ -217,9 +217,10 @@ pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_erro
     return sources(p, from, NULL, 0, err);
 }
 
-pn_status_t pn_sass_addr_lanes(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err)
+pn_status_t pn_sass_addr_lanes(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,
+                               pn_error_t *err)
 {
-    return sources(p, from, NULL, 1, err);
+    return sources(p, from, guard, 1, err);
 }
 
 pn_status_t pn_sass_addr_sources_guards(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,

@@ -37,16 +37,20 @@ enum {
  * bounded by the loops' nesting (a few). */
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
-/* pn_sass_addr_sources with PN_SASS_FROM_LANE among the bits: an address
- * without it (but with PN_SASS_FROM_THREAD) differs between the lanes of a warp
- * only through SR_TID.Y or SR_TID.Z, in blocks narrower than a warp. */
-pn_status_t pn_sass_addr_lanes(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
 /* The same, and (guard not NULL) for every op i guard[i] = the bits its guard
  * predicate may carry (0 for an op without a guard): what decides a guarded
  * branch, a loop's back edge among them. */
 pn_status_t pn_sass_addr_sources_guards(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,
                                         pn_error_t *err);
+
+/* pn_sass_addr_sources_guards with PN_SASS_FROM_LANE among the bits (always
+ * with PN_SASS_FROM_THREAD, so a test of the other bits or of 0 reads the
+ * same): an address without it but with PN_SASS_FROM_THREAD differs between
+ * the lanes of a warp only through SR_TID.Y or SR_TID.Z, in blocks narrower
+ * than a warp. guard may be NULL. */
+pn_status_t pn_sass_addr_lanes(const pn_sass_prog_t *p, uint8_t *from, uint8_t *guard,
+                               pn_error_t *err);
 
 /* The register op's address starts from: the first R or UR register of its
  * last "[...]" group, as an index (UR ones past the 256 R ones); -1 without

@@ -317,3 +317,45 @@ uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op,
     double F = lines / (grid > 1 ? grid : 1);
     return pn_sass_units((lines / ex) * busy * line_steps(pd, F < 1 ? 1 : F) / (F < 1 ? 1 : F));
 }
+
+/* Is op a load of a constant at a register's index (LDC c[0x3][R0+0x4])? A
+ * kernel parameter's LDC c[0x0][0x28] reads no register, a ULDC a uniform one. */
+static int const_indexed(const pn_sass_op_t *op)
+{
+    if (strcmp(op->in.opcode, "LDC"))
+        return 0;
+    for (int j = 0; j < op->in.n_reads; j++)
+        if (op->in.reads[j].file == PN_SASS_R)
+            return 1;
+    return 0;
+}
+
+/* The distinct words the lanes of a warp read with an indexed constant load
+ * whose index carries bits (pn_sass_addr_lanes), taking the index to differ
+ * wherever the thread index it comes from does: from SR_TID.X (or the lane)
+ * alone, one word for each x a warp spans, min(x, 32); from SR_TID.Y or
+ * SR_TID.Z alone, one for each row of x threads a warp spans (blocks narrower
+ * than a warp); from both, 32. A warp-uniform index, one memory decides (not
+ * known) or a block of unknown shape: 1. CUDA samples' dct8x8 reads its 8 x 8
+ * table at threadIdx.y and at threadIdx.x in blocks of 8 x 8: 4 and 8 words. */
+static uint32_t const_words(const pn_sass_prog_t *prog, uint8_t bits)
+{
+    uint64_t x = prog->block[0], rows = (uint64_t)prog->block[1] * prog->block[2];
+    int lane = (bits & PN_SASS_FROM_LANE) != 0, warp = (bits & PN_SASS_FROM_WARP) != 0;
+    if (!(bits & PN_SASS_FROM_THREAD) || (bits & PN_SASS_FROM_LOAD) || !x)
+        return 1;
+    uint64_t span = x >= 32 ? 1 : 32 % x ? 1 : 32 / x;   /* rows a warp spans */
+    if (span > rows)
+        span = rows;
+    uint64_t d = lane && warp ? x * span : lane ? x : warp ? span : 1;
+    return (uint32_t)(d < 32 ? d : 32);
+}
+
+/* pn_sass_sim_i.h */
+uint32_t pn_sass_const_cost(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog,
+                            const pn_sass_op_t *op, uint8_t from)
+{
+    if (!(pd->const_index_busy > 0) || !const_indexed(op))
+        return 0;
+    return pn_sass_units(pd->const_index_busy * const_words(prog, from));
+}

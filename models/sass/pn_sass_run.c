@@ -234,7 +234,7 @@ static void start_block(pn_sass_run_t *r, uint32_t sl, uint64_t t, int first)
     b->block = r->next_block++;
     /* the first wave done: the DRAM and L2 budgets may bank deeper from the
      * next step on (the refill decided for this one stands) */
-    if (b->block == s->resident && b->block > 0)
+    if (b->block == s->resident)   /* resident >= 1: never block 0 */
         for (int q = P_DRAM; q <= P_L2W; q++) {
             pn_sass_bk_t *k = &r->bk[pn_sass_bucket(s->partitions, q, 0)];
             if (s->cap[q] > s->cap0[q]) {

@@ -110,39 +110,6 @@ static void sectors_lines(const pn_sass_op_t *op, double *sec, double *lines)
     *lines = ex > 0 && op->lines > 0 ? op->lines / ex : ceil(*sec / 4);
 }
 
-/* Is op a load of a constant at a register's index (LDC c[0x3][R0+0x4])? A
- * kernel parameter's LDC c[0x0][0x28] reads no register, a ULDC a uniform one. */
-static int const_indexed(const pn_sass_op_t *op)
-{
-    if (strcmp(op->in.opcode, "LDC"))
-        return 0;
-    for (int j = 0; j < op->in.n_reads; j++)
-        if (op->in.reads[j].file == PN_SASS_R)
-            return 1;
-    return 0;
-}
-
-/* The distinct words the lanes of a warp read with an indexed constant load
- * whose index carries bits (pn_sass_addr_lanes), taking the index to differ
- * wherever the thread index it comes from does: from SR_TID.X (or the lane)
- * alone, one word for each x a warp spans, min(x, 32); from SR_TID.Y or
- * SR_TID.Z alone, one for each row of x threads a warp spans (blocks narrower
- * than a warp); from both, 32. A warp-uniform index, one memory decides (not
- * known) or a block of unknown shape: 1. CUDA samples' dct8x8 reads its 8 x 8
- * table at threadIdx.y and at threadIdx.x in blocks of 8 x 8: 4 and 8 words. */
-static uint32_t const_words(const pn_sass_prog_t *prog, uint8_t bits)
-{
-    uint64_t x = prog->block[0], rows = (uint64_t)prog->block[1] * prog->block[2];
-    int lane = (bits & PN_SASS_FROM_LANE) != 0, warp = (bits & PN_SASS_FROM_WARP) != 0;
-    if (!(bits & PN_SASS_FROM_THREAD) || (bits & PN_SASS_FROM_LOAD) || !x)
-        return 1;
-    uint64_t span = x >= 32 ? 1 : 32 % x ? 1 : 32 / x;   /* rows a warp spans */
-    if (span > rows)
-        span = rows;
-    uint64_t d = lane && warp ? x * span : lane ? x : warp ? span : 1;
-    return (uint32_t)(d < 32 ? d : 32);
-}
-
 /* Does op's L1 work show in the measured load wavefronts (kernel.memory.
  * l1_ld_wavefronts): a global or local load through the LSU, not a texture
  * load or a cp.async copy? */
@@ -487,22 +454,11 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->l2_all = f_l2 >= 0;
     uint8_t *from = malloc(prog->n ? prog->n : 1), *guard = malloc(prog->n ? prog->n : 1);
     pn_status_t st = PN_ENOMEM;
-    if (!from || !guard || (st = pn_sass_addr_sources_guards(prog, from, guard, err)) != PN_OK) {
+    if (!from || !guard || (st = pn_sass_addr_lanes(prog, from, guard, err)) != PN_OK) {
         free(from), free(guard);
         pn_sass_sim_free(s);
         return st == PN_ENOMEM ? pn_error_set(err, PN_ENOMEM, "out of memory") : st;
     }
-    /* the indexed constants' index by lane (const_words) */
-    uint8_t *by_lane = NULL;
-    for (size_t i = 0; pd->const_index_busy > 0 && !by_lane && i < prog->n; i++)
-        if (const_indexed(&prog->ops[i])) {
-            if (!(by_lane = malloc(prog->n)) ||
-                (st = pn_sass_addr_lanes(prog, by_lane, err)) != PN_OK) {
-                free(from), free(guard), free(by_lane);
-                pn_sass_sim_free(s);
-                return by_lane ? st : pn_error_set(err, PN_ENOMEM, "out of memory");
-            }
-        }
     pn_sass_prog_t busiest;
     st = pn_sass_triangle(prog, guard, s->W, busy, &busiest);
     free(guard);
@@ -514,7 +470,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         pn_error_set(err, PN_ENOMEM, "out of memory");
     free(busiest.ops);
     if (st != PN_OK) {
-        free(from), free(by_lane);
+        free(from);
         pn_sass_sim_free(s);
         return st;
     }
@@ -736,9 +692,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->lat = op->in.opcode[0] == 'U' ? L[PN_PIPE_ARITH] : s->lat_l1;
             /* a constant at a register's index takes the SM's constant cache
              * (examples/probe/const_index.cu) */
-            if (s->rate[P_CONST] && const_indexed(op))
-                o->cost[P_CONST] =
-                    pn_sass_units(pd->const_index_busy * (by_lane ? const_words(prog, by_lane[i]) : 1));
+            if (s->rate[P_CONST])
+                o->cost[P_CONST] = pn_sass_const_cost(pd, prog, op, from[i]);
             break;
         case PN_SASS_BARRIER:
             o->kind = !strncmp(op->in.modifiers, ".ARV", 4) ? K_CTRL : K_BAR;
@@ -766,7 +721,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         async_role(op, o);
         store_order(pd, o);
     }
-    free(from), free(by_lane);
+    free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);
     if (pd->dram_jitter > 0)

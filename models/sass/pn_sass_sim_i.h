@@ -213,6 +213,13 @@ double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
  * 0 for any other store or without the key. */
 uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                             double busy);
+
+/* The units of the SM's constant cache an indexed constant load (LDC c[b][R])
+ * takes: const_index_busy for every distinct word its lanes read, by what the
+ * index comes from (from: pn_sass_addr_lanes; examples/probe/const_index.cu);
+ * 0 for any other op or without the key. */
+uint32_t pn_sass_const_cost(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog,
+                            const pn_sass_op_t *op, uint8_t from);
 double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy);
 /* A matrix op's (HMMA, IMMA, ...) steps on its partition's tensor pipe (w 0)
  * or until its result is ready (w 1): the profile's tensor_busy /
