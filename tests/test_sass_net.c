@@ -416,6 +416,37 @@ static void test_stores_posted_exact(void **state)
     assert_int_equal(same_one_warp(&m, st, 2), 4);
 }
 
+/* A global accumulator's slice serves the loads too (atomic_slice_fill): four
+ * blocks of one warp, each four loads of 4 sectors that miss L1 and L2 and a
+ * one-lane RED to one word (atomic_serial 1). Without the key the RED alone takes
+ * the unit and nothing waits for it; with it each load takes its share of the
+ * L2 reads (a step at l2_sectors 4) and of the DRAM fills (2 at 2 a step), 3
+ * steps of the unit: the unit's bucket (5 steps deep) pays a block's first two
+ * loads at once and the third and fourth 3 steps apart, so the blocks end
+ * later (231 -> 243 steps), on the net as in the sass engine. */
+static void test_atomic_slice_exact(void **state)
+{
+    (void)state;
+    static const row_t red[] = { { 4, 16, 4, 0, "LDG.E R2, desc[UR4][R10.64]" },
+                                 { 4, 16, 4, 0, "LDG.E R3, desc[UR4][R12.64]" },
+                                 { 4, 16, 4, 0, "LDG.E R4, desc[UR4][R14.64]" },
+                                 { 4, 16, 4, 0, "LDG.E R5, desc[UR4][R16.64]" },
+                                 { 4, 0, 0, 0, "IADD3 R6, R2, R3, R4" },
+                                 { 4, 0, 0, 0, "IADD3 R7, R6, R5, RZ" },
+                                 { 4, 4, 4, 0, "RED.E.ADD.STRONG.GPU desc[UR4][R20.64], R7" },
+                                 { 4, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 4, 1);
+    m.mem.l1_hit = m.mem.l2_hit = 0;
+    m.pd.l2_sectors = 4;
+    m.pd.atomic_serial = 1;
+    uint64_t plain = same_one_warp(&m, red, 8);
+    m.pd.atomic_slice_fill = 2;
+    uint64_t sliced = same_one_warp(&m, red, 8);
+    assert_int_equal(plain, 231);
+    assert_int_equal(sliced, 243);
+}
+
 /* Blocks of one warp, one at a time, each with four DRAM loads of 4 sectors on
  * a budget of 0.5 sectors a step (its level at most 5 sectors) and a 40-step
  * turnover: each block's loads wait for the budget in turn, about 100 steps a
@@ -813,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_block_turn_exact),
         cmocka_unit_test(test_stores_posted_exact),
         cmocka_unit_test(test_budget_depth_exact),
+        cmocka_unit_test(test_atomic_slice_exact),
         cmocka_unit_test(test_reused_load_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),

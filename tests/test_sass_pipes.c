@@ -312,6 +312,66 @@ static void test_atomic_measured(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A global accumulator's slice serves the loads as well (atomic_slice_fill):
+ * four loads of 4 sectors that miss L1 and L2, then a one-lane RED to one word.
+ * Each load takes its share of the L2 reads (4 sectors at l2_sectors 4: a step)
+ * and of the DRAM fills (4 sectors at 2 a step: two) of the one-address unit,
+ * 3 steps, the RED atomic_serial's one: 13000 units less the full bucket (3000
+ * + 2 x 1000) at 1000 a step, 8. Without the key only the RED: none. Without
+ * the RED the loads take no atomic unit. */
+static void test_atomic_slice(void **state)
+{
+    (void)state;
+    static const char *const text[] = { "LDG.E R2, desc[UR4][R10.64]", "LDG.E R3, desc[UR4][R12.64]",
+                                        "LDG.E R4, desc[UR4][R14.64]", "LDG.E R5, desc[UR4][R16.64]",
+                                        "RED.E.ADD.STRONG.GPU desc[UR4][R20.64], R5" };
+    static const double sec[] = { 4, 4, 4, 4, 1 }, lines[] = { 1, 1, 1, 1, 1 };
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pn_pipe_device_t pd = { 0 };
+    pd.l2_sectors = 4;
+    pd.atomic_serial = 1;
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = mem.l2_hit = 0;
+    pn_pipe_bounds_t b;
+    pn_sass_prog_t p;
+    rows_prog(&p, text, 5, sec, lines, NULL);
+    p.ops[4].threads = 1;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
+    pd.atomic_slice_fill = 2;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 8);
+    assert_int_equal(b.binding, PN_BOUND_ATOMIC);
+    /* half the loads hit L1: half of each share, 1.5 steps a load: 7000 - 3500 */
+    mem.l1_hit = 0.5;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 3);
+    pn_sass_prog_destroy(&p);
+    rows_prog(&p, text, 4, sec, lines, NULL);
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
+    pn_sass_prog_destroy(&p);
+    /* a float RED holds the unit atomic_serial_float (5) where the port takes
+     * atomic_serial (1): the loads pass in the other 4 steps, 12 - 4 = 8 of
+     * theirs left (2 a load): 13000 units again, less 5000 + 2000: 6 */
+    static const char *const ftext[] = { "LDG.E R2, desc[UR4][R10.64]", "LDG.E R3, desc[UR4][R12.64]",
+                                         "LDG.E R4, desc[UR4][R14.64]", "LDG.E R5, desc[UR4][R16.64]",
+                                         "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R20.64], R5" };
+    mem.l1_hit = 0;
+    pd.atomic_serial_float = 5;
+    rows_prog(&p, ftext, 5, sec, lines, NULL);
+    p.ops[4].threads = 1;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 6);
+    /* at 20 the loads pass while it holds the unit: only its 20 - 22 */
+    pd.atomic_serial_float = 20;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
+    pn_sass_prog_destroy(&p);
+}
+
 /* An atomic whose old value comes back (ATOMG) takes atomic_return times a
  * reduction's (RED's) share of the L2's atomic budget: 4 of 8 sectors over 8
  * lines at l2_sectors 1 and l2_atomic_sectors 1 cost 8 steps each, 32 less the
@@ -589,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_memory_pipes),
         cmocka_unit_test(test_half_rate_pipes),
         cmocka_unit_test(test_atomic_measured),
+        cmocka_unit_test(test_atomic_slice),
         cmocka_unit_test(test_atomic_return),
         cmocka_unit_test(test_const_index),
         cmocka_unit_test(test_tex_pipe),

@@ -24,7 +24,7 @@ const char *const pn_pipe_device_keys[] = {
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
     "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
     "atomic_return", "const_index_busy", "barrier_stagger", "tex_busy", "tex_latency",
-    "block_turn", "block_turn_warp", "stores_posted", "budget_depth", NULL
+    "block_turn", "block_turn_warp", "stores_posted", "budget_depth", "atomic_slice_fill", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -205,6 +205,8 @@ static const struct scalar_key scalar_keys2[] = {
       1 },
     { "budget_depth", offsetof(pn_pipe_device_t, budget_depth), PN_PD2_BUDGET_DEPTH, 0, 0,
       100000 },
+    { "atomic_slice_fill", offsetof(pn_pipe_device_t, atomic_slice_fill),
+      PN_PD2_ATOMIC_SLICE_FILL, 0, 0, MAX_RATE },
 };
 #define N_SCALAR_KEYS2 (sizeof scalar_keys2 / sizeof scalar_keys2[0])
 

@@ -81,6 +81,7 @@ enum {
 #define PN_PD2_BLOCK_TURN_WARP (UINT64_C(1) << 5) /* block_turn_warp */
 #define PN_PD2_STORES_POSTED (UINT64_C(1) << 6) /* stores_posted */
 #define PN_PD2_BUDGET_DEPTH (UINT64_C(1) << 7) /* budget_depth */
+#define PN_PD2_ATOMIC_SLICE_FILL (UINT64_C(1) << 8) /* atomic_slice_fill */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -187,6 +188,10 @@ typedef struct pn_pipe_device {
                                    * and L2 budgets may bank once its first wave of blocks
                                    * is done (other SMs out of phase leave it room); below
                                    * 2 or not given: 2, as at the start */
+    double atomic_slice_fill;     /* sectors a cycle (over the whole device) in which the
+                                   * L2 slice holding a word every block updates takes in
+                                   * its share of a launch's DRAM reads, beside its share
+                                   * of the L2 reads and its atomics (0: its atomics alone) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

@@ -278,6 +278,31 @@ double pn_sass_atomic_return(const pn_pipe_device_t *pd, const pn_sass_op_t *op)
     return 1;   /* its old value into RZ: nothing comes back */
 }
 
+/* pn_sass_sim_i.h */
+double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill)
+{
+    if (!(pd->atomic_slice_fill > 0) || !(pd->l2_sectors > 0))
+        return 0;
+    return l2 / pd->l2_sectors + (fill > 0 ? fill / pd->atomic_slice_fill : 0);
+}
+
+/* pn_sass_sim_i.h */
+double pn_sass_slice_slack(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog)
+{
+    double slack = 0;
+    if (!(pd->atomic_serial > 0) || !(pd->atomic_serial_float > pd->atomic_serial))
+        return 0;
+    for (size_t i = 0; i < prog->n; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        double ex = op->executed;
+        if (op->in.kind != PN_SASS_ATOM_GLOBAL || !(ex > 0) || op->sectors > ex || !atomic_float(op))
+            continue;
+        double lanes = op->threads > ex ? op->threads / ex : 1;
+        slack += ex * lanes * (pd->atomic_serial_float - pd->atomic_serial);
+    }
+    return slack;
+}
+
 /* A store every warp makes to one word (pn_sass_sim_i.h): examples/probe/bfs_flag.cu. */
 uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                             double busy)

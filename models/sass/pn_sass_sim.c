@@ -377,6 +377,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     /* measured DRAM traffic (kernel.memory.dram_ld/st_sectors, per warp-level access) as
      * DRAM sectors per requested sector of the program's loads and stores */
     double f_ld = -1, f_st = -1, f_l2 = -1, f_wf = -1;
+    /* a global accumulator: an atomic of one sector an execution, every block's on
+     * the same word (pn_sass_atomic_cost); its slice serves the loads too */
+    int hot = 0;
+    double slice = 0;   /* the loads' steps of that slice over the launch */
     {
         double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0, n_tex = 0, c_ld = 0;
         for (size_t i = 0; i < prog->n; i++) {
@@ -407,6 +411,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
                 n_st += on, s_st += op->sectors;
+            if (op->in.kind == PN_SASS_ATOM_GLOBAL && op->executed > 0 &&
+                op->sectors <= op->executed)
+                hot = 1;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
                 n_st += op->executed;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL)
@@ -656,6 +663,17 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             }
             if (o->reuse)   /* its line in L1: no L2 or DRAM reads */
                 o->cost[P_DRAM] = o->cost[P_L2] = o->cost[P_L2W] = 0;
+            /* the slice of a word every block updates serves its share of the
+             * launch's loads between its atomics (examples/probe/red_stream.cu) */
+            if (hot && o->kind == K_GLD && s->rate[P_ATOM] && !o->reuse) {
+                /* every execution its expected share: P_ATOM is paid at any level */
+                double miss = 1 - fmin(fmax(s->l1_hit, 0), 1);
+                double l2 = (double)o->cost[P_L2] / PN_PIPE_UNIT * (f_l2 >= 0 ? 1 : miss);
+                double fill = f_ld >= 0 ? f_ld * sec : sec * miss * (1 - fmin(fmax(s->l2_hit, 0), 1));
+                double hs = pn_sass_slice_steps(pd, l2, fill);
+                if (hs > 0)
+                    o->cost[P_ATOM] = pn_sass_units(busy * hs), slice += ex * hs;
+            }
             break;
         case PN_SASS_GLOBAL_ST:
             o->kind = K_GST;
@@ -724,6 +742,16 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);
+    /* a float update holds the slice longer than its port: the loads pass in
+     * that time (pn_sass_slice_slack) and pay only what is left */
+    double slack = slice > 0 ? pn_sass_slice_slack(pd, prog) : 0;
+    if (slack > 0)
+        for (uint32_t i = 0; i < s->n_ops; i++)
+            if (s->ops[i].kind == K_GLD && s->ops[i].cost[P_ATOM])
+                s->ops[i].cost[P_ATOM] =
+                    slack >= slice ? 0
+                                   : pn_sass_units(s->ops[i].cost[P_ATOM] / (double)PN_PIPE_UNIT *
+                                                   (slice - slack) / slice);
     if (pd->dram_jitter > 0)
         pn_sass_dram_late(s, prog, pd->dram_jitter);
     /* loads issued together from one region share a level: a basic block's

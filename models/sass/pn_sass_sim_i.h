@@ -214,6 +214,21 @@ double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
 uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                             double busy);
 
+/* The steps of the one-address unit's L2 slice a load takes over the whole
+ * device when the launch also updates one word from every block (a global
+ * accumulator): its share of the L2 reads, l2 in the L2 pipe's units
+ * (pn_sass_l2_cost), at the device's L2 rate, and its `fill` sectors read from
+ * DRAM at the profile's atomic_slice_fill; 0 without the key. The slice takes
+ * them between its atomics: examples/probe/red_stream.cu. */
+double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill);
+/* The steps over the launch in which the one-address unit's slice holds its
+ * floating-point updates beyond what an integer one takes (atomic_serial_float
+ * - atomic_serial a lane, for prog's atomics of one sector an execution): the
+ * slice's port is free for the loads then (examples/ml's rd_shfl, one float
+ * RED a block, costs what its REDs do; pn_reduce, one integer RED a block, the
+ * sum of its REDs and its loads' share). 0 without the keys. */
+double pn_sass_slice_slack(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog);
+
 /* The units of the SM's constant cache an indexed constant load (LDC c[b][R])
  * takes: const_index_busy for every distinct word its lanes read, by what the
  * index comes from (from: pn_sass_addr_lanes; examples/probe/const_index.cu);
