@@ -312,7 +312,7 @@ static void test_atomic_measured(void **state)
     pn_sass_prog_destroy(&p);
 }
 
-/* A global accumulator's slice serves the loads as well (atomic_slice_fill):
+/* A global accumulator's slice serves the loads and stores as well (atomic_slice_fill):
  * four loads of 4 sectors that miss L1 and L2, then a one-lane RED to one word.
  * Each load takes its share of the L2 reads (4 sectors at l2_sectors 4: a step)
  * and of the DRAM fills (4 sectors at 2 a step: two) of the one-address unit,
@@ -369,6 +369,17 @@ static void test_atomic_slice(void **state)
     pd.atomic_serial_float = 20;
     pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
+    pn_sass_prog_destroy(&p);
+    /* four stores of 4 sectors beside an integer RED: each its 4 sectors at the
+     * L2's write path (l2_fill_sectors 1), 4 steps: 17000 units less 4000 + 2000 */
+    static const char *const stext[] = { "STG.E desc[UR4][R10.64], R2", "STG.E desc[UR4][R12.64], R3",
+                                         "STG.E desc[UR4][R14.64], R4", "STG.E desc[UR4][R16.64], R5",
+                                         "RED.E.ADD.STRONG.GPU desc[UR4][R20.64], R5" };
+    pd.l2_fill_sectors = 1;
+    rows_prog(&p, stext, 5, sec, lines, NULL);
+    p.ops[4].threads = 1;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 11);
     pn_sass_prog_destroy(&p);
 }
 

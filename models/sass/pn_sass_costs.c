@@ -279,11 +279,12 @@ double pn_sass_atomic_return(const pn_pipe_device_t *pd, const pn_sass_op_t *op)
 }
 
 /* pn_sass_sim_i.h */
-double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill)
+double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill, double stored)
 {
     if (!(pd->atomic_slice_fill > 0) || !(pd->l2_sectors > 0))
         return 0;
-    return l2 / pd->l2_sectors + (fill > 0 ? fill / pd->atomic_slice_fill : 0);
+    return l2 / pd->l2_sectors + (fill > 0 ? fill / pd->atomic_slice_fill : 0) +
+           (stored > 0 && pd->l2_fill_sectors > 0 ? stored / pd->l2_fill_sectors : 0);
 }
 
 /* pn_sass_sim_i.h */

@@ -378,9 +378,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
      * DRAM sectors per requested sector of the program's loads and stores */
     double f_ld = -1, f_st = -1, f_l2 = -1, f_wf = -1;
     /* a global accumulator: an atomic of one sector an execution, every block's on
-     * the same word (pn_sass_atomic_cost); its slice serves the loads too */
+     * the same word (pn_sass_atomic_cost); its slice serves the loads and stores too */
     int hot = 0;
-    double slice = 0;   /* the loads' steps of that slice over the launch */
+    double slice = 0;   /* the loads' and stores' steps of that slice over the launch */
     {
         double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0, n_tex = 0, c_ld = 0;
         for (size_t i = 0; i < prog->n; i++) {
@@ -670,7 +670,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 double miss = 1 - fmin(fmax(s->l1_hit, 0), 1);
                 double l2 = (double)o->cost[P_L2] / PN_PIPE_UNIT * (f_l2 >= 0 ? 1 : miss);
                 double fill = f_ld >= 0 ? f_ld * sec : sec * miss * (1 - fmin(fmax(s->l2_hit, 0), 1));
-                double hs = pn_sass_slice_steps(pd, l2, fill);
+                double hs = pn_sass_slice_steps(pd, l2, fill, 0);
                 if (hs > 0)
                     o->cost[P_ATOM] = pn_sass_units(busy * hs), slice += ex * hs;
             }
@@ -686,6 +686,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 o->cost[P_LSU] = (uint32_t)fmax(o->cost[P_LSU], pn_sass_units(port));
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             o->cost[P_ATOM] = pn_sass_store_cost(pd, op, from[i], busy);
+            /* and its share of the stores (a flag's store is one word: left alone) */
+            if (hot && s->rate[P_ATOM] && !o->cost[P_ATOM]) {
+                double hs = pn_sass_slice_steps(pd, 0, 0, sec);
+                if (hs > 0)
+                    o->cost[P_ATOM] = pn_sass_units(busy * hs), slice += ex * hs;
+            }
             /* its partly written sectors cost the DRAM more once written back
              * (examples/probe/unaligned.cu) */
             double wb = sec + pd->dram_partial_sectors * pn_sass_partial_sectors(op, sec);
@@ -742,12 +748,12 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);
-    /* a float update holds the slice longer than its port: the loads pass in
+    /* a float update holds the slice longer than its port: the others pass in
      * that time (pn_sass_slice_slack) and pay only what is left */
     double slack = slice > 0 ? pn_sass_slice_slack(pd, prog) : 0;
     if (slack > 0)
         for (uint32_t i = 0; i < s->n_ops; i++)
-            if (s->ops[i].kind == K_GLD && s->ops[i].cost[P_ATOM])
+            if ((s->ops[i].kind == K_GLD || s->ops[i].kind == K_GST) && s->ops[i].cost[P_ATOM])
                 s->ops[i].cost[P_ATOM] =
                     slack >= slice ? 0
                                    : pn_sass_units(s->ops[i].cost[P_ATOM] / (double)PN_PIPE_UNIT *

@@ -214,13 +214,14 @@ double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
 uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                             double busy);
 
-/* The steps of the one-address unit's L2 slice a load takes over the whole
- * device when the launch also updates one word from every block (a global
+/* The steps of the one-address unit's L2 slice a load or store takes over the
+ * whole device when the launch also updates one word from every block (a global
  * accumulator): its share of the L2 reads, l2 in the L2 pipe's units
- * (pn_sass_l2_cost), at the device's L2 rate, and its `fill` sectors read from
- * DRAM at the profile's atomic_slice_fill; 0 without the key. The slice takes
- * them between its atomics: examples/probe/red_stream.cu. */
-double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill);
+ * (pn_sass_l2_cost), at the device's L2 rate, its `fill` sectors read from DRAM
+ * at the profile's atomic_slice_fill, and its `stored` sectors at the L2's write
+ * path (l2_fill_sectors); 0 without atomic_slice_fill. The slice takes them
+ * between its atomics: examples/probe/red_stream.cu. */
+double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill, double stored);
 /* The steps over the launch in which the one-address unit's slice holds its
  * floating-point updates beyond what an integer one takes (atomic_serial_float
  * - atomic_serial a lane, for prog's atomics of one sector an execution): the
