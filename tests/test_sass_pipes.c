@@ -381,6 +381,28 @@ static void test_atomic_slice(void **state)
     pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
     assert_int_equal(b.steps[PN_BOUND_ATOMIC], 11);
     pn_sass_prog_destroy(&p);
+    /* three such stores beside a RED whose address comes from SR_CTAID.X (a word of
+     * the block's own): no accumulator, so the stores take no share and the RED's
+     * one step is under the full bucket: 0. With the RED on R22 (never written, the
+     * same word in every block) the stores take 4 steps each: 13000 units less
+     * 4000 + 2000, 7 */
+    static const char *const btext[] = { "S2R R20, SR_CTAID.X", "STG.E desc[UR4][R10.64], R2",
+                                         "STG.E desc[UR4][R12.64], R3", "STG.E desc[UR4][R14.64], R4",
+                                         "RED.E.ADD.STRONG.GPU desc[UR4][R20.64], R5" };
+    static const double bsec[] = { 0, 4, 4, 4, 1 }, blines[] = { 0, 1, 1, 1, 1 };
+    rows_prog(&p, btext, 5, bsec, blines, NULL);
+    p.ops[4].threads = 1;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 0);
+    pn_sass_prog_destroy(&p);
+    static const char *const wtext[] = { "S2R R20, SR_CTAID.X", "STG.E desc[UR4][R10.64], R2",
+                                         "STG.E desc[UR4][R12.64], R3", "STG.E desc[UR4][R14.64], R4",
+                                         "RED.E.ADD.STRONG.GPU desc[UR4][R22.64], R5" };
+    rows_prog(&p, wtext, 5, bsec, blines, NULL);
+    p.ops[4].threads = 1;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    assert_int_equal(b.steps[PN_BOUND_ATOMIC], 7);
+    pn_sass_prog_destroy(&p);
 }
 
 /* An atomic whose old value comes back (ATOMG) takes atomic_return times a

@@ -377,8 +377,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     /* measured DRAM traffic (kernel.memory.dram_ld/st_sectors, per warp-level access) as
      * DRAM sectors per requested sector of the program's loads and stores */
     double f_ld = -1, f_st = -1, f_l2 = -1, f_wf = -1;
-    /* a global accumulator: an atomic of one sector an execution, every block's on
-     * the same word (pn_sass_atomic_cost); its slice serves the loads and stores too */
+    /* a global accumulator: an atomic of one sector an execution whose address is the
+     * same in every block; its slice serves the loads and stores too */
     int hot = 0;
     double slice = 0;   /* the loads' and stores' steps of that slice over the launch */
     {
@@ -411,9 +411,6 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 n_loc += local ? op->executed : 0, n_tex += tex ? op->executed : 0;
             else if (op->in.kind == PN_SASS_GLOBAL_ST)
                 n_st += on, s_st += op->sectors;
-            if (op->in.kind == PN_SASS_ATOM_GLOBAL && op->executed > 0 &&
-                op->sectors <= op->executed)
-                hot = 1;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL && !strncmp(op->in.opcode, "RED", 3))
                 n_st += op->executed;
             else if (op->in.kind == PN_SASS_ATOM_GLOBAL)
@@ -465,6 +462,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         free(from), free(guard);
         pn_sass_sim_free(s);
         return st == PN_ENOMEM ? pn_error_set(err, PN_ENOMEM, "out of memory") : st;
+    }
+    /* the accumulator's word: the same in every block (no block index, no loaded
+     * value in its address) */
+    for (size_t i = 0; i < prog->n; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        if (op->in.kind == PN_SASS_ATOM_GLOBAL && op->executed > 0 && op->sectors <= op->executed &&
+            !pn_sass_predicated_off(op) && !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)))
+            hot = 1;
     }
     pn_sass_prog_t busiest;
     st = pn_sass_triangle(prog, guard, s->W, busy, &busiest);
