@@ -62,58 +62,61 @@ __global__ void pn_red_stream(const unsigned *__restrict__ in, unsigned *__restr
 
 typedef void (*pn_kernel_t)(const unsigned *, unsigned *, int, unsigned *);
 
-int main(int argc, char **argv)
-{
+struct pn_bufs {
+    unsigned *in, *out, *cp;
     double mhz;
     int launches, warm;
-    pn_probe_args(argc, argv, &mhz, &launches, &warm);
+};
+
+/* Times kernel k over n words at T threads a block and prints its row, named
+ * `name`_n<n>_t<T>; what: the detail of what a thread moves. */
+static void time_row(const pn_bufs &b, const char *name, pn_kernel_t k, int n, int T,
+                     const char *what)
+{
+    int grid = n / (PN_ITEMS * T);
+    std::vector<double> us = pn_time_launches(b.warm, b.launches, [] {},
+        [&] { k<<<grid, T>>>(b.in, b.out, n, b.cp); });
+    double t = pn_pct(us, 0.5);
+    printf("%s_n%d_t%d,%.3f,us,\"WHOLE DEVICE; %d blocks of %d threads, %s; %.0f cycles at %.1f "
+           "MHz; median of %zu launches (p10 %.3f, p90 %.3f)\"\n",
+           name, n, T, t, grid, T, what, t * b.mhz, b.mhz, us.size(), pn_pct(us, 0.1),
+           pn_pct(us, 0.9));
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    pn_bufs b;
+    pn_probe_args(argc, argv, &b.mhz, &b.launches, &b.warm);
     const int nmax = 1 << 24;
-    unsigned *in, *out, *cp;
-    PN_CK(cudaMalloc(&in, (size_t)nmax * sizeof *in));
-    PN_CK(cudaMalloc(&cp, (size_t)nmax * sizeof *cp));
-    PN_CK(cudaMalloc(&out, (size_t)(4096 + nmax / 64) * sizeof *out));
-    PN_CK(cudaMemset(in, 1, (size_t)nmax * sizeof *in));
-    PN_CK(cudaMemset(out, 0, (size_t)(4096 + nmax / 64) * sizeof *out));
+    PN_CK(cudaMalloc(&b.in, (size_t)nmax * sizeof *b.in));
+    PN_CK(cudaMalloc(&b.cp, (size_t)nmax * sizeof *b.cp));
+    PN_CK(cudaMalloc(&b.out, (size_t)(4096 + nmax / 64) * sizeof *b.out));
+    PN_CK(cudaMemset(b.in, 1, (size_t)nmax * sizeof *b.in));
+    PN_CK(cudaMemset(b.out, 0, (size_t)(4096 + nmax / 64) * sizeof *b.out));
     static const char *const ename[] = { "store", "red1", "red64" };
     static const pn_kernel_t kern[2][3] = {
         { pn_red_stream<0, 0, 0>, pn_red_stream<1, 0, 0>, pn_red_stream<2, 0, 0> },
         { pn_red_stream<0, 1, 0>, pn_red_stream<1, 1, 0>, pn_red_stream<2, 1, 0> },
     };
     static const pn_kernel_t copyk[2] = { pn_red_stream<0, 1, 1>, pn_red_stream<1, 1, 1> };
+    char name[64];
     for (int n : { 1 << 24, 1 << 22 })
         for (int loads = 1; loads >= 0; loads--)
             for (int e = 0; e < 3; e++)
                 for (int T : { 64, 128, 256, 512, 1024 }) {
-                    int grid = n / (PN_ITEMS * T);
-                    pn_kernel_t k = kern[loads][e];
-                    std::vector<double> us = pn_time_launches(warm, launches, [] {},
-                        [&] { k<<<grid, T>>>(in, out, n, cp); });
-                    double t = pn_pct(us, 0.5);
-                    printf("red_stream_%s%s_n%d_t%d,%.3f,us,\"WHOLE DEVICE; %d blocks of %d threads, "
-                           "%s; %.0f cycles at %.1f MHz; median of %zu launches (p10 %.3f, p90 "
-                           "%.3f)\"\n",
-                           ename[e], loads ? "" : "_noload", n, T, t, grid, T,
-                           loads ? "8 words a thread read" : "no loads", t * mhz, mhz, us.size(),
-                           pn_pct(us, 0.1), pn_pct(us, 0.9));
-                    fflush(stdout);
+                    snprintf(name, sizeof name, "red_stream_%s%s", ename[e], loads ? "" : "_noload");
+                    time_row(b, name, kern[loads][e], n, T,
+                             loads ? "8 words a thread read" : "no loads");
                 }
     for (int n : { 1 << 24, 1 << 22 })
         for (int e = 0; e < 2; e++)
             for (int T : { 64, 128, 256, 1024 }) {
-                int grid = n / (PN_ITEMS * T);
-                pn_kernel_t k = copyk[e];
-                std::vector<double> us = pn_time_launches(warm, launches, [] {},
-                    [&] { k<<<grid, T>>>(in, out, n, cp); });
-                double t = pn_pct(us, 0.5);
-                printf("red_stream_copy_%s_n%d_t%d,%.3f,us,\"WHOLE DEVICE; %d blocks of %d threads, "
-                       "8 words a thread read and stored; %.0f cycles at %.1f MHz; median of %zu "
-                       "launches (p10 %.3f, p90 %.3f)\"\n",
-                       ename[e], n, T, t, grid, T, t * mhz, mhz, us.size(), pn_pct(us, 0.1),
-                       pn_pct(us, 0.9));
-                fflush(stdout);
+                snprintf(name, sizeof name, "red_stream_copy_%s", ename[e]);
+                time_row(b, name, copyk[e], n, T, "8 words a thread read and stored");
             }
-    PN_CK(cudaFree(in));
-    PN_CK(cudaFree(cp));
-    PN_CK(cudaFree(out));
+    PN_CK(cudaFree(b.in));
+    PN_CK(cudaFree(b.cp));
+    PN_CK(cudaFree(b.out));
     return 0;
 }

@@ -37,7 +37,6 @@ enum {
  * bounded by the loops' nesting (a few). */
 pn_status_t pn_sass_addr_sources(const pn_sass_prog_t *p, uint8_t *from, pn_error_t *err);
 
-
 /* The same, and (guard not NULL) for every op i guard[i] = the bits its guard
  * predicate may carry (0 for an op without a guard): what decides a guarded
  * branch, a loop's back edge among them. */

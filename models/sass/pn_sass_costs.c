@@ -278,30 +278,56 @@ double pn_sass_atomic_return(const pn_pipe_device_t *pd, const pn_sass_op_t *op)
     return 1;   /* its old value into RZ: nothing comes back */
 }
 
-/* pn_sass_sim_i.h */
-double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill, double stored)
+/* The lanes of a warp-level atomic of one sector an execution that update its
+ * word in turn (its threads an execution; 1 when the counts tell none). */
+static double word_lanes(const pn_sass_op_t *op)
 {
-    if (!(pd->atomic_slice_fill > 0) || !(pd->l2_sectors > 0))
-        return 0;
-    return l2 / pd->l2_sectors + (fill > 0 ? fill / pd->atomic_slice_fill : 0) +
-           (stored > 0 && pd->l2_fill_sectors > 0 ? stored / pd->l2_fill_sectors : 0);
+    double ex = op->executed;
+    return op->threads > ex ? op->threads / ex : 1;
 }
 
 /* pn_sass_sim_i.h */
-double pn_sass_slice_slack(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog)
+int pn_sass_accumulator(const pn_sass_op_t *op, uint8_t from)
 {
-    double slack = 0;
-    if (!(pd->atomic_serial > 0) || !(pd->atomic_serial_float > pd->atomic_serial))
+    return op->in.kind == PN_SASS_ATOM_GLOBAL && op->executed > 0 && op->sectors <= op->executed &&
+           !pn_sass_predicated_off(op) && !(from & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
+}
+
+/* pn_sass_sim_i.h */
+double pn_sass_slice_slack(const pn_pipe_device_t *pd, const pn_sass_op_t *op)
+{
+    if (!(pd->atomic_serial > 0) || !(pd->atomic_serial_float > pd->atomic_serial) ||
+        !atomic_float(op))
         return 0;
-    for (size_t i = 0; i < prog->n; i++) {
-        const pn_sass_op_t *op = &prog->ops[i];
-        double ex = op->executed;
-        if (op->in.kind != PN_SASS_ATOM_GLOBAL || !(ex > 0) || op->sectors > ex || !atomic_float(op))
-            continue;
-        double lanes = op->threads > ex ? op->threads / ex : 1;
-        slack += ex * lanes * (pd->atomic_serial_float - pd->atomic_serial);
-    }
-    return slack;
+    return op->executed * word_lanes(op) * (pd->atomic_serial_float - pd->atomic_serial);
+}
+
+/* pn_sass_sim_i.h: a load's L2 reads (its L2 pipe units, every execution's
+ * expected share where they are paid at L2 and DRAM only) at the device's L2
+ * rate and its DRAM fills (measured, else its expected misses) at
+ * atomic_slice_fill; a store's sectors at the L2's write path, l2_fill_sectors
+ * (examples/probe/red_stream.cu). */
+double pn_sass_op_slice(const pn_pipe_device_t *pd, const pn_sass_sim_t *s, const sop_t *o,
+                        double sec, double f_ld)
+{
+    if (!(pd->atomic_slice_fill > 0) || !(pd->l2_sectors > 0))
+        return 0;
+    if (o->kind == K_GST)
+        return pd->l2_fill_sectors > 0 ? sec / pd->l2_fill_sectors : 0;
+    double miss = 1 - fmin(fmax(s->l1_hit, 0), 1);
+    double l2 = (double)o->cost[P_L2] / PN_PIPE_UNIT * (s->l2_all ? 1 : miss);
+    double fill = f_ld >= 0 ? f_ld * sec : sec * miss * (1 - fmin(fmax(s->l2_hit, 0), 1));
+    return l2 / pd->l2_sectors + (fill > 0 ? fill / pd->atomic_slice_fill : 0);
+}
+
+/* pn_sass_sim_i.h */
+void pn_sass_slice_apply(pn_sass_sim_t *s, const double *share, double slice, double slack)
+{
+    if (!(slice > slack))
+        return; /* the float updates leave the slice free long enough: no share */
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (share[i] > 0)
+            s->ops[i].cost[P_ATOM] = pn_sass_units(share[i] * (slice - slack) / slice);
 }
 
 /* A store every warp makes to one word (pn_sass_sim_i.h): examples/probe/bfs_flag.cu. */
@@ -332,7 +358,7 @@ uint32_t pn_sass_atomic_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op,
 {
     double ex = op->executed;
     if (op->sectors <= ex) {
-        double lanes = op->threads > ex ? op->threads / ex : 1;
+        double lanes = word_lanes(op);
         double per = atomic_float(op) && pd->atomic_serial_float > 0 ? pd->atomic_serial_float
                                                                      : pd->atomic_serial;
         return per > 0 ? pn_sass_units(per * lanes * busy) : 0;

@@ -377,10 +377,6 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     /* measured DRAM traffic (kernel.memory.dram_ld/st_sectors, per warp-level access) as
      * DRAM sectors per requested sector of the program's loads and stores */
     double f_ld = -1, f_st = -1, f_l2 = -1, f_wf = -1;
-    /* a global accumulator: an atomic of one sector an execution whose address is the
-     * same in every block; its slice serves the loads and stores too */
-    int hot = 0;
-    double slice = 0;   /* the loads' and stores' steps of that slice over the launch */
     {
         double n_ld = 0, s_ld = 0, n_st = 0, s_st = 0, n_loc = 0, n_tex = 0, c_ld = 0;
         for (size_t i = 0; i < prog->n; i++) {
@@ -457,20 +453,21 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     s->dram_all = f_ld >= 0;
     s->l2_all = f_l2 >= 0;
     uint8_t *from = malloc(prog->n ? prog->n : 1), *guard = malloc(prog->n ? prog->n : 1);
+    double *slice_of = calloc(prog->n ? prog->n : 1, sizeof *slice_of);
     pn_status_t st = PN_ENOMEM;
-    if (!from || !guard || (st = pn_sass_addr_lanes(prog, from, guard, err)) != PN_OK) {
-        free(from), free(guard);
+    if (!from || !guard || !slice_of || (st = pn_sass_addr_lanes(prog, from, guard, err)) != PN_OK) {
+        free(from), free(guard), free(slice_of);
         pn_sass_sim_free(s);
         return st == PN_ENOMEM ? pn_error_set(err, PN_ENOMEM, "out of memory") : st;
     }
-    /* the accumulator's word: the same in every block (no block index, no loaded
-     * value in its address) */
-    for (size_t i = 0; i < prog->n; i++) {
-        const pn_sass_op_t *op = &prog->ops[i];
-        if (op->in.kind == PN_SASS_ATOM_GLOBAL && op->executed > 0 && op->sectors <= op->executed &&
-            !pn_sass_predicated_off(op) && !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD)))
-            hot = 1;
-    }
+    /* a global accumulator's slice serves the loads and stores too: their share of
+     * it (slice_of, busy SMs' steps an execution; slice, the steps over the launch)
+     * less what its float updates leave free (slack) */
+    double slice = 0, slack = 0;
+    int hot = 0;
+    for (size_t i = 0; i < prog->n; i++)
+        if (pn_sass_accumulator(&prog->ops[i], from[i]))
+            hot = 1, slack += pn_sass_slice_slack(pd, &prog->ops[i]);
     pn_sass_prog_t busiest;
     st = pn_sass_triangle(prog, guard, s->W, busy, &busiest);
     free(guard);
@@ -482,7 +479,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         pn_error_set(err, PN_ENOMEM, "out of memory");
     free(busiest.ops);
     if (st != PN_OK) {
-        free(from);
+        free(from), free(slice_of);
         pn_sass_sim_free(s);
         return st;
     }
@@ -668,16 +665,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             }
             if (o->reuse)   /* its line in L1: no L2 or DRAM reads */
                 o->cost[P_DRAM] = o->cost[P_L2] = o->cost[P_L2W] = 0;
-            /* the slice of a word every block updates serves its share of the
-             * launch's loads between its atomics (examples/probe/red_stream.cu) */
             if (hot && o->kind == K_GLD && s->rate[P_ATOM] && !o->reuse) {
-                /* every execution its expected share: P_ATOM is paid at any level */
-                double miss = 1 - fmin(fmax(s->l1_hit, 0), 1);
-                double l2 = (double)o->cost[P_L2] / PN_PIPE_UNIT * (f_l2 >= 0 ? 1 : miss);
-                double fill = f_ld >= 0 ? f_ld * sec : sec * miss * (1 - fmin(fmax(s->l2_hit, 0), 1));
-                double hs = pn_sass_slice_steps(pd, l2, fill, 0);
-                if (hs > 0)
-                    o->cost[P_ATOM] = pn_sass_units(busy * hs), slice += ex * hs;
+                double hs = pn_sass_op_slice(pd, s, o, sec, f_ld);
+                slice_of[i] = busy * hs, slice += ex * hs;
             }
             break;
         case PN_SASS_GLOBAL_ST:
@@ -691,11 +681,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 o->cost[P_LSU] = (uint32_t)fmax(o->cost[P_LSU], pn_sass_units(port));
             o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
             o->cost[P_ATOM] = pn_sass_store_cost(pd, op, from[i], busy);
-            /* and its share of the stores (a flag's store is one word: left alone) */
-            if (hot && s->rate[P_ATOM] && !o->cost[P_ATOM]) {
-                double hs = pn_sass_slice_steps(pd, 0, 0, sec);
-                if (hs > 0)
-                    o->cost[P_ATOM] = pn_sass_units(busy * hs), slice += ex * hs;
+            if (hot && s->rate[P_ATOM] && !o->cost[P_ATOM]) {   /* not a flag's store */
+                double hs = pn_sass_op_slice(pd, s, o, sec, f_ld);
+                slice_of[i] = busy * hs, slice += ex * hs;
             }
             /* its partly written sectors cost the DRAM more once written back
              * (examples/probe/unaligned.cu) */
@@ -753,16 +741,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
     free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);
-    /* a float update holds the slice longer than its port: the others pass in
-     * that time (pn_sass_slice_slack) and pay only what is left */
-    double slack = slice > 0 ? pn_sass_slice_slack(pd, prog) : 0;
-    if (slack > 0)
-        for (uint32_t i = 0; i < s->n_ops; i++)
-            if ((s->ops[i].kind == K_GLD || s->ops[i].kind == K_GST) && s->ops[i].cost[P_ATOM])
-                s->ops[i].cost[P_ATOM] =
-                    slack >= slice ? 0
-                                   : pn_sass_units(s->ops[i].cost[P_ATOM] / (double)PN_PIPE_UNIT *
-                                                   (slice - slack) / slice);
+    pn_sass_slice_apply(s, slice_of, slice, slack);
+    free(slice_of);
     if (pd->dram_jitter > 0)
         pn_sass_dram_late(s, prog, pd->dram_jitter);
     /* loads issued together from one region share a level: a basic block's

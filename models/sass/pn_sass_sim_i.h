@@ -214,21 +214,30 @@ double pn_sass_partial_sectors(const pn_sass_op_t *op, double sec);
 uint32_t pn_sass_store_cost(const pn_pipe_device_t *pd, const pn_sass_op_t *op, uint8_t from,
                             double busy);
 
-/* The steps of the one-address unit's L2 slice a load or store takes over the
- * whole device when the launch also updates one word from every block (a global
- * accumulator): its share of the L2 reads, l2 in the L2 pipe's units
- * (pn_sass_l2_cost), at the device's L2 rate, its `fill` sectors read from DRAM
- * at the profile's atomic_slice_fill, and its `stored` sectors at the L2's write
- * path (l2_fill_sectors); 0 without atomic_slice_fill. The slice takes them
- * between its atomics: examples/probe/red_stream.cu. */
-double pn_sass_slice_steps(const pn_pipe_device_t *pd, double l2, double fill, double stored);
-/* The steps over the launch in which the one-address unit's slice holds its
- * floating-point updates beyond what an integer one takes (atomic_serial_float
- * - atomic_serial a lane, for prog's atomics of one sector an execution): the
- * slice's port is free for the loads then (examples/ml's rd_shfl, one float
- * RED a block, costs what its REDs do; pn_reduce, one integer RED a block, the
- * sum of its REDs and its loads' share). 0 without the keys. */
-double pn_sass_slice_slack(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog);
+/* Is op a global accumulator: an atomic of one sector an execution whose
+ * address (from: pn_sass_addr_lanes) carries neither the block's index nor a
+ * loaded value, the same word in every block? Its L2 slice serves the launch's
+ * loads and stores too (examples/probe/red_stream.cu). */
+int pn_sass_accumulator(const pn_sass_op_t *op, uint8_t from);
+/* The steps over the launch in which accumulator op holds its slice beyond what
+ * an integer update takes (atomic_serial_float - atomic_serial a lane, a float
+ * update; 0 for an integer one or without the keys): the slice's port is free
+ * for the loads and stores then (examples/ml's rd_shfl, one float RED a block,
+ * costs what its REDs do; pn_reduce, one integer RED a block, the sum of its
+ * REDs and its loads' share). */
+double pn_sass_slice_slack(const pn_pipe_device_t *pd, const pn_sass_op_t *op);
+/* The steps of an accumulator's slice, over the whole device, that an
+ * execution of global load or store o takes: its share of the launch's L2
+ * reads, DRAM fills or stores (sec sectors an execution; f_ld the measured DRAM
+ * reads per requested sector, < 0 when not measured); 0 without the profile's
+ * atomic_slice_fill. o's other costs are set. */
+double pn_sass_op_slice(const pn_pipe_device_t *pd, const pn_sass_sim_t *s, const sop_t *o,
+                        double sec, double f_ld);
+/* Give each op i with share[i] > 0 (busy SMs' slice steps an execution) that
+ * share of the one-address unit, scaled by what is left of the launch's slice
+ * steps after the float updates' slack: (slice - slack) / slice, none when the
+ * slack covers them. */
+void pn_sass_slice_apply(pn_sass_sim_t *s, const double *share, double slice, double slack);
 
 /* The units of the SM's constant cache an indexed constant load (LDC c[b][R])
  * takes: const_index_busy for every distinct word its lanes read, by what the
