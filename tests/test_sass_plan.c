@@ -234,6 +234,32 @@ static void test_divergence_without_region(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* Inside a BSSY region, thread 0 alone polls and the other lanes jump to the
+ * WARPSYNC.ALL before the block's barrier (examples/robust/robust2.cu's
+ * r2_spin): ncu counts the WARPSYNC once for each side and the barrier once,
+ * so the sides join after the WARPSYNC. The taken side waits there and the
+ * plan walks the 10 instructions the counts give, the barrier once (before:
+ * at the region's end, 12, the barrier twice: the warp's second arrival waited
+ * for the block's other warps to exit). */
+static void test_divergence_warpsync_in_region(void **state)
+{
+    (void)state;
+    const char *lines[] = { "S2R R8, SR_TID.X", "BSSY B0, 0x80", "ISETP.NE.AND P0, PT, R8, RZ, PT",
+                            "@P0 BRA 0x50", "LDG.E.STRONG.SYS R0, desc[UR6][R2.64]",
+                            "WARPSYNC.ALL", "BAR.SYNC.DEFER_BLOCKING 0x0", "BSYNC B0", "EXIT" };
+    const double ex[] = { 1, 1, 1, 1, 1, 2, 1, 1, 1 };
+    pn_sass_prog_t p;
+    pn_sass_plan_t pl;
+    plan_of(&p, &pl, lines, 9, ex, 1, 1, 1);
+    assert_true(pl.branches[0].both == 1 && pl.branches[0].taken == 0);
+    assert_int_equal(pl.branches[0].reconv, 6);
+    assert_int_equal(pl.insts[0], 10);
+    assert_int_equal(pl.op_execs[5], 2);
+    assert_int_equal(pl.op_execs[6], 1);
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
 /* A warp-aggregated atomic (CUDA samples' warpAggregatedAtomicsCG): the other
  * lanes leave for the region's BSYNC at a branch that diverges, the leader lane
  * alone does the atomic and jumps there too; ncu counts the BSYNC once for
@@ -435,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_fixed_per_warp),
         cmocka_unit_test(test_divergence_without_region),
         cmocka_unit_test(test_divergence_one_side),
+        cmocka_unit_test(test_divergence_warpsync_in_region),
         cmocka_unit_test(test_level_shares),
         cmocka_unit_test(test_level_regions),
         cmocka_unit_test(test_block_launch_1024),

@@ -117,6 +117,20 @@ static double inflow_from(const double *count, const edge_t *e, size_t ne, int32
     return v;
 }
 
+/* Does the WARPSYNC at op i join the sides of a diverged warp: a plain one
+ * (no target, not .COLLECTIVE) that ran more often than the op after it, ncu
+ * counting it once for each side and what follows once a warp? (robust2's
+ * r2_spin: lane 0 polls a flag inside a BSSY region, the other lanes jump to
+ * the WARPSYNC.ALL before the block's barrier: 655 against 524.) */
+static int warpsync_joins(const pn_sass_prog_t *p, const double *count, int32_t i)
+{
+    const pn_sass_op_t *op = &p->ops[i];
+    if (strcmp(op->in.opcode, "WARPSYNC") || op->in.has_target ||
+        strstr(op->in.modifiers, ".COLLECTIVE") || (size_t)i + 1 >= p->n)
+        return 0;
+    return count[p->ops[i + 1].block] < count[op->block];
+}
+
 /* Branch br (its op a guarded forward BRA inside a BSSY region reconverging
  * at op rc, or in none: rc < 0) diverges when its sides ran more often than
  * it did: a warp whose threads disagree runs both, one after the other
@@ -127,13 +141,18 @@ static double inflow_from(const double *count, const edge_t *e, size_t ne, int32
  * Outside a region (an if without an else that the compiler closes with a
  * WARPSYNC, or with nothing) the sides join at the branch's target: the
  * taken side waits there, or after it where it is a WARPSYNC or BSYNC, which
- * ncu counts once for each side. */
+ * ncu counts once for each side. Inside a region, a target that is a
+ * WARPSYNC joining the sides (warpsync_joins) is where they meet too: the
+ * taken side waits after it. */
 static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double *count,
                     const edge_t *e, size_t ne, int32_t rc)
 {
     const pn_sass_op_t *op = &p->ops[br->op];
     int32_t wait = rc;   /* where the taken side waits */
-    if (rc < 0 && op->target > (int32_t)br->op) {
+    if (rc >= 0 && op->target > (int32_t)br->op && op->target + 1 < rc &&
+        warpsync_joins(p, count, op->target))
+        wait = op->target + 1;
+    else if (rc < 0 && op->target > (int32_t)br->op) {
         /* the sides join at the target; a WARPSYNC or BSYNC there runs once a side */
         const char *j = p->ops[op->target].in.opcode;
         wait = op->target + (!strcmp(j, "WARPSYNC") || !strcmp(j, "BSYNC"));
