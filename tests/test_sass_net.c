@@ -512,6 +512,30 @@ static void test_reused_load_exact(void **state)
     assert_true(same_one_warp(&m, loop, 7) < 7 * 43 + 39 + 1 + 1 + 2);
 }
 
+/* The L1's data path serves its requests in order (pn_sass_check): a 16-sector
+ * load, a one-wavefront shared store, another 16-sector load, on an LSU of
+ * one sector (or shared wavefront) a step. The bucket holds 16 + 2 at the
+ * start; the first load leaves 2, the store 1. The pipe accepts the second
+ * load once it could accept the program's smallest request (the store) and
+ * owes the rest: at step 2, not at step 16 when the bucket would hold all
+ * 16. Loads at DRAM (30 steps): the add at 32, done at 36, dead 2 later;
+ * before: 46 + 4 + 2. */
+static void test_lsu_in_order_exact(void **state)
+{
+    (void)state;
+    static const row_t ld[] = { { 1, 16, 4, 0, "LDG.E.128 R4, desc[UR4][R10.64]" },
+                                { 1, 0, 0, 1, "STS [R0], R2" },
+                                { 1, 16, 4, 0, "LDG.E.128 R12, desc[UR4][R20.64]" },
+                                { 1, 0, 0, 0, "IADD3 R9, R4, R12, RZ" },
+                                { 1, 0, 0, 0, "EXIT" } };
+    sm_t m;
+    small_sm(&m, 1, 1, 1);
+    m.mem.l1_hit = m.mem.l2_hit = 0;
+    m.pp.rate[PN_PIPE_LSU] = PN_PIPE_UNIT;
+    m.pp.rate[PN_PIPE_SHMEM] = PN_PIPE_UNIT;
+    assert_int_equal(same_one_warp(&m, ld, 5), 32 + 4 + 2);
+}
+
 static void test_one_warp_exact(void **state)
 {
     (void)state;
@@ -846,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_budget_depth_exact),
         cmocka_unit_test(test_atomic_slice_exact),
         cmocka_unit_test(test_reused_load_exact),
+        cmocka_unit_test(test_lsu_in_order_exact),
         cmocka_unit_test(test_slot_partitions),
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_power),

@@ -119,6 +119,21 @@ void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf)
         o->cost[P_SHARED] = pn_sass_units(wf);
 }
 
+void pn_sass_lsu_order(pn_sass_sim_t *s, uint32_t mx)
+{
+    uint32_t mn = mx;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const sop_t *o = &s->ops[i];
+        if ((o->kind == K_SLD || o->kind == K_SST) && o->cost[P_LSU] && o->cost[P_LSU] < mn)
+            mn = o->cost[P_LSU];
+    }
+    if (!s->rate[P_LSU] || mn >= mx)
+        return;
+    s->least[P_LSU] = mn;
+    s->debt[P_LSU] = mx - mn;
+    s->cap0[P_LSU] = s->cap[P_LSU] += s->debt[P_LSU];
+}
+
 /* The share of a launch's measured DRAM traffic that launches of it again and
  * again pay, by its footprint (bytes: the sectors it reads from L2 and writes
  * over the launch): none while the footprint stays in L2 from one launch to

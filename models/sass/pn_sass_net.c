@@ -512,8 +512,10 @@ static pn_status_t add_issue(nb_t *b, wnet_t *w, uint32_t i, const opnet_t *on, 
     for (int q = 0; q < P_N; q++) {
         uint32_t c = pn_sass_cost_at(s, o, lvl, q);
         if (c) {
-            uint32_t k = pn_sass_bucket(s->partitions, q, w->part);
-            PN_CHECK(in(b, t, b->bucket[k], c));
+            uint32_t k = pn_sass_bucket(s->partitions, q, w->part), h = pn_sass_check(s, q, c);
+            PN_CHECK(in(b, t, b->bucket[k], h));
+            if (h > c)
+                PN_CHECK(out(b, t, b->bucket[k], h - c));
             PN_CHECK(out(b, t, b->room[k], c));
         }
     }

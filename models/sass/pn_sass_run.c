@@ -41,7 +41,7 @@
 static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
 {
     uint32_t rate = b->rate, cap = b->cap, mv = -(uint32_t)(t > b->at);
-    uint64_t level = b->level + (b->refill & mv);
+    uint64_t level = b->level + (b->refill & mv) + (b->ret & mv);
     uint64_t d = (t - b->at - 1) & (uint64_t)(int64_t)(int32_t)mv;  /* quiet steps */
     if (d > 0 && rate && cap - level >= rate) {
         uint64_t k = (cap - level) / rate;
@@ -49,6 +49,7 @@ static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
     }
     uint32_t refill = cap - level >= rate ? rate : 0;
     b->refill = (refill & mv) | (b->refill & ~mv);
+    b->ret &= ~mv;
     b->level = level;
     b->at = t;
     return level;
@@ -343,8 +344,10 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     /* list_wait brought its buckets to t */
     for (uint32_t i = 0; i < L->n; i++) {
         assert(r->bk[L->b[i]].at == t || !r->bk[L->b[i]].rate);
-        assert(r->bk[L->b[i]].level >= L->need[i]);
-        r->bk[L->b[i]].level -= L->need[i];
+        pn_sass_bk_t *b = &r->bk[L->b[i]];
+        assert(b->level >= L->chk[i]);
+        b->level -= L->chk[i];
+        b->ret += L->chk[i] - L->need[i];
     }
     r->issued++;
     uint64_t lat = r->lat[3 * (size_t)w->pc + (uint32_t)lvl];
@@ -446,10 +449,12 @@ static inline uint64_t list_wait(pn_sass_run_t *r, uint32_t k, uint64_t t)
     uint64_t m = 0;
     for (uint32_t i = 0; i < L->n; i++) {
         pn_sass_bk_t *b = &r->bk[L->b[i]];
-        uint32_t need = L->need[i];
+        uint32_t need = L->chk[i];
         uint64_t have = level_at(b, t);
         if (need > have) {
-            uint64_t n = (need - have + b->rate - 1) / b->rate;
+            /* what the step's takes give back comes at its end */
+            uint64_t h = have + b->ret;
+            uint64_t n = need > h ? (need - h + b->rate - 1) / b->rate : 1;
             m = n > m ? n : m;
         }
     }

@@ -14,6 +14,8 @@ typedef struct pn_sass_bk {
     uint64_t level, at;         /* level at the start of step `at`, less its takes */
     uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
     uint32_t rate, cap;         /* its pipe's */
+    uint32_t ret;               /* what the takes at `at` give back at its end (a
+                                 * pipe that serves in order: pn_sass_check) */
 } pn_sass_bk_t;
 
 typedef struct pn_sass_warp {
@@ -73,6 +75,7 @@ typedef struct pn_sass_lrec {
     uint8_t n, inflight;
     uint8_t b[P_N];
     uint32_t need[P_N];
+    uint32_t chk[P_N];          /* the level its bucket must hold (pn_sass_check) */
 } pn_sass_lrec_t;
 
 typedef struct pn_sass_run {

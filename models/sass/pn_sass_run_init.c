@@ -76,6 +76,7 @@ pn_status_t pn_sass_run_init(pn_sass_run_t *r, const pn_sass_sim_t *s, uint64_t 
             L->b[i] = (uint8_t)b;
             sm &= q >= P_PER_PART;
             L->need[i] = c->cost[q];
+            L->chk[i] = pn_sass_check(s, q, c->cost[q]);
             L->mask |= UINT64_C(1) << (b % 63);   /* shared bits only recheck more */
             if (q >= P_PER_PART)
                 r->sm_mask |= UINT64_C(1) << (b % 63);

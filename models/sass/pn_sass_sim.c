@@ -772,6 +772,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             for (uint32_t i = 0; i < s->n_ops; i++)
                 s->ops[i].cost[q] = 0;
         s->cap0[q] = s->cap[q] = s->rate[q] ? mx + 2 * s->rate[q] : 0;
+        if (q == P_LSU)
+            pn_sass_lsu_order(s, mx);
         if ((q == P_DRAM || q == P_L2 || q == P_L2W) && s->rate[q] && pd->budget_depth > 2)
             s->cap[q] = (uint32_t)fmin(mx + pd->budget_depth * s->rate[q], 4e9);
         if (s->resident >= s->blocks)   /* one wave: never deeper */

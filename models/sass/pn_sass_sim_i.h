@@ -110,6 +110,10 @@ struct pn_sass_sim {
                                  * turns to its waiting side (pd->diverge_switch) */
     uint32_t lat_l1, lat_l2, lat_dram;
     uint32_t rate[P_N], cap[P_N];
+    uint32_t debt[P_N];         /* a pipe that serves its requests in order (the LSU): the
+                                 * most an issue may leave it owing, its bucket that
+                                 * much deeper (pn_sass_check); 0: none */
+    uint32_t least[P_N];        /* such a pipe's request that sets the pace (pn_sass_lsu_order) */
     uint32_t cap0[P_N];         /* a bucket's level at the start and its cap until block
                                  * `resident` starts (the first wave); cap[] from then on
                                  * (deeper for the DRAM and L2 budgets: pd->budget_depth) */
@@ -405,6 +409,30 @@ pn_status_t pn_sass_polls(const pn_sass_prog_t *prog, pn_sass_prog_t *out);
  * warp) or a multiple of 32, W warps of blocks (x, y, z) ((0, 0, 0): not
  * known); 1 when they differ. */
 uint32_t pn_sass_copies(const uint32_t block[3], uint32_t W);
+
+/* The L1's data path takes shared and global requests in order: where some
+ * global request costs it more than the smallest shared one (mx: the most an
+ * op costs it), a request is accepted once the pipe could accept that shared
+ * one, and the pipe owes the rest (s->least, s->debt; its bucket's caps debt
+ * deeper; pn_sass_check). Global requests alone keep the bucket's rule: a
+ * second uncoalesced load waits for the first's lines. (pn_sass_costs.c; the
+ * ops' costs and the caps set) */
+void pn_sass_lsu_order(pn_sass_sim_t *s, uint32_t mx);
+
+/* The level pipe q's bucket must hold for an issue that takes c > 0 of its
+ * units: c, or, for a pipe that serves its requests in order (s->debt[q] > 0),
+ * its pacing request's cost at most (s->least[q]: the pipe accepts a request
+ * once it could accept that one, then owes the rest) over the debt[q] its
+ * bucket holds in reserve. The
+ * issue holds that level through its step and gives back all but c at the
+ * step's end (the net: an input arc of this weight, an output arc of it less
+ * c). A large request among many small ones then waits its turn instead of
+ * for a bucket they never let fill (CUDA samples' histogram64: a 16-sector
+ * load among byte-wide shared updates on the L1's data path). */
+static inline uint32_t pn_sass_check(const pn_sass_sim_t *s, int q, uint32_t c)
+{
+    return s->debt[q] ? (c < s->least[q] ? c : s->least[q]) + s->debt[q] : c;
+}
 
 /* Latency of op o issued at level lvl (a follower's is the L1's, or longer
  * when its line comes later). */
