@@ -14,8 +14,9 @@
 #include "pn_sass_sim.h"
 
 /* Run p on 2 blocks of 2 warps, one resident, with every latency 5 and
- * loads 20, an FP64 pipe, a measured atomic unit and the local and texture
- * loads' own hit rates. */
+ * loads 20, an FP64 pipe, a measured atomic unit, the local and texture
+ * loads' own hit rates, and narrow LSU, shared and DRAM pipes (a global
+ * request among shared ones may leave the LSU owing: pn_sass_lsu_order). */
 static void run_once(const pn_sass_prog_t *p)
 {
     pn_pipe_params_t pp = { 0 };
@@ -27,6 +28,9 @@ static void run_once(const pn_sass_prog_t *p)
     pp.n_warps = 2;
     pp.blocks = 2;
     pp.resident = 1;
+    pp.rate[PN_PIPE_LSU] = 2 * PN_PIPE_UNIT;
+    pp.rate[PN_PIPE_SHMEM] = PN_PIPE_UNIT;
+    pp.rate[PN_PIPE_DRAM] = PN_PIPE_UNIT / 2;
     pn_pipe_device_t pd = { 0 };
     pd.clock_mhz = 1000;
     pd.fp64_busy = 2;
