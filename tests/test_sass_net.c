@@ -519,7 +519,7 @@ static void test_reused_load_exact(void **state)
  * load once it could accept the program's smallest request (the store) and
  * owes the rest: at step 2, not at step 16 when the bucket would hold all
  * 16. Loads at DRAM (30 steps): the add at 32, done at 36, dead 2 later;
- * before: 46 + 4 + 2. */
+ * before: 46 + 4 + 2. Global requests alone keep the bucket's rule. */
 static void test_lsu_in_order_exact(void **state)
 {
     (void)state;
@@ -534,6 +534,13 @@ static void test_lsu_in_order_exact(void **state)
     m.pp.rate[PN_PIPE_LSU] = PN_PIPE_UNIT;
     m.pp.rate[PN_PIPE_SHMEM] = PN_PIPE_UNIT;
     assert_int_equal(same_one_warp(&m, ld, 5), 32 + 4 + 2);
+    /* without the shared store the two loads keep the bucket's rule: the
+     * second waits for 16 sectors, from the 2 left at step 1 to step 15 */
+    static const row_t glob[] = { { 1, 16, 4, 0, "LDG.E.128 R4, desc[UR4][R10.64]" },
+                                  { 1, 16, 4, 0, "LDG.E.128 R12, desc[UR4][R20.64]" },
+                                  { 1, 0, 0, 0, "IADD3 R9, R4, R12, RZ" },
+                                  { 1, 0, 0, 0, "EXIT" } };
+    assert_int_equal(same_one_warp(&m, glob, 4), 45 + 4 + 2);
 }
 
 static void test_one_warp_exact(void **state)
