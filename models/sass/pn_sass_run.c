@@ -36,12 +36,13 @@
  * refill has it: in every step it refills by R when its room (cap - level)
  * at the start of the step, before the step's takes, holds at least R. So
  * from `at` on: the refill decided at `at`, then R in every quiet step in
- * which its room holds R. Without branches on whether it moves (a pipe of
- * rate 0 keeps its level). */
+ * which its room holds R. What an issue on a bucket with a debt gives back
+ * at the end of its step rides with the step's refill. Without branches on
+ * whether it moves (a pipe of rate 0 keeps its level). */
 static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
 {
     uint32_t rate = b->rate, cap = b->cap, mv = -(uint32_t)(t > b->at);
-    uint64_t level = b->level + (b->refill & mv) + (b->ret & mv);
+    uint64_t level = b->level + (b->refill & mv);
     uint64_t d = (t - b->at - 1) & (uint64_t)(int64_t)(int32_t)mv;  /* quiet steps */
     if (d > 0 && rate && cap - level >= rate) {
         uint64_t k = (cap - level) / rate;
@@ -49,7 +50,6 @@ static inline uint64_t level_at(pn_sass_bk_t *b, uint64_t t)
     }
     uint32_t refill = cap - level >= rate ? rate : 0;
     b->refill = (refill & mv) | (b->refill & ~mv);
-    b->ret &= ~mv;
     b->level = level;
     b->at = t;
     return level;
@@ -347,7 +347,7 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
         pn_sass_bk_t *b = &r->bk[L->b[i]];
         assert(b->level >= L->chk[i]);
         b->level -= L->chk[i];
-        b->ret += L->chk[i] - L->need[i];
+        b->refill += L->chk[i] - L->need[i];   /* given back at the step's end */
     }
     r->issued++;
     uint64_t lat = r->lat[3 * (size_t)w->pc + (uint32_t)lvl];
@@ -452,8 +452,8 @@ static inline uint64_t list_wait(pn_sass_run_t *r, uint32_t k, uint64_t t)
         uint32_t need = L->chk[i];
         uint64_t have = level_at(b, t);
         if (need > have) {
-            /* what the step's takes give back comes at its end */
-            uint64_t h = have + b->ret;
+            /* what the step's takes give back comes at its end, with its refill */
+            uint64_t h = have + b->refill;
             uint64_t n = need > h ? (need - h + b->rate - 1) / b->rate : 1;
             m = n > m ? n : m;
         }

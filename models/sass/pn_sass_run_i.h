@@ -12,10 +12,11 @@
 
 typedef struct pn_sass_bk {
     uint64_t level, at;         /* level at the start of step `at`, less its takes */
-    uint32_t refill;            /* the refill decided at `at`, on the level before its takes */
+    uint32_t refill;            /* what it gains at the end of step `at`: the refill decided
+                                 * then, on the level before its takes, and what those
+                                 * takes give back (a pipe that serves in order:
+                                 * pn_sass_check) */
     uint32_t rate, cap;         /* its pipe's */
-    uint32_t ret;               /* what the takes at `at` give back at its end (a
-                                 * pipe that serves in order: pn_sass_check) */
 } pn_sass_bk_t;
 
 typedef struct pn_sass_warp {
