@@ -343,8 +343,8 @@ static void issue(pn_sass_run_t *r, pn_sass_warp_t *w, uint32_t k, uint64_t t)
     const pn_sass_lrec_t *L = &r->lr[k];
     /* list_wait brought its buckets to t */
     for (uint32_t i = 0; i < L->n; i++) {
-        assert(r->bk[L->b[i]].at == t || !r->bk[L->b[i]].rate);
         pn_sass_bk_t *b = &r->bk[L->b[i]];
+        assert(b->at == t || !b->rate);
         assert(b->level >= L->chk[i]);
         b->level -= L->chk[i];
         b->refill += L->chk[i] - L->need[i];   /* given back at the step's end */
