@@ -105,8 +105,30 @@ static pn_status_t inh(nb_t *b, uint32_t t, uint32_t p)
     return pn_net_add_arc(b->net, PN_ARC_INHIBITOR, t, p, 1, b->err);
 }
 
+/* A delay line of n >= 1 places named prefix.1..n, one step a place, and
+ * its transition prefix.fin that takes the last: the places are consecutive
+ * ids from *first (pn_net_add_place numbers them in order); *into_last is the
+ * transition that moves into the last (NONE for n = 1). */
 static pn_status_t add_line(nb_t *b, const char *prefix, uint32_t n, uint32_t *first,
-                            uint32_t *fin, uint32_t *into_last);
+                            uint32_t *fin, uint32_t *into_last)
+{
+    uint32_t id;
+    *into_last = NONE;
+    for (uint32_t k = 0; k < n; k++) {
+        PN_CHECK(place(b, 0, &id, "%s.%u", prefix, k + 1));
+        if (k == 0)
+            *first = id;
+    }
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        uint32_t t;
+        PN_CHECK(trans(b, &t, "%s.mv%u", prefix, k + 1));
+        PN_CHECK(in(b, t, *first + k, 1));
+        PN_CHECK(out(b, t, *first + k + 1, 1));
+        *into_last = t;
+    }
+    PN_CHECK(trans(b, fin, "%s.fin", prefix));
+    return in(b, *fin, *first + n - 1, 1);
+}
 
 /* ---- the global part ---------------------------------------------------- */
 
@@ -288,31 +310,6 @@ static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
 }
 
 /* ---- a warp ------------------------------------------------------------- */
-
-/* A delay line of n >= 1 places named prefix.1..n, one step a place, and
- * its transition prefix.fin that takes the last: the places are consecutive
- * ids from *first (pn_net_add_place numbers them in order); *into_last is the
- * transition that moves into the last (NONE for n = 1). */
-static pn_status_t add_line(nb_t *b, const char *prefix, uint32_t n, uint32_t *first,
-                            uint32_t *fin, uint32_t *into_last)
-{
-    uint32_t id;
-    *into_last = NONE;
-    for (uint32_t k = 0; k < n; k++) {
-        PN_CHECK(place(b, 0, &id, "%s.%u", prefix, k + 1));
-        if (k == 0)
-            *first = id;
-    }
-    for (uint32_t k = 0; k + 1 < n; k++) {
-        uint32_t t;
-        PN_CHECK(trans(b, &t, "%s.mv%u", prefix, k + 1));
-        PN_CHECK(in(b, t, *first + k, 1));
-        PN_CHECK(out(b, t, *first + k + 1, 1));
-        *into_last = t;
-    }
-    PN_CHECK(trans(b, fin, "%s.fin", prefix));
-    return in(b, *fin, *first + n - 1, 1);
-}
 
 /* Where warp w goes after op i when it does not jump. */
 static uint32_t next_of(const nb_t *b, const wnet_t *w, uint32_t i)
