@@ -69,6 +69,11 @@ static const char compare_usage[] =
     "                        profile gives it)\n"
     "      --versions        also rank kernels named FAMILY_VERSION at one size\n"
     "                        together: the fastest version and block size, regret\n"
+    "      --roofline        also predict every launch by its roofline: the largest of\n"
+    "                        the lower bounds `pnsim run` reports (issue, each pipe,\n"
+    "                        L2, DRAM, launch), mapped to time as steps are; adds its\n"
+    "                        time, error and binding bound per launch and its MAPE\n"
+    "                        and the launches pnsim predicts nearer to the overall line\n"
     "  -w, --worst N         list the N largest errors (default 5)\n"
     "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n"
     "  -h, --help            this help\n";
@@ -230,9 +235,12 @@ static entry_t *take(entry_t *e, size_t n, const char *kernel, uint32_t t, uint6
 }
 
 /* Mean predicted time of config path over runs (seeds seed...); with durations 1 the
- * launch costs launch_duration_us (an error without it), with 2 where the profile has it. */
+ * launch costs launch_duration_us (an error without it), with 2 where the profile has it.
+ * With roof non-NULL also the time of the config's largest lower bound (-1 where it has
+ * none: the paper net) and the bound's name in *bound. */
 static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsigned jobs,
-                           int durations, double *us, pn_error_t *err)
+                           int durations, double *us, double *roof, const char **bound,
+                           pn_error_t *err)
 {
     pn_model_t m;
     PN_CHECK(pn_model_load_engine(&m, path, NULL, 0, PN_ENGINE_AUTO, err));
@@ -269,6 +277,13 @@ static pn_status_t predict(const char *path, uint64_t runs, uint64_t seed, unsig
         for (uint64_t i = 0; i < runs; i++)
             s += (double)res[i].steps;
         *us = a * s / (double)runs + b;
+        pn_pipe_bounds_t bd;
+        pn_error_t e2;
+        if (roof && pn_kernel_net_bounds(&m.cfg, &m.kernel, &bd, NULL, NULL, &e2)) {
+            *roof = a * (double)bd.steps[bd.binding] + b;
+            *bound = pn_pipe_bound_names[bd.binding];
+        } else if (roof)
+            *roof = -1;
     }
     pn_engine_release(&prep);
     free(res);
@@ -284,13 +299,13 @@ int pn_cmd_compare(int argc, char **argv)
         { "output", required_argument, NULL, 'o' }, { "versions", no_argument, NULL, 'V' },
         { "worst", required_argument, NULL, 'w' },  { "quiet", no_argument, NULL, 'q' },
         { "plot", required_argument, NULL, 'p' },   { "help", no_argument, NULL, 'h' },
-        { "durations", no_argument, NULL, 'D' },
+        { "durations", no_argument, NULL, 'D' },   { "roofline", no_argument, NULL, 'R' },
         { NULL, 0, NULL, 0 }
     };
     uint64_t runs = 2, seed = 1, jobs = 0, worst = 5;
     pn_format_t fmt = PN_FORMAT_TEXT;
     const char *output = NULL, *plot = NULL;
-    int versions = 0, quiet = 0, durations = 0, c;
+    int versions = 0, quiet = 0, durations = 0, roofline = 0, c;
     pn_error_t err;
     pn_error_clear(&err);
     optind = 1;
@@ -307,6 +322,7 @@ int pn_cmd_compare(int argc, char **argv)
         case 'p': plot = optarg; break;
         case 'V': versions = 1; break;
         case 'D': durations = 1; break;
+        case 'R': roofline = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(compare_usage, stdout); return 0;
         default: return pn_cli_option_error("compare", c, argv);
@@ -378,7 +394,8 @@ int pn_cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < csv.n_rows; i++) {
         const pn_csv_row_t *row = &csv.rows[i];
         uint64_t t, b;
-        double us, pred = -1;
+        double us, pred = -1, roof = -1;
+        const char *bound = NULL;
         if (pn_csv_u64(&csv, row, (size_t)col[2], "threads", 1, 1024, &t, &err) != PN_OK ||
             pn_csv_u64(&csv, row, (size_t)col[3], "blocks", 1, UINT32_MAX, &b, &err) != PN_OK ||
             pn_csv_double(&csv, row, (size_t)col[4], ncu_times ? "duration_ns" : "median_us", 0,
@@ -398,12 +415,14 @@ int pn_cmd_compare(int argc, char **argv)
         snprintf(kernel, sizeof kernel, "%.*s", (int)kl, ks);
         entry_t *e = take(ents, n_ents, kernel, (uint32_t)t, b);
         if (e && predict(e->path, runs, seed, (unsigned)jobs, durations ? 1 : ncu_times ? 2 : 0,
-                         &pred, &err) != PN_OK)
+                         &pred, roofline ? &roof : NULL, &bound, &err) != PN_OK)
             goto fail;
         if (pn_compare_add(&cmp, kernel, ncu_times ? size : row->f[col[1]].text, (uint32_t)t, b,
                            us, pred,
                            e ? e->path : NULL, &err) != PN_OK)
             goto fail;
+        if (roof >= 0)
+            pn_compare_roofline(&cmp, roof, bound);
         if (spread) {
             double p10, p90;
             if (pn_csv_double(&csv, row, (size_t)c10, "p10_us", 0, &p10, &err) != PN_OK ||

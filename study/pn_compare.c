@@ -52,6 +52,8 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
     r->measured_us = measured_us;
     r->predicted_us = predicted_us;
     r->p10_us = r->p90_us = -1;
+    r->roofline_us = -1;
+    r->bound = NULL;
     c->n++;
     return PN_OK;
 }
@@ -61,6 +63,13 @@ void pn_compare_spread(pn_compare_t *c, double p10_us, double p90_us)
     assert(c->n > 0);
     c->rows[c->n - 1].p10_us = p10_us;
     c->rows[c->n - 1].p90_us = p90_us;
+}
+
+void pn_compare_roofline(pn_compare_t *c, double roofline_us, const char *bound)
+{
+    assert(c->n > 0);
+    c->rows[c->n - 1].roofline_us = roofline_us;
+    c->rows[c->n - 1].bound = bound;
 }
 
 static int has_pred(const pn_compare_row_t *r)
@@ -76,6 +85,17 @@ int pn_compare_has_prediction(const pn_compare_row_t *r)
 static double err_of(const pn_compare_row_t *r)
 {
     return (r->predicted_us - r->measured_us) / r->measured_us;
+}
+
+/* A row the roofline predicts too (its config gave bounds), and its error. */
+static int has_roof(const pn_compare_row_t *r)
+{
+    return has_pred(r) && r->roofline_us >= 0;
+}
+
+static double roof_err(const pn_compare_row_t *r)
+{
+    return (r->roofline_us - r->measured_us) / r->measured_us;
 }
 
 /* Length of kernel's family (up to its first '_'; all of it when none). */
@@ -191,7 +211,16 @@ typedef struct overall {
     size_t n;
     double mape, median, worst_kernel;
     size_t *worst, n_worst;
+    /* the roofline's, over the rows it predicts (n_roof 0: none asked) */
+    size_t n_roof, nearer;        /* nearer: rows pnsim's |error| is below the roofline's */
+    double roof_mape, roof_median;
 } overall_t;
+
+static double median_of(double *e, size_t n)
+{
+    qsort(e, n, sizeof *e, cmp_double);
+    return n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+}
 
 static int overall_of(const pn_compare_t *c, const group_t *kg, size_t nk, size_t worst,
                       overall_t *o)
@@ -212,8 +241,18 @@ static int overall_of(const pn_compare_t *c, const group_t *kg, size_t nk, size_
         }
     if (o->n) {
         o->mape = sum / o->n;
-        qsort(e, o->n, sizeof *e, cmp_double);
-        o->median = o->n % 2 ? e[o->n / 2] : (e[o->n / 2 - 1] + e[o->n / 2]) / 2;
+        o->median = median_of(e, o->n);
+    }
+    sum = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (has_roof(&c->rows[i])) {
+            e[o->n_roof++] = fabs(roof_err(&c->rows[i]));
+            sum += e[o->n_roof - 1];
+            o->nearer += fabs(err_of(&c->rows[i])) < e[o->n_roof - 1];
+        }
+    if (o->n_roof) {
+        o->roof_mape = sum / o->n_roof;
+        o->roof_median = median_of(e, o->n_roof);
     }
     for (size_t k = 0; k < nk; k++)
         if (kg[k].n && kg[k].abs_err / kg[k].n > o->worst_kernel)
@@ -242,16 +281,22 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
                        const group_t *sg, size_t ns, const group_t *vg, size_t nv,
                        const overall_t *o)
 {
-    fprintf(out, "%-16s %10s %7s %9s %12s %12s %8s\n", "kernel", "size", "threads", "blocks",
+    fprintf(out, "%-16s %10s %7s %9s %12s %12s %8s", "kernel", "size", "threads", "blocks",
             "measured_us", "predicted_us", "error");
+    if (o->n_roof)
+        fprintf(out, " %12s %8s  %s", "roofline_us", "error", "bound");
+    fputc('\n', out);
     for (size_t i = 0; i < c->n; i++) {
         const pn_compare_row_t *r = &c->rows[i];
         fprintf(out, "%-16s %10s %7u %9llu %12.3f ", r->kernel, r->size, r->threads,
                 (unsigned long long)r->blocks, r->measured_us);
         if (has_pred(r))
-            fprintf(out, "%12.3f %+7.1f%%\n", r->predicted_us, 100 * err_of(r));
+            fprintf(out, "%12.3f %+7.1f%%", r->predicted_us, 100 * err_of(r));
         else
-            fprintf(out, "%12s %8s\n", "-", "no config");
+            fprintf(out, "%12s %8s", "-", "no config");
+        if (has_roof(r))
+            fprintf(out, " %12.3f %+7.1f%%  %s", r->roofline_us, 100 * roof_err(r), r->bound);
+        fputc('\n', out);
     }
     fputs("\nper kernel\n", out);
     for (size_t k = 0; k < nk; k++)
@@ -314,6 +359,10 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
     if (groups_v)
         fprintf(out, "; fastest version right in %zu of %zu groups, with its block size in "
                 "%zu, mean regret %.2f", right_v, groups_v, right_pair, regret / groups_v);
+    if (o->n_roof)
+        fprintf(out, "; roofline (the largest lower bound) over %zu launches: MAPE %.1f %%, "
+                "median error %.1f %%, pnsim nearer in %zu", o->n_roof, 100 * o->roof_mape,
+                100 * o->roof_median, o->nearer);
     fputc('\n', out);
 }
 
@@ -331,6 +380,11 @@ static void json_row(FILE *out, const pn_compare_row_t *r)
         pn_json_string(out, r->config ? r->config : "");
     } else
         fputs(", \"predicted_us\": null, \"error\": null, \"config\": null", out);
+    if (has_roof(r)) {
+        fprintf(out, ", \"roofline_us\": %.10g, \"roofline_error\": %.6g, \"bound\": ",
+                r->roofline_us, roof_err(r));
+        pn_json_string(out, r->bound);
+    }
     fputc('}', out);
 }
 
@@ -398,23 +452,34 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
     fprintf(out, "],\n  \"overall\": {\"launches\": %zu, \"predicted\": %zu, \"mape\": %.6g, "
             "\"median_error\": %.6g, \"worst_kernel_mape\": %.6g, \"sweeps\": %zu, "
             "\"sweeps_right\": %zu, \"sweeps_near\": %zu, \"sweep_regret\": %.6g, "
-            "\"sweeps_clear\": %zu, \"sweeps_clear_right\": %zu}\n}\n", c->n, o->n, o->mape,
+            "\"sweeps_clear\": %zu, \"sweeps_clear_right\": %zu", c->n, o->n, o->mape,
             o->median, o->worst_kernel, sweeps, right, near, sweeps ? sweep_regret / sweeps : 0,
             clear, clear_right);
+    if (o->n_roof)
+        fprintf(out, ", \"roofline_launches\": %zu, \"roofline_mape\": %.6g, "
+                "\"roofline_median_error\": %.6g, \"pnsim_nearer\": %zu", o->n_roof,
+                o->roof_mape, o->roof_median, o->nearer);
+    fputs("}\n}\n", out);
 }
 
-static void write_csv(FILE *out, const pn_compare_t *c)
+static void write_csv(FILE *out, const pn_compare_t *c, const overall_t *o)
 {
-    fputs("kernel,size,threads,blocks,measured_us,predicted_us,error,config\n", out);
+    fputs("kernel,size,threads,blocks,measured_us,predicted_us,error,config", out);
+    fputs(o->n_roof ? ",roofline_us,roofline_error,bound\n" : "\n", out);
     for (size_t i = 0; i < c->n; i++) {
         const pn_compare_row_t *r = &c->rows[i];
         fprintf(out, "%s,%s,%u,%llu,%.10g,", r->kernel, r->size, r->threads,
                 (unsigned long long)r->blocks, r->measured_us);
         if (has_pred(r))
-            fprintf(out, "%.10g,%.6g,%s\n", r->predicted_us, err_of(r),
+            fprintf(out, "%.10g,%.6g,%s", r->predicted_us, err_of(r),
                     r->config ? r->config : "");
         else
-            fputs(",,\n", out);
+            fputs(",,", out);
+        if (has_roof(r))
+            fprintf(out, ",%.10g,%.6g,%s", r->roofline_us, roof_err(r), r->bound);
+        else if (o->n_roof)
+            fputs(",,,", out);
+        fputc('\n', out);
     }
 }
 
@@ -432,7 +497,7 @@ pn_status_t pn_compare_write(FILE *out, pn_format_t fmt, const pn_compare_t *c, 
     if (fmt == PN_FORMAT_JSON)
         write_json(out, c, kg, nk, sg, ns, vg, nv, &o);
     else if (fmt == PN_FORMAT_CSV)
-        write_csv(out, c);
+        write_csv(out, c, &o);
     else
         write_text(out, c, kg, nk, sg, ns, vg, nv, &o);
     free(kg), free(sg), free(vg), free(o.worst);

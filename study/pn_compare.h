@@ -24,6 +24,8 @@ typedef struct pn_compare_row {
     double measured_us, predicted_us; /* predicted < 0: no config matched */
     double p10_us, p90_us;        /* the measured spread (< 0: not given) */
     char *config;                 /* the config that predicted it (NULL: none) */
+    double roofline_us;           /* the config's largest lower bound as time (< 0: not asked) */
+    const char *bound;            /* its name (static: pn_pipe_bound_names), or NULL */
 } pn_compare_row_t;
 
 typedef struct pn_compare {
@@ -43,6 +45,12 @@ pn_status_t pn_compare_add(pn_compare_t *c, const char *kernel, const char *size
 /* The last row's measured spread: its 10th and 90th percentiles of time. */
 void pn_compare_spread(pn_compare_t *c, double p10_us, double p90_us);
 
+/* The last row's roofline: the time of its config's largest lower bound (issue, a pipe,
+ * L2, DRAM, launch: `pnsim run`'s bounds, mapped to time as its steps are) and that
+ * bound's name (a static string). With it in any row, pn_compare_write adds the roofline's
+ * columns and errors beside pnsim's. */
+void pn_compare_roofline(pn_compare_t *c, double roofline_us, const char *bound);
+
 /* Write the comparison: text (a table, per kernel MAPE, sweeps, with versions
  * the version groups, the `worst` largest errors, the overall line), json (the
  * same as one object) or csv (one row per launch). A sweep is the rows of one
@@ -58,7 +66,10 @@ void pn_compare_spread(pn_compare_t *c, double p10_us, double p90_us);
  * kernels named FAMILY_VERSION at one size are one group: the fastest
  * (version, block size) measured and predicted, and the regret (measured time
  * of the predicted pick over the measured best). Errors are
- * (predicted - measured) / measured. PN_EIO on a write error. */
+ * (predicted - measured) / measured. Rows with a roofline (pn_compare_roofline) add
+ * roofline_us, its error and its bound per launch, and the overall line the roofline's
+ * MAPE, median error and the launches pnsim predicts nearer than it. PN_EIO on a write
+ * error. */
 pn_status_t pn_compare_write(FILE *out, pn_format_t fmt, const pn_compare_t *c, int versions,
                              size_t worst, pn_error_t *err);
 

@@ -463,6 +463,22 @@ assert abs(r["error"] - (r["predicted_us"] - 1182.16) / 1182.16) < 1e-6 and d["l
    [ "$($RUN compare -q -r 1 -f csv "$TMP/times.csv" "$TMP/sass" | head -1)" = "kernel,size,threads,blocks,measured_us,predicted_us,error,config" ]; then
     ok compare
 else bad compare "rc $rc: $(cat "$TMP/err") $(tail -1 "$TMP/cmp.txt")"; fi
+# --roofline: beside pnsim, the largest of the bounds `pnsim run` reports, mapped to time as
+# steps are (h100: 1975.87 steps a microsecond), and its name
+$RUN run -q -r 1 -f json "$TMP/sass/dp_serial-256x16384-91.yaml" >"$TMP/rl.json" 2>"$TMP/err"
+$RUN compare -q -r 1 --roofline -f csv "$TMP/times.csv" "$TMP/sass" >"$TMP/rl.csv" 2>>"$TMP/err"
+if python3 - "$TMP/rl.json" "$TMP/rl.csv" <<'PYEOF'
+import csv, json, sys
+run = json.load(open(sys.argv[1]))
+row = [r for r in csv.DictReader(open(sys.argv[2])) if r["kernel"] == "dp_serial"][0]
+b = run["bounds"]
+bound = b[b["binding"]]
+pred, roof = float(row["predicted_us"]), float(row["roofline_us"])
+assert row["bound"] == b["binding"], (row["bound"], b["binding"])
+assert abs(roof - (pred - (run["steps"]["mean"] - bound) / 1975.87)) < 1e-3, (roof, pred, bound)
+assert roof <= pred and abs(float(row["roofline_error"]) - (roof - 1182.16) / 1182.16) < 1e-6
+PYEOF
+then ok compare-roofline; else bad compare-roofline "$(cat "$TMP/err")"; fi
 # the measured spread (p10_us, p90_us) is read with the times: a bad value is an error at
 # its file, line and column
 printf '# measured\nkernel,size,threads,blocks,median_us,p10_us,p90_us\ndp_serial,4194304,256,16384,1182.16,fast,1190\n' >"$TMP/tsp.csv"

@@ -6,8 +6,8 @@
 # says otherwise, the cache control, the launch count, the metric list) and the timed runs'
 # environment, a bad launch count refused before anything runs (exit 2), and a program that
 # fails under ncu leaving no pages (exit 1), and the fallback to kernel replay when application
-# replay fails. Also examples/cudasamples/cudasamples.sh's
-# builds and calls on a stand-in samples tree, and examples/common/import_compare.sh --dir
+# replay fails. Also examples/cudasamples/cudasamples.sh's and examples/hecbench/hecbench.sh's
+# builds and calls on stand-in source trees, and examples/common/import_compare.sh --dir
 # on one program's files.
 . tests/lib/pn_test.sh
 
@@ -16,8 +16,8 @@ mkdir -p "$S"
 # ncu: a report with -o NAME (after running the program, as ncu does), pages with -i
 cat >"$S/ncu" <<'EOF'
 #!/bin/sh
-case " $* " in
-*" -i "*)
+case "$1" in
+-i)
     case " $* " in *" --page raw "*) echo '"ID","Kernel Name"' ;; *) echo '"Address","Source"' ;; esac
     exit 0 ;;
 esac
@@ -137,13 +137,35 @@ if [ $rc -eq 0 ] && [ "$n_build" -eq 17 ] &&
    [ -s "$TMP/cs/histogram.t3.csv" ] && [ -s "$TMP/cs/env.txt" ]; then ok cudasamples-script
 else bad cudasamples-script "rc $rc, $n_build builds: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
 
+# examples/hecbench/hecbench.sh on a stand-in src folder: each program built as its
+# Makefile builds it (its sources, from its own folder; softmax_shared from softmax-cuda),
+# profiled for its launches with its arguments; NAME... picks programs
+H=$TMP/hec
+for p in babelstream matrixT convolution1D bsearch softmax heat2d scan stencil1d adam gemv \
+         mandelbrot nbody; do mkdir -p "$H/$p-cuda"; done
+: >"$PN_STUB_LOG"
+PATH="$S:$PATH" PN_METRICS=m bash examples/hecbench/hecbench.sh "$H" "$TMP/hb" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^nvcc -std=c++17 -O3 -arch=sm_90 -w -o .*/main ' "$PN_STUB_LOG")" -eq 13 ] &&
+   grep -q '^nvcc .* -o .*/nbody/main main.cu GSimulation.cu$' "$PN_STUB_LOG" &&
+   grep -q '^nvcc .* -o .*/softmax_shared/main main.cu$' "$PN_STUB_LOG" &&
+   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 13 ] &&
+   grep -q '^ncu .* -c 12 -f -o .*/matrixT ./main 4096 4096 2$' "$PN_STUB_LOG" &&
+   grep -q '^app 16384 784 1 2 count=6 lib=set$' "$PN_STUB_LOG" &&
+   [ -s "$TMP/hb/gemv.t3.csv" ] && [ -s "$TMP/hb/env.txt" ] &&
+   : >"$PN_STUB_LOG" &&
+   PATH="$S:$PATH" PN_METRICS=m bash examples/hecbench/hecbench.sh "$H" "$TMP/hb2" bsearch nbody >/dev/null 2>>"$TMP/err" &&
+   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 2 ] && [ -s "$TMP/hb2/nbody.t1.csv" ]; then
+    ok hecbench-script
+else bad hecbench-script "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
+
 # examples/common/import_compare.sh --dir, the importing half: a folder of what
 # profile_app.sh writes (CUDA samples' scalarProd, one launch) into a work folder that does
-# not exist yet; the median of the three runs against the prediction
+# not exist yet; the median of the three runs against the prediction, and the roofline's
 mkdir -p "$TMP/d"
 cp examples/data/h100/cudasamples/scalarProd.* "$TMP/d/"
 if PN_FLUSHED=1 bash examples/common/import_compare.sh --dir "$TMP/d" "$TMP/new/work" >"$TMP/o" 2>"$TMP/err" &&
-   [ "$(tail -n 1 "$TMP/o")" = "all: 1 launches, MAPE 3.7 %, median error 3.7 %" ] &&
+   [ "$(tail -n 2 "$TMP/o" | head -n 1)" = "all: 1 launches, MAPE 3.7 %, median error 3.7 %" ] &&
+   [ "$(tail -n 1 "$TMP/o")" = "roofline: 1 launches, MAPE 70.5 %, median error 70.5 %; pnsim nearer in 1" ] &&
    grep -q '^scalarProd: overall: 1 of 1 launches predicted' "$TMP/o" &&
    grep -q 'flushed: 1' "$TMP/new/work/scalarProd/"*.yaml; then ok import-compare-dir
 else bad import-compare-dir "$(cat "$TMP/o" "$TMP/err")"; fi

@@ -1,6 +1,7 @@
 /* test_compare.c - pnsim compare's verdicts: per kernel MAPE, the best block
  * size of a sweep with its regret and the near count, and whether the
- * measured spread tells its best apart, in text and JSON. */
+ * measured spread tells its best apart, in text and JSON; the roofline beside
+ * pnsim (--roofline) in text, JSON and CSV. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -110,11 +111,53 @@ static void test_sweep_spread(void **state)
     pn_compare_destroy(&c);
 }
 
+/* The roofline beside pnsim: per launch its time, error and bound; over the launches it
+ * predicts its MAPE, its median error and the launches pnsim predicts nearer. */
+static void test_roofline(void **state)
+{
+    (void)state;
+    pn_compare_t c;
+    pn_compare_init(&c);
+    pn_error_t err = { 0 };
+    /* errors, pnsim / roofline: -10 / -50 %, +5 / -20 %, -1 / +0.5 %; a row without one */
+    static const struct { unsigned t; double m, p, r; } rows[] = {
+        { 64, 10.0, 9.0, 5.0 }, { 128, 20.0, 21.0, 16.0 }, { 256, 100.0, 99.0, 100.5 },
+        { 512, 8.0, 8.0, -1 },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        assert_int_equal(pn_compare_add(&c, "k", "1", rows[i].t, 4, rows[i].m, rows[i].p,
+                                        "x.yaml", &err), PN_OK);
+        if (rows[i].r >= 0)
+            pn_compare_roofline(&c, rows[i].r, i == 2 ? "issue" : "dram");
+    }
+    char *t = written(&c, PN_FORMAT_TEXT);
+    expect_in(t, "measured_us predicted_us    error  roofline_us    error  bound\n");
+    expect_in(t, "      10.000        9.000   -10.0%        5.000   -50.0%  dram\n");
+    expect_in(t, "     100.000       99.000    -1.0%      100.500    +0.5%  issue\n");
+    expect_in(t, "       8.000        8.000    +0.0%\n");
+    expect_in(t, "; roofline (the largest lower bound) over 3 launches: MAPE 23.5 %, median "
+                 "error 20.0 %, pnsim nearer in 2\n");
+    free(t);
+    char *j = written(&c, PN_FORMAT_JSON);
+    expect_in(j, "\"roofline_us\": 16, \"roofline_error\": -0.2, \"bound\": \"dram\"}");
+    expect_in(j, "\"roofline_launches\": 3, \"roofline_mape\": 0.235, "
+                 "\"roofline_median_error\": 0.2, \"pnsim_nearer\": 2}");
+    free(j);
+    char *v = written(&c, PN_FORMAT_CSV);
+    expect_in(v, "kernel,size,threads,blocks,measured_us,predicted_us,error,config,roofline_us,"
+                 "roofline_error,bound\n");
+    expect_in(v, "k,1,256,4,100,99,-0.01,x.yaml,100.5,0.005,issue\n");
+    expect_in(v, "k,1,512,4,8,8,0,x.yaml,,,\n");
+    free(v);
+    pn_compare_destroy(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweeps),
         cmocka_unit_test(test_sweep_spread),
+        cmocka_unit_test(test_roofline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,8 @@
 # The first form writes WORKDIR/NAME/ (the configs), WORKDIR/NAME.compare.csv and .txt, and
 # prints compare's overall line; several times files (runs of the same launches) give each
 # launch its median; SOURCE.csv.xz `-` imports counts-only configs (no SASS programs). The
-# second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv. The
+# second prints the MAPE and the median error over every launch of WORKDIR/*.compare.csv, and
+# the same of the roofline (`pnsim compare --roofline`, which the first form asks for). The
 # third runs the first for every DATADIR/NAME.raw.csv with three timed runs beside it
 # (NAME.source.csv.xz, NAME.t1.csv, .t2.csv and .t3.csv: what examples/measure/profile_app.sh
 # writes, for examples/rodinia/rodinia.sh and examples/polybench/polybench.sh too), then the
@@ -47,11 +48,18 @@ if [ "${1:-}" = --dir ]; then
     exit 0
 fi
 if [ "${1:-}" = --all ]; then
-    # compare's CSV: the error as a fraction
+    # compare's CSV: the error as a fraction, and the roofline's (column 10) where compare
+    # gave it
     cat "$2"/*.compare.csv | awk -F, '$1 != "kernel" && $7 != "" { e = $7 < 0 ? -$7 : $7; print 100 * e }' |
         sort -g | awk '{ a[++n] = $1; s += $1 }
             END { printf "all: %d launches, MAPE %.1f %%, median error %.1f %%\n", n, s / n,
                   (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) }'
+    cat "$2"/*.compare.csv | awk -F, '$1 != "kernel" && $7 != "" && $10 != "" {
+            e = $7 < 0 ? -$7 : $7; r = $10 < 0 ? -$10 : $10; print 100 * r, (e < r) }' |
+        sort -g | awk '{ a[++n] = $1; s += $1; near += $2 }
+            END { if (n) printf "roofline: %d launches, MAPE %.1f %%, median error %.1f %%; " \
+                  "pnsim nearer in %d\n", n, s / n,
+                  (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2), near }'
     exit 0
 fi
 work=$1 n=$2 raw=$3 src=$4
@@ -66,6 +74,7 @@ fi
 "$pnsim" import ${PN_FLUSHED:+--flushed$([ "$PN_FLUSHED" = dirty ] && echo =dirty)} \
     ${PN_WARM:+--warm "$PN_WARM"} -O "$work/$n" "${prog[@]}" "$raw" > /dev/null \
     2> "$work/$n.import.log"
-"$pnsim" compare -q -r "$runs" --durations -f csv -o "$work/$n.compare.csv" "$@" "$work/$n"
-"$pnsim" compare -q -r "$runs" --durations "$@" "$work/$n" > "$work/$n.compare.txt"
+"$pnsim" compare -q -r "$runs" --durations --roofline -f csv -o "$work/$n.compare.csv" "$@" \
+    "$work/$n"
+"$pnsim" compare -q -r "$runs" --durations --roofline "$@" "$work/$n" > "$work/$n.compare.txt"
 echo "$n: $(tail -1 "$work/$n.compare.txt")"

@@ -86,7 +86,9 @@ def warm(path, raw):
     print(','.join(ids))
 
 
-def pick(data, work):
+def pick_by(data, work, col):
+    """Per program its candidates (version, call, threads, measured us, predicted us by
+    compare.csv's column col: predicted_us, or roofline_us where compare gave it)."""
     progs = {}
     for cf in sorted(glob.glob(os.path.join(data, '*.calls.csv'))):
         name = os.path.basename(cf)[:-len('.calls.csv')]
@@ -96,8 +98,8 @@ def pick(data, work):
             continue
         pred = {}
         for r in csv.DictReader(open(cmp_path)):
-            if r['predicted_us']:
-                pred.setdefault((r['threads'], r['blocks'], r['kernel']), float(r['predicted_us']))
+            if r.get(col):
+                pred.setdefault((r['threads'], r['blocks'], r['kernel']), float(r[col]))
         per_call = {}
         for r in load_calls(cf):
             own = r['kernel'].split('(')[0].split('<')[0].split('::')[-1].replace('void ', '').strip()
@@ -111,9 +113,14 @@ def pick(data, work):
         for k, (meas, prd, ok, threads) in per_call.items():
             if ok:
                 progs.setdefault(prog, []).append((ver, k, threads, meas, prd))
+    return progs
+
+
+def verdict(progs, show):
     right = near = 0
     regrets = []
-    print('%-26s %-22s %-22s %s' % ('program', 'fastest measured', 'fastest predicted', 'regret'))
+    if show:
+        print('%-26s %-22s %-22s %s' % ('program', 'fastest measured', 'fastest predicted', 'regret'))
     for prog, cands in sorted(progs.items()):
         best = min(cands, key=lambda c: c[3])
         chosen = min(cands, key=lambda c: c[4])
@@ -121,10 +128,20 @@ def pick(data, work):
         regrets.append(regret)
         right += chosen[:2] == best[:2]
         near += regret <= 1.01
-        print('%-26s v%s at %-4s %8.2f us    v%s at %-4s %8.2f us    %.3f' %
-              (prog, best[0], best[2], best[3], chosen[0], chosen[2], chosen[3], regret))
+        if show:
+            print('%-26s v%s at %-4s %8.2f us    v%s at %-4s %8.2f us    %.3f' %
+                  (prog, best[0], best[2], best[3], chosen[0], chosen[2], chosen[3], regret))
+    return right, len(progs), near, sum(regrets) / max(len(regrets), 1)
+
+
+def pick(data, work):
+    r = verdict(pick_by(data, work, 'predicted_us'), True)
     print('fastest version and block size right in %d of %d programs (%d within 1 %%), '
-          'mean regret %.3f' % (right, len(progs), near, sum(regrets) / max(len(regrets), 1)))
+          'mean regret %.3f' % r)
+    roof = pick_by(data, work, 'roofline_us')
+    if roof:
+        print('the roofline\'s pick (compare --roofline): right in %d of %d programs '
+              '(%d within 1 %%), mean regret %.3f' % verdict(roof, False))
 
 
 if __name__ == '__main__':

@@ -21,6 +21,29 @@ pn_status_t pn_kernel_net_sass_sim(const pn_config_t *cfg, const pn_kernel_t *k,
     return pn_sass_sim_new(&sp, sim, err);
 }
 
+int pn_kernel_net_bounds(const pn_config_t *cfg, const pn_kernel_t *k, pn_pipe_bounds_t *b,
+                         unsigned *unsolved, double *covered, pn_error_t *err)
+{
+    memset(b, 0, sizeof *b);
+    if (k->net != PN_NET_PIPELINED)
+        return 0;
+    if (!cfg->sass) {
+        pn_pipe_bounds(&k->pipe, b);
+        return 1;
+    }
+    /* warps that run their SASS: the bounds of their own instructions */
+    pn_sass_sim_t *sim;
+    if (pn_kernel_net_sass_sim(cfg, k, 1, &sim, err) != PN_OK)
+        return 0;
+    pn_sass_sim_bounds(sim, b);
+    if (unsolved)
+        *unsolved = pn_sass_sim_unsolved(sim);
+    if (covered)
+        *covered = pn_sass_sim_covered(sim);
+    pn_sass_sim_free(sim);
+    return 1;
+}
+
 pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
                                 const double *param_values, pn_net_t *net,
                                 pn_sm_layout_t *lay, pn_error_t *err)

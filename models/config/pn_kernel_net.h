@@ -9,6 +9,7 @@
 #include "pn_engine.h"
 #include "pn_kernel.h"
 #include "pn_net.h"
+#include "pn_pipe_bounds.h"
 #include "pn_sass_sim.h"
 
 /* Build into net (freshly initialised) the net of one resolved point k of
@@ -29,6 +30,13 @@ pn_status_t pn_kernel_net_build(const pn_config_t *cfg, const pn_kernel_t *k,
  * or for its bounds alone (1). */
 pn_status_t pn_kernel_net_sass_sim(const pn_config_t *cfg, const pn_kernel_t *k, int bounds_only,
                                    pn_sass_sim_t **sim, pn_error_t *err);
+
+/* The lower bounds of point k's steps (pn_pipe_bounds_t: issue, latency, launch, each
+ * pipe, L2, DRAM; a roofline of the kernel) into *b: those of its SASS program when
+ * cfg->sass, else those of the pipelined net pn_pipe_bounds reads. Returns 0 and leaves
+ * *b zero for the paper net (no bounds) or a program whose plan fails (err set). */
+int pn_kernel_net_bounds(const pn_config_t *cfg, const pn_kernel_t *k, pn_pipe_bounds_t *b,
+                         unsigned *unsolved, double *covered, pn_error_t *err);
 
 /* 1 when engine `kind` runs a config's points on a compiled engine that
  * plans from parameters, not from the net: auto or compiled (every model has

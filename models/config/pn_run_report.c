@@ -190,21 +190,10 @@ pn_status_t pn_run_report_fill(pn_run_report_t *r, const pn_model_t *m,
                        r->model_json_buf, sizeof r->model_json_buf);
     r->model_text = r->model_text_buf;
     r->model_json = r->model_json_buf;
-    r->has_bounds = m->kernel.net == PN_NET_PIPELINED;
-    if (r->has_bounds && m->cfg.sass) {
-        /* warps that run their SASS: the bounds of their own instructions */
-        pn_sass_sim_t *sim;
-        pn_error_t e2;
-        if (pn_kernel_net_sass_sim(&m->cfg, &m->kernel, 1, &sim, &e2) == PN_OK) {
-            pn_sass_sim_bounds(sim, &r->bounds);
-            r->unsolved = pn_sass_sim_unsolved(sim);
-            r->covered = pn_sass_sim_covered(sim);
-            r->has_sass = 1;
-            pn_sass_sim_free(sim);
-        } else
-            r->has_bounds = 0;
-    } else if (r->has_bounds)
-        pn_pipe_bounds(&m->kernel.pipe, &r->bounds);
+    pn_error_t e2;
+    r->has_bounds = pn_kernel_net_bounds(&m->cfg, &m->kernel, &r->bounds, &r->unsolved,
+                                         &r->covered, &e2);
+    r->has_sass = r->has_bounds && m->cfg.sass;
     return results ? pn_summary_runs(results, runs, &r->steps, &r->idle, err) : PN_OK;
 }
 

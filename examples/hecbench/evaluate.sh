@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# evaluate.sh - import what hecbench.sh measured and compare pnsim's predictions with the
+# kernel durations (the median of the three timed runs, launch by launch).
+#
+#   bash examples/hecbench/evaluate.sh [DATADIR [WORKDIR]]
+#
+# DATADIR defaults to examples/data/h100/hecbench; WORKDIR (default a temporary folder)
+# receives the configs (WORKDIR/<program>/) and the comparisons (WORKDIR/<program>.compare.*).
+# The profiles were taken with application replay, so the import is --flushed (doc/import.md's
+# table; a program profile_app.sh had to profile with kernel replay is imported without it).
+# PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config.
+set -euo pipefail
+data=${1:-examples/data/h100/hecbench}
+work=${2:-$(mktemp -d)}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$work"
+PN_FLUSHED=${PN_FLUSHED-1} bash "$here/examples/common/import_compare.sh" --dir "$data" "$work"
