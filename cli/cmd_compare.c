@@ -72,8 +72,9 @@ static const char compare_usage[] =
     "      --roofline        also predict every launch by its roofline: the largest of\n"
     "                        the lower bounds `pnsim run` reports (issue, each pipe,\n"
     "                        L2, DRAM, launch), mapped to time as steps are; adds its\n"
-    "                        time, error and binding bound per launch and its MAPE\n"
-    "                        and the launches pnsim predicts nearer to the overall line\n"
+    "                        time, error and binding bound per launch and its MAPE,\n"
+    "                        the launches pnsim predicts nearer and its best block\n"
+    "                        sizes to the overall line\n"
     "  -w, --worst N         list the N largest errors (default 5)\n"
     "  -q, --quiet           no progress line (shown only on a terminal, from 2 s on)\n"
     "  -h, --help            this help\n";

@@ -129,6 +129,8 @@ typedef struct group {
     size_t n;                     /* rows with a prediction */
     double abs_err;               /* sum of |error| */
     size_t best_m, best_p;        /* rows of the least measured, least predicted time */
+    size_t best_r;                /* the row of the least roofline time (first on ties) */
+    int roof;                     /* every row with a prediction has a roofline */
     int distinct;                 /* more than one block size (sweeps), kernel (versions) */
     int spread, clear;            /* sweeps: every row has its spread; the best's lies
                                    * below every other's (pn_compare_write) */
@@ -171,9 +173,10 @@ static group_t *groups(const pn_compare_t *c, int kind, size_t *ng)
         group_t *x = &g[of[i]];
         if (!has_pred(r))
             continue;
-        if (x->n == 0)
-            x->best_m = x->best_p = i;
-        else {
+        if (x->n == 0) {
+            x->best_m = x->best_p = x->best_r = i;
+            x->roof = 1;
+        } else {
             const pn_compare_row_t *f = &c->rows[x->best_m];
             if (kind == G_SWEEP ? f->threads != r->threads : strcmp(f->kernel, r->kernel))
                 x->distinct = 1;
@@ -181,7 +184,10 @@ static group_t *groups(const pn_compare_t *c, int kind, size_t *ng)
                 x->best_m = i;
             if (r->predicted_us < c->rows[x->best_p].predicted_us)
                 x->best_p = i;
+            if (r->roofline_us < c->rows[x->best_r].roofline_us)
+                x->best_r = i;
         }
+        x->roof &= has_roof(r);
         x->n++;
         x->abs_err += fabs(err_of(r));
     }
@@ -304,10 +310,15 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
             fprintf(out, "  %-16s MAPE %6.1f %% over %zu launches\n",
                     c->rows[kg[k].first].kernel, 100 * kg[k].abs_err / kg[k].n, kg[k].n);
     size_t sweeps = 0, right = 0, near = 0, spread = 0, clear = 0, clear_right = 0;
+    size_t roof_sweeps = 0, roof_right = 0, roof_near = 0;
     double sweep_regret = 0;
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
+            const pn_compare_row_t *q = &c->rows[sg[k].best_r];
+            roof_sweeps += (size_t)sg[k].roof;
+            roof_right += sg[k].roof && q->threads == m->threads;
+            roof_near += sg[k].roof && q->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
             spread += (size_t)sg[k].spread;
             clear += (size_t)sg[k].clear;
             clear_right += (size_t)sg[k].clear && m->threads == p->threads;
@@ -363,6 +374,9 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
         fprintf(out, "; roofline (the largest lower bound) over %zu launches: MAPE %.1f %%, "
                 "median error %.1f %%, pnsim nearer in %zu", o->n_roof, 100 * o->roof_mape,
                 100 * o->roof_median, o->nearer);
+    if (roof_sweeps)
+        fprintf(out, ", its best block size right in %zu of %zu sweeps (%zu within %g %%)",
+                roof_right, roof_sweeps, roof_near, 100 * PN_COMPARE_NEAR);
     fputc('\n', out);
 }
 
@@ -409,11 +423,15 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
         }
     fputs("\n  ],\n  \"sweeps\": [", out);
     first = 1;
-    size_t sweeps = 0, right = 0, near = 0, clear = 0, clear_right = 0;
+    size_t sweeps = 0, right = 0, near = 0, clear = 0, clear_right = 0, roof_right = 0;
+    size_t roof_near = 0;
     double sweep_regret = 0;
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
+            const pn_compare_row_t *q = &c->rows[sg[k].best_r];
+            roof_right += sg[k].roof && q->threads == m->threads;
+            roof_near += sg[k].roof && q->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
             sweeps++;
             clear += (size_t)sg[k].clear;
             clear_right += (size_t)sg[k].clear && m->threads == p->threads;
@@ -457,8 +475,9 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
             clear, clear_right);
     if (o->n_roof)
         fprintf(out, ", \"roofline_launches\": %zu, \"roofline_mape\": %.6g, "
-                "\"roofline_median_error\": %.6g, \"pnsim_nearer\": %zu", o->n_roof,
-                o->roof_mape, o->roof_median, o->nearer);
+                "\"roofline_median_error\": %.6g, \"pnsim_nearer\": %zu, "
+                "\"roofline_sweeps_right\": %zu, \"roofline_sweeps_near\": %zu", o->n_roof,
+                o->roof_mape, o->roof_median, o->nearer, roof_right, roof_near);
     fputs("}\n}\n", out);
 }
 

@@ -68,7 +68,9 @@ void pn_compare_roofline(pn_compare_t *c, double roofline_us, const char *bound)
  * of the predicted pick over the measured best). Errors are
  * (predicted - measured) / measured. Rows with a roofline (pn_compare_roofline) add
  * roofline_us, its error and its bound per launch, and the overall line the roofline's
- * MAPE, median error and the launches pnsim predicts nearer than it. PN_EIO on a write
+ * MAPE, median error, the launches pnsim predicts nearer than it and, over the sweeps
+ * whose rows all have one, the roofline's right and near picks (its least time, the first
+ * row on ties). PN_EIO on a write
  * error. */
 pn_status_t pn_compare_write(FILE *out, pn_format_t fmt, const pn_compare_t *c, int versions,
                              size_t worst, pn_error_t *err);

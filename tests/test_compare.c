@@ -135,13 +135,16 @@ static void test_roofline(void **state)
     expect_in(t, "      10.000        9.000   -10.0%        5.000   -50.0%  dram\n");
     expect_in(t, "     100.000       99.000    -1.0%      100.500    +0.5%  issue\n");
     expect_in(t, "       8.000        8.000    +0.0%\n");
+    /* one sweep (64 to 512 threads): best measured 512 (8.0), pnsim's 512 (8.0), the
+     * roofline's 64 (5.0) among the rows that have one: not counted, 512 has none */
     expect_in(t, "; roofline (the largest lower bound) over 3 launches: MAPE 23.5 %, median "
                  "error 20.0 %, pnsim nearer in 2\n");
     free(t);
     char *j = written(&c, PN_FORMAT_JSON);
     expect_in(j, "\"roofline_us\": 16, \"roofline_error\": -0.2, \"bound\": \"dram\"}");
     expect_in(j, "\"roofline_launches\": 3, \"roofline_mape\": 0.235, "
-                 "\"roofline_median_error\": 0.2, \"pnsim_nearer\": 2}");
+                 "\"roofline_median_error\": 0.2, \"pnsim_nearer\": 2, "
+                 "\"roofline_sweeps_right\": 0, \"roofline_sweeps_near\": 0}");
     free(j);
     char *v = written(&c, PN_FORMAT_CSV);
     expect_in(v, "kernel,size,threads,blocks,measured_us,predicted_us,error,config,roofline_us,"
@@ -149,6 +152,19 @@ static void test_roofline(void **state)
     expect_in(v, "k,1,256,4,100,99,-0.01,x.yaml,100.5,0.005,issue\n");
     expect_in(v, "k,1,512,4,8,8,0,x.yaml,,,\n");
     free(v);
+    /* with the last row's roofline too, the sweep counts: the roofline picks 64 (5.0,
+     * measured 10.0 against the best 8.0), wrong and not near */
+    pn_compare_roofline(&c, 7.0, "dram");
+    t = written(&c, PN_FORMAT_TEXT);
+    expect_in(t, "pnsim nearer in 3, its best block size right in 0 of 1 sweeps (0 within 1 %)\n");
+    free(t);
+    /* a roofline that ranks as the measurement does */
+    c.rows[0].roofline_us = 9.5;
+    c.rows[1].roofline_us = 19.0;
+    c.rows[2].roofline_us = 99.0;
+    t = written(&c, PN_FORMAT_TEXT);
+    expect_in(t, "its best block size right in 1 of 1 sweeps (1 within 1 %)\n");
+    free(t);
     pn_compare_destroy(&c);
 }
 

@@ -7,7 +7,8 @@ WORKDIR holds what examples/common/import_compare.sh --dir wrote: <bench>_t<thre
 per program. A launch is a sweep when its benchmark has it at two or more block sizes (the
 same kernel and launch number, the config name's last field). Prints per sweep the measured
 and predicted times by block size, whether the fastest predicted is the fastest measured (or
-within 1 % of it) and its regret (measured time of the pick over the best); then the totals.
+within 1 % of it) and its regret (measured time of the pick over the best); then the totals,
+and the roofline's right and near picks where compare gave its times (--roofline).
 """
 import csv
 import glob
@@ -31,9 +32,12 @@ def main():
                     continue
                 launch = re.search(r"-(\d+)\.yaml$", row["config"]).group(1)
                 key = (bench, row["kernel"], int(launch))
+                roof = row.get("roofline_us") or ""
                 sweeps.setdefault(key, {})[threads] = (float(row["measured_us"]),
-                                                       float(row["predicted_us"]))
+                                                       float(row["predicted_us"]),
+                                                       float(roof) if roof else None)
     n = right = near = 0
+    rn = rright = rnear = 0
     regret = 0.0
     print("%-12s %-22s %6s  %-40s %5s %5s %7s" % ("benchmark", "kernel", "launch",
                                                    "threads: measured / predicted us",
@@ -45,6 +49,12 @@ def main():
         best = min(s, key=lambda t: s[t][0])
         pick = min(s, key=lambda t: s[t][1])
         r = s[pick][0] / s[best][0]
+        if all(s[t][2] is not None for t in s):
+            # the roofline's pick (compare --roofline), the smallest block size on ties
+            rpick = min(sorted(s), key=lambda t: s[t][2])
+            rn += 1
+            rright += rpick == best
+            rnear += s[rpick][0] / s[best][0] <= 1.01
         n += 1
         right += pick == best
         near += r <= 1.01
@@ -56,6 +66,9 @@ def main():
     if n:
         print("best block size right in %d of %d sweeps (%d within 1 %% of the best measured "
               "time), mean regret %.3f" % (right, n, near, regret / n))
+        if rn:
+            print("the roofline's pick (compare --roofline): right in %d of %d sweeps (%d within "
+                  "1 %%)" % (rright, rn, rnear))
     else:
         print("no sweeps: no launch was measured at two block sizes or more")
 
