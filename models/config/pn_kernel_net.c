@@ -22,7 +22,7 @@ pn_status_t pn_kernel_net_sass_sim(const pn_config_t *cfg, const pn_kernel_t *k,
 }
 
 int pn_kernel_net_bounds(const pn_config_t *cfg, const pn_kernel_t *k, pn_pipe_bounds_t *b,
-                         unsigned *unsolved, double *covered, pn_error_t *err)
+                         uint32_t *unsolved, double *covered, pn_error_t *err)
 {
     memset(b, 0, sizeof *b);
     if (k->net != PN_NET_PIPELINED)

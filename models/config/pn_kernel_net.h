@@ -36,7 +36,7 @@ pn_status_t pn_kernel_net_sass_sim(const pn_config_t *cfg, const pn_kernel_t *k,
  * cfg->sass, else those of the pipelined net pn_pipe_bounds reads. Returns 0 and leaves
  * *b zero for the paper net (no bounds) or a program whose plan fails (err set). */
 int pn_kernel_net_bounds(const pn_config_t *cfg, const pn_kernel_t *k, pn_pipe_bounds_t *b,
-                         unsigned *unsolved, double *covered, pn_error_t *err);
+                         uint32_t *unsolved, double *covered, pn_error_t *err);
 
 /* 1 when engine `kind` runs a config's points on a compiled engine that
  * plans from parameters, not from the net: auto or compiled (every model has
