@@ -142,14 +142,16 @@ else bad cudasamples-script "rc $rc, $n_build builds: $(cat "$TMP/err") $(cat "$
 # profiled for its launches with its arguments; NAME... picks programs
 H=$TMP/hec
 for p in babelstream matrixT convolution1D bsearch softmax heat2d scan stencil1d adam gemv \
-         mandelbrot nbody; do mkdir -p "$H/$p-cuda"; done
+         mandelbrot nbody jenkins-hash; do mkdir -p "$H/$p-cuda"; done
 : >"$PN_STUB_LOG"
 PATH="$S:$PATH" PN_METRICS=m bash examples/hecbench/hecbench.sh "$H" "$TMP/hb" >/dev/null 2>"$TMP/err"; rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c '^nvcc -std=c++17 -O3 -arch=sm_90 -w -o .*/main ' "$PN_STUB_LOG")" -eq 13 ] &&
+if [ $rc -eq 0 ] && [ "$(grep -c '^nvcc -std=c++17 -O3 -arch=sm_90 -w -o .*/main ' "$PN_STUB_LOG")" -eq 18 ] &&
    grep -q '^nvcc .* -o .*/nbody/main main.cu GSimulation.cu$' "$PN_STUB_LOG" &&
    grep -q '^nvcc .* -o .*/softmax_shared/main main.cu$' "$PN_STUB_LOG" &&
-   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 13 ] &&
+   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 18 ] &&
    grep -q '^ncu .* -c 12 -f -o .*/matrixT ./main 4096 4096 2$' "$PN_STUB_LOG" &&
+   grep -q '^ncu .* -c 6 -f -o .*/jenkins-hash_t512 ./main 512 1048576 2$' "$PN_STUB_LOG" &&
+   grep -q '^nvcc .* -o .*/jenkins-hash_t1024/main main.cu$' "$PN_STUB_LOG" &&
    grep -q '^app 16384 784 1 2 count=6 lib=set$' "$PN_STUB_LOG" &&
    [ -s "$TMP/hb/gemv.t3.csv" ] && [ -s "$TMP/hb/env.txt" ] &&
    : >"$PN_STUB_LOG" &&

@@ -8,10 +8,13 @@
 # receives the configs (WORKDIR/<program>/) and the comparisons (WORKDIR/<program>.compare.*).
 # The profiles were taken with application replay, so the import is --flushed (doc/import.md's
 # table; a program profile_app.sh had to profile with kernel replay is imported without it).
-# PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config.
+# Then the block size pnsim picks for the programs run at several (examples/polybench/picks.py).
+# PNSIM (default build/pnsim) is the binary, RUNS (default 2) the runs per config. Needs python3.
 set -euo pipefail
 data=${1:-examples/data/h100/hecbench}
 work=${2:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$work"
 PN_FLUSHED=${PN_FLUSHED-1} bash "$here/examples/common/import_compare.sh" --dir "$data" "$work"
+# the block sizes of programs run at several (<name>_t<threads>)
+python3 "$here/examples/polybench/picks.py" "$work"
