@@ -22,6 +22,8 @@ case "$1" in
     exit 0 ;;
 esac
 echo "ncu $*" >>"$PN_STUB_LOG"
+# the suites' env.txt asks for the version
+[ "$1" = --version ] && exit 0
 # a program whose passes differ: application replay fails
 case " $* " in *" --replay-mode application "*" noapp "*) exit 1 ;; esac
 o=
@@ -125,7 +127,6 @@ cat >"$S/nvcc" <<'EOF2'
 echo "nvcc $*" >>"$PN_STUB_LOG"
 while [ $# -gt 0 ]; do [ "$1" = -o ] && cp "$(dirname "$0")/app" "$2"; shift; done
 EOF2
-sed -i 's/^case " \$\* " in$/[ "$1" = --version ] \&\& exit 0\ncase " $* " in/' "$S/ncu"
 chmod +x "$S/nvidia-smi" "$S/nvcc"
 : >"$PN_STUB_LOG"
 PATH="$S:$PATH" PN_METRICS=m bash examples/cudasamples/cudasamples.sh "$F" "$TMP/cs" >/dev/null 2>"$TMP/err"; rc=$?
