@@ -125,7 +125,8 @@ static uint64_t dram_bound_of(const char *text, const pn_memory_t *mem,
  * / 2 again (a pair a line); in 1 line (whole lines): x 1, 64 - 10 = 54; 3
  * sectors a line: x 1 (4 measured a load: 26);
  * without the key: x 1; with the L2's reads measured at no less than the
- * DRAM's (no sector read alone): x 1. */
+ * DRAM's (no sector read alone): x 1; at an L1 hit rate h the extra on a share
+ * 1 - h of the sectors. */
 static void test_dram_scattered(void **state)
 {
     (void)state;
@@ -148,6 +149,10 @@ static void test_dram_scattered(void **state)
     assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 54);
     mem.l2_ld = 4;
     assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 82);
+    /* a kernel whose loads hit L1 half the time comes back to its lines: the charge on
+     * half its sectors, x (1 + 0.5 / 2), 10 a load: 80 less the full bucket (10 + 2) */
+    mem.l1_hit = 0.5;
+    assert_int_equal(dram_bound_lines(ldg, 4, &mem, &pd), 68);
 }
 
 /* Measured DRAM reads are per load as ncu counts them, which leaves out cp.async
