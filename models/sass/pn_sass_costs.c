@@ -34,20 +34,26 @@ double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double 
 }
 
 /* What each DRAM sector Nsight Compute counts for a load of sec sectors over
- * `lines` lines costs the DRAM, in sectors of streaming reads. The DRAM serves
- * a line's sectors in 64-byte pairs and counts a pair for a sector read alone
- * (1.95 sectors a load: examples/data/h100/dram_random_ncu.csv), but a line
- * read for one pair costs what pd->dram_line_sectors streaming sectors do
- * (examples/probe/dram_random.cu). So k = sec / lines sectors a line are
- * counted as max(2, k) and cost max(D, that): the factor max(1, D / max(2, k)),
- * 1.52 for scattered words on the H100, 1 for whole lines; 1 without the key. */
-double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines)
+ * `lines` lines costs the DRAM, in sectors of streaming reads, in a kernel of
+ * measured memory m. The DRAM serves a line's sectors in 64-byte pairs and
+ * counts a pair for a sector read alone (1.95 sectors a load:
+ * examples/data/h100/dram_random_ncu.csv), but a line read for one pair costs
+ * what pd->dram_line_sectors streaming sectors do (examples/probe/dram_random.cu).
+ * So k = sec / lines sectors a line are counted as max(2, k) and cost max(D,
+ * that): the factor max(1, D / max(2, k)), 1.52 for scattered words on the
+ * H100, 1 for whole lines; 1 without the key. Also 1 where the kernel's
+ * measured DRAM reads are no more than the L1's reads from L2 (no sector was
+ * read alone: scattered accesses came back for the rest of their lines), and
+ * the extra only on the share 1 - l1_hit of the sectors (the sectors of lines
+ * the kernel's loads come back to reach the DRAM line after line). */
+double pn_sass_dram_scatter(const pn_pipe_device_t *pd, const pn_memory_t *m, double sec,
+                            double lines)
 {
     double D = pd->dram_line_sectors, k = lines > 0 ? sec / lines : 4;
-    if (!(D > 0))
+    if (!(D > 0) || (m->dram_ld >= 0 && m->l2_ld > 0 && m->dram_ld <= m->l2_ld))
         return 1;
     double f = D / (k > 2 ? k : 2);
-    return f > 1 ? f : 1;
+    return f > 1 ? 1 + (f - 1) * (1 - m->l1_hit) : 1;
 }
 
 double pn_sass_lane_bytes(const pn_sass_op_t *op)

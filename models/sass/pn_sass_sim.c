@@ -625,15 +625,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 o->spread = (uint32_t)llround(pd->line_latency * (lines - 1));
             /* measured DRAM sectors, dearer for a few sectors a line; else
              * the line's floor */
-            double scat = pn_sass_dram_scatter(pd, sec, lines);
-            /* measured DRAM reads no more than the L1's reads from L2: no sector
-             * was read alone (ncu counts a lone sector as its 64-byte pair), so
-             * scattered accesses came back for the rest of their lines */
-            if (p->mem->dram_ld >= 0 && p->mem->l2_ld > 0 && p->mem->dram_ld <= p->mem->l2_ld)
-                scat = 1;
-            /* only for the lines the kernel does not read again: the sectors of lines
-             * its loads come back to (the L1's hits) reach the DRAM line after line */
-            scat = 1 + (scat - 1) * (1 - p->mem->l1_hit);
+            double scat = pn_sass_dram_scatter(pd, p->mem, sec, lines);
             o->cost[P_DRAM] = op->in.kind == PN_SASS_GLOBAL_LD && f_ld >= 0
                                   ? (f_ld * sec > 0 ? pn_sass_units(f_ld * sec * scat) : 0)
                                   : pn_sass_units(fmax(sec, D * lines));

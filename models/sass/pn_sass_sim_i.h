@@ -160,7 +160,8 @@ static inline uint32_t pn_sass_units(double x)
  * blocks, busy: the SMs at once); the share of the L2's read (w 0) or write
  * (w 1) budget that busy SMs reach together. */
 double pn_sass_l2_cost(const pn_pipe_device_t *pd, int what, double sec, double lines);
-double pn_sass_dram_scatter(const pn_pipe_device_t *pd, double sec, double lines);
+double pn_sass_dram_scatter(const pn_pipe_device_t *pd, const pn_memory_t *m, double sec,
+                            double lines);
 void pn_sass_shared_on_l1(const pn_pipe_params_t *pp, sop_t *o, double wf);
 double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
 
