@@ -283,6 +283,35 @@ static int overall_of(const pn_compare_t *c, const group_t *kg, size_t nk, size_
     return 0;
 }
 
+/* The sweeps' totals: the right and near picks of pnsim and, over the sweeps whose rows
+ * all have one, of the roofline; the mean regret; the sweeps with their spread, clear of
+ * it, and the right picks among those. */
+typedef struct sweep_totals {
+    size_t n, right, near, spread, clear, clear_right;
+    size_t roof_n, roof_right, roof_near;
+    double regret;                /* sum of the regrets */
+} sweep_totals_t;
+
+static void sweeps_of(const pn_compare_t *c, const group_t *sg, size_t ns, sweep_totals_t *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t k = 0; k < ns; k++)
+        if (sg[k].distinct) {
+            const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
+            const pn_compare_row_t *q = &c->rows[sg[k].best_r];
+            t->n++;
+            t->right += m->threads == p->threads;
+            t->near += p->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
+            t->regret += p->measured_us / m->measured_us;
+            t->spread += (size_t)sg[k].spread;
+            t->clear += (size_t)sg[k].clear;
+            t->clear_right += (size_t)sg[k].clear && m->threads == p->threads;
+            t->roof_n += (size_t)sg[k].roof;
+            t->roof_right += sg[k].roof && q->threads == m->threads;
+            t->roof_near += sg[k].roof && q->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
+        }
+}
+
 static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size_t nk,
                        const group_t *sg, size_t ns, const group_t *vg, size_t nv,
                        const overall_t *o)
@@ -309,25 +338,14 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
         if (kg[k].n)
             fprintf(out, "  %-16s MAPE %6.1f %% over %zu launches\n",
                     c->rows[kg[k].first].kernel, 100 * kg[k].abs_err / kg[k].n, kg[k].n);
-    size_t sweeps = 0, right = 0, near = 0, spread = 0, clear = 0, clear_right = 0;
-    size_t roof_sweeps = 0, roof_right = 0, roof_near = 0;
-    double sweep_regret = 0;
+    sweep_totals_t st;
+    sweeps_of(c, sg, ns, &st);
+    if (st.n)
+        fputs("\nsweeps (a kernel at one size): the best block size, and the regret "
+              "(measured time of the predicted one over the best)\n", out);
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
-            const pn_compare_row_t *q = &c->rows[sg[k].best_r];
-            roof_sweeps += (size_t)sg[k].roof;
-            roof_right += sg[k].roof && q->threads == m->threads;
-            roof_near += sg[k].roof && q->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
-            spread += (size_t)sg[k].spread;
-            clear += (size_t)sg[k].clear;
-            clear_right += (size_t)sg[k].clear && m->threads == p->threads;
-            if (!sweeps++)
-                fputs("\nsweeps (a kernel at one size): the best block size, and the regret "
-                      "(measured time of the predicted one over the best)\n", out);
-            right += m->threads == p->threads;
-            near += p->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
-            sweep_regret += p->measured_us / m->measured_us;
             fprintf(out, "  %-16s %10s measured %4u predicted %4u, regret %.3f%s\n", m->kernel,
                     m->size, m->threads, p->threads, p->measured_us / m->measured_us,
                     m->threads == p->threads ? ""
@@ -359,14 +377,14 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
     fprintf(out, "\noverall: %zu of %zu launches predicted, MAPE %.1f %%, median error %.1f %%, "
             "worst kernel %.1f %%", o->n, c->n, 100 * o->mape, 100 * o->median,
             100 * o->worst_kernel);
-    if (sweeps)
+    if (st.n)
         fprintf(out, ", best block size right in %zu of %zu sweeps (%zu within %g %% of the "
-                "best measured time, mean regret %.3f)", right, sweeps, near,
-                100 * PN_COMPARE_NEAR, sweep_regret / sweeps);
-    if (spread)
+                "best measured time, mean regret %.3f)", st.right, st.n, st.near,
+                100 * PN_COMPARE_NEAR, st.regret / st.n);
+    if (st.spread)
         fprintf(out, "; of the %zu sweeps with their spread, %zu clear of it (every other "
-                "block size's p10 above the best's p90), right in %zu", spread, clear,
-                clear_right);
+                "block size's p10 above the best's p90), right in %zu", st.spread, st.clear,
+                st.clear_right);
     if (groups_v)
         fprintf(out, "; fastest version right in %zu of %zu groups, with its block size in "
                 "%zu, mean regret %.2f", right_v, groups_v, right_pair, regret / groups_v);
@@ -374,9 +392,9 @@ static void write_text(FILE *out, const pn_compare_t *c, const group_t *kg, size
         fprintf(out, "; roofline (the largest lower bound) over %zu launches: MAPE %.1f %%, "
                 "median error %.1f %%, pnsim nearer in %zu", o->n_roof, 100 * o->roof_mape,
                 100 * o->roof_median, o->nearer);
-    if (roof_sweeps)
+    if (st.roof_n)
         fprintf(out, ", its best block size right in %zu of %zu sweeps (%zu within %g %%)",
-                roof_right, roof_sweeps, roof_near, 100 * PN_COMPARE_NEAR);
+                st.roof_right, st.roof_n, st.roof_near, 100 * PN_COMPARE_NEAR);
     fputc('\n', out);
 }
 
@@ -423,21 +441,11 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
         }
     fputs("\n  ],\n  \"sweeps\": [", out);
     first = 1;
-    size_t sweeps = 0, right = 0, near = 0, clear = 0, clear_right = 0, roof_right = 0;
-    size_t roof_near = 0;
-    double sweep_regret = 0;
+    sweep_totals_t st;
+    sweeps_of(c, sg, ns, &st);
     for (size_t k = 0; k < ns; k++)
         if (sg[k].distinct) {
             const pn_compare_row_t *m = &c->rows[sg[k].best_m], *p = &c->rows[sg[k].best_p];
-            const pn_compare_row_t *q = &c->rows[sg[k].best_r];
-            roof_right += sg[k].roof && q->threads == m->threads;
-            roof_near += sg[k].roof && q->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
-            sweeps++;
-            clear += (size_t)sg[k].clear;
-            clear_right += (size_t)sg[k].clear && m->threads == p->threads;
-            right += m->threads == p->threads;
-            near += p->measured_us <= (1 + PN_COMPARE_NEAR) * m->measured_us;
-            sweep_regret += p->measured_us / m->measured_us;
             fputs(first ? "\n    {\"kernel\": " : ",\n    {\"kernel\": ", out);
             first = 0;
             pn_json_string(out, m->kernel);
@@ -471,13 +479,13 @@ static void write_json(FILE *out, const pn_compare_t *c, const group_t *kg, size
             "\"median_error\": %.6g, \"worst_kernel_mape\": %.6g, \"sweeps\": %zu, "
             "\"sweeps_right\": %zu, \"sweeps_near\": %zu, \"sweep_regret\": %.6g, "
             "\"sweeps_clear\": %zu, \"sweeps_clear_right\": %zu", c->n, o->n, o->mape,
-            o->median, o->worst_kernel, sweeps, right, near, sweeps ? sweep_regret / sweeps : 0,
-            clear, clear_right);
+            o->median, o->worst_kernel, st.n, st.right, st.near, st.n ? st.regret / st.n : 0,
+            st.clear, st.clear_right);
     if (o->n_roof)
         fprintf(out, ", \"roofline_launches\": %zu, \"roofline_mape\": %.6g, "
                 "\"roofline_median_error\": %.6g, \"pnsim_nearer\": %zu, "
                 "\"roofline_sweeps_right\": %zu, \"roofline_sweeps_near\": %zu", o->n_roof,
-                o->roof_mape, o->roof_median, o->nearer, roof_right, roof_near);
+                o->roof_mape, o->roof_median, o->nearer, st.roof_right, st.roof_near);
     fputs("}\n}\n", out);
 }
 
