@@ -6,104 +6,11 @@
 #include "pn_sass_net.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_sass_sim_i.h"
-
-#define NONE UINT32_MAX
-#define N_BUCKETS (P_PER_PART * PN_PIPE_MAX_PARTITIONS + (P_N - P_LSU))
-
-/* An op's registers, each once: written ones are held until it completes. */
-typedef struct opregs {
-    uint16_t reg[MAX_OP_REGS];
-    uint8_t written[MAX_OP_REGS];
-    uint8_t n, n_written;
-} opregs_t;
-
-typedef struct nb {
-    pn_net_t *net;
-    pn_error_t *err;
-    const pn_sass_sim_t *s;
-    opregs_t *regs;               /* per op */
-    int16_t slot_of[N_REGS];      /* register -> scoreboard index, -1 unused */
-    uint32_t n_sb;
-    uint64_t places;
-    uint32_t done, pfin, inflight, slot, t0;
-    uint32_t q[PN_PIPE_MAX_PARTITIONS];
-    uint32_t bucket[N_BUCKETS], room[N_BUCKETS];
-    uint32_t launch_a, launch_b;  /* the launch counter (NONE: blocks start back to back) */
-    int has_bar;
-    /* per line of code (s->fetch > 0): asked for, fetched, and the first place of
-     * its fetch line (NONE: code_fetch 1, the fetch marks ok at once) */
-    uint32_t *code_req, *code_ok, *code_line;
-} nb_t;
-
-/* One block's places. */
-typedef struct blk {
-    uint32_t pfin, arr, rel, live, gone, turn, lf;
-} blk_t;
-
-/* One warp's places. */
-typedef struct wnet {
-    uint32_t gw, part;
-    const blk_t *blk;
-    uint32_t *pc, *wait;          /* per op */
-    uint32_t *sb;                 /* per scoreboard */
-    uint32_t *la, *lp;            /* per line record: arrived, pending */
-    uint32_t ex, out, iss;
-    pn_sass_levels_t lev;
-    uint32_t *ltape;              /* the level tape (lev.g places), NULL when g = 1 */
-} wnet_t;
-
-static pn_status_t place(nb_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
-    PN_PRINTF(4, 5);
-static pn_status_t trans(nb_t *b, uint32_t *id, const char *fmt, ...) PN_PRINTF(3, 4);
-
-static pn_status_t place(nb_t *b, pn_tokens_t m0, uint32_t *id, const char *fmt, ...)
-{
-    char name[96] = "";
-    if (++b->places > PN_SASS_NET_MAX_PLACES)
-        return pn_error_set(b->err, PN_ELIMIT, "the sass net would exceed %u places (a "
-                            "reference for small programs: run the sass engine, --engine auto)",
-                            PN_SASS_NET_MAX_PLACES);
-    if (!b->net->counting) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(name, sizeof name, fmt, ap);
-        va_end(ap);
-    }
-    return pn_net_add_place(b->net, name, m0, id, b->err);
-}
-
-static pn_status_t trans(nb_t *b, uint32_t *id, const char *fmt, ...)
-{
-    char name[96] = "";
-    if (!b->net->counting) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(name, sizeof name, fmt, ap);
-        va_end(ap);
-    }
-    return pn_net_add_transition(b->net, name, id, b->err);
-}
-
-static pn_status_t in(nb_t *b, uint32_t t, uint32_t p, uint32_t w)
-{
-    return w ? pn_net_add_arc(b->net, PN_ARC_INPUT, t, p, w, b->err) : PN_OK;
-}
-
-static pn_status_t out(nb_t *b, uint32_t t, uint32_t p, uint32_t w)
-{
-    return w ? pn_net_add_arc(b->net, PN_ARC_OUTPUT, t, p, w, b->err) : PN_OK;
-}
-
-static pn_status_t inh(nb_t *b, uint32_t t, uint32_t p)
-{
-    return pn_net_add_arc(b->net, PN_ARC_INHIBITOR, t, p, 1, b->err);
-}
+#include "pn_sass_net_i.h"
 
 /* A delay line of n >= 1 places named prefix.1..n, one step a place, and
  * its transition prefix.fin that takes the last: the places are consecutive
@@ -198,115 +105,6 @@ static pn_status_t add_global(nb_t *b)
         }
     }
     return PN_OK;
-}
-
-/* What block k's end (transition t) gives back: its slot, at once or, with a
- * turnover of T = s->turn steps, T steps later: T - 1 ticks of a counter
- * (b<k>.ta to b<k>.tb, one a step), then b<k>.freed (T = 1: b<k>.tz, then
- * b<k>.freed). Both stop once the kernel is done, so the last blocks'
- * turnovers do not keep the net alive. */
-static pn_status_t add_turn(nb_t *b, uint32_t k, uint32_t t)
-{
-    uint32_t T = b->s->turn, ta, tb, tick, freed;
-    if (T == 0)
-        return out(b, t, b->slot, 1);
-    PN_CHECK(trans(b, &freed, "b%u.freed", k));
-    PN_CHECK(out(b, freed, b->slot, 1));
-    PN_CHECK(inh(b, freed, b->done));   /* the kernel done: nothing left to start */
-    if (T == 1) {
-        PN_CHECK(place(b, 0, &ta, "b%u.tz", k));
-        PN_CHECK(out(b, t, ta, 1));
-        return in(b, freed, ta, 1);
-    }
-    PN_CHECK(place(b, 0, &ta, "b%u.ta", k));
-    PN_CHECK(place(b, 0, &tb, "b%u.tb", k));
-    PN_CHECK(trans(b, &tick, "b%u.tick", k));
-    PN_CHECK(out(b, t, ta, T - 1));
-    PN_CHECK(in(b, tick, ta, 1));
-    PN_CHECK(out(b, tick, tb, 1));
-    PN_CHECK(inh(b, tick, b->done));
-    PN_CHECK(in(b, freed, tb, T - 1));
-    return inh(b, freed, ta);
-}
-
-/* Block k's places; its barrier release (every live warp arrived) and its end
- * (a free slot) when needed. */
-static pn_status_t add_block(nb_t *b, uint32_t k, blk_t *bl)
-{
-    const pn_sass_sim_t *s = b->s;
-    uint32_t W = s->W, t;
-    bl->arr = bl->rel = bl->live = bl->gone = bl->turn = bl->lf = NONE;
-    PN_CHECK(place(b, 0, &bl->pfin, "b%u.pfin", k));
-    if (b->has_bar) {
-        PN_CHECK(place(b, 0, &bl->arr, "b%u.arr", k));
-        PN_CHECK(place(b, 0, &bl->rel, "b%u.rel", k));
-        PN_CHECK(place(b, W, &bl->live, "b%u.live", k));
-        PN_CHECK(place(b, 0, &bl->gone, "b%u.gone", k));
-        /* with g warps gone (g < W), the W - g live ones arrived */
-        for (uint32_t g = 0; g < W; g++) {
-            PN_CHECK(trans(b, &t, "b%u.release%u", k, g));
-            PN_CHECK(in(b, t, bl->arr, W - g));
-            PN_CHECK(in(b, t, bl->live, W - g));
-            PN_CHECK(out(b, t, bl->live, W - g));
-            PN_CHECK(in(b, t, bl->gone, g));
-            PN_CHECK(out(b, t, bl->gone, g));
-            PN_CHECK(out(b, t, bl->rel, W - g));
-        }
-    }
-    if (b->slot != NONE) {
-        PN_CHECK(trans(b, &t, "b%u.end", k));
-        PN_CHECK(in(b, t, bl->pfin, W));
-        PN_CHECK(add_turn(b, k, t));
-        if (k >= 1)   /* block 1's turn at once after block 0 with launch 1 */
-            PN_CHECK(place(b, k == 1 && s->launch < 2, &bl->turn, "b%u.turn", k));
-        if (k + 1 < s->blocks && s->launch >= 2)
-            PN_CHECK(place(b, k == 0, &bl->lf, "b%u.lf", k));
-    }
-    return PN_OK;
-}
-
-/* Block k's launch gap (launch G >= 2, k + 1 < blocks): `launched` takes its
- * lf mark and, after G - 2 ticks of the counter, marks block k + 1's turn,
- * G steps after block k's start. */
-static pn_status_t add_launched(nb_t *b, uint32_t k, blk_t *bls)
-{
-    const pn_sass_sim_t *s = b->s;
-    uint32_t l;
-    PN_CHECK(trans(b, &l, "b%u.launched", k));
-    PN_CHECK(in(b, l, bls[k].lf, 1));
-    if (b->launch_a != NONE) {
-        PN_CHECK(in(b, l, b->launch_b, s->launch - 2));
-        PN_CHECK(inh(b, l, b->launch_a));
-    }
-    return out(b, l, bls[k + 1].turn, 1);
-}
-
-/* Block k's start (k >= 1): a free slot and its turn mark its warps' first
- * instructions and, G = launch steps later, the next block's turn. */
-static pn_status_t add_start(nb_t *b, uint32_t k, blk_t *bls, wnet_t *ws)
-{
-    const pn_sass_sim_t *s = b->s;
-    blk_t *bl = &bls[k];
-    uint32_t t;
-    PN_CHECK(trans(b, &t, "b%u.start", k));
-    PN_CHECK(in(b, t, b->slot, 1));
-    PN_CHECK(in(b, t, bl->turn, 1));
-    /* the first block past the first wave: the DRAM and L2 budgets' room
-     * grows to their deeper caps */
-    for (int q = P_DRAM; k == s->resident && q <= P_L2W; q++)
-        if (s->rate[q] && s->cap[q] > s->cap0[q])
-            PN_CHECK(out(b, t, b->room[pn_sass_bucket(s->partitions, q, 0)],
-                         s->cap[q] - s->cap0[q]));
-    for (uint32_t i = 0; i < s->W; i++)
-        PN_CHECK(out(b, t, ws[i].pc[0], 1));
-    if (k + 1 >= s->blocks)
-        return PN_OK;
-    if (bl->lf == NONE)
-        return out(b, t, bls[k + 1].turn, 1);   /* launch 1: from the next step */
-    PN_CHECK(out(b, t, bl->lf, 1));
-    if (b->launch_a != NONE)
-        PN_CHECK(out(b, t, b->launch_a, s->launch - 2));
-    return add_launched(b, k, bls);
 }
 
 /* ---- a warp ------------------------------------------------------------- */
@@ -773,14 +571,14 @@ pn_status_t pn_sass_net_build(pn_net_t *net, const pn_sass_sim_t *s, pn_sass_net
     if ((st = add_global(&b)) != PN_OK)
         goto out;
     for (uint32_t k = 0; k < B && st == PN_OK; k++)
-        st = add_block(&b, k, &bls[k]);
+        st = pn_sass_net_add_block(&b, k, &bls[k]);
     for (uint32_t k = 0; k < B && st == PN_OK; k++)
         for (uint32_t i = 0; i < W && st == PN_OK; i++)
             st = add_warp(&b, k, i, &bls[k], &ws[(size_t)k * W + i]);
     if (B > 1 && bls[0].lf != NONE && st == PN_OK)
-        st = add_launched(&b, 0, bls);
+        st = pn_sass_net_add_launched(&b, 0, bls);
     for (uint32_t k = 1; k < B && st == PN_OK; k++)
-        st = add_start(&b, k, bls, ws + (size_t)k * W);
+        st = pn_sass_net_add_start(&b, k, bls, ws + (size_t)k * W);
     if (st == PN_OK && (st = pn_net_freeze(net, err)) == PN_OK && lay) {
         lay->t0 = b.t0;
         lay->done = b.done;
