@@ -87,11 +87,12 @@ int pn_ncu_source_inst_apart(double got, double inst);
  * instructions (H100). cmd_import warns when the instruction totals differ. */
 #define PN_NCU_SOURCE_KIND_SLACK 0.05
 
-/* Does table t (read from path) wait for other blocks: a load strong at the
- * GPU's or the system's scope, a YIELD or a NANOSLEEP that ran? Such a kernel
- * polls as long as the others take, so each of ncu's replay passes runs it a
- * different number of times (the source page's pass, instrumented, longer).
- * O(rows). */
+/* Does table t (read from path) wait for other blocks or threads: a load
+ * strong at the GPU's or the system's scope, a YIELD, a NANOSLEEP or a
+ * compare-and-swap (the retry loop of an emulated atomic: ATOMS.CAST.SPIN,
+ * HeCBench's expdist) that ran? Such a kernel polls or retries as long as the
+ * others take, so each of ncu's replay passes runs it a different number of
+ * times (the source page's pass, instrumented, longer). O(rows). */
 int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path);
 
 /* Pair the tables of s with the launches of ncu (the raw or metric page of
@@ -108,17 +109,17 @@ int pn_ncu_table_waits(const pn_ncu_sass_table_t *t, const char *path);
  * M launches ...". Each pair must agree: the kernel name up to its
  * arguments, and the sum of Instructions Executed equal to the launch's
  * smsp__inst_executed.sum (within PN_NCU_SOURCE_INST_SLACK, unless the table
- * waits for other blocks: a load strong at the GPU's or the system's scope,
- * a YIELD or a NANOSLEEP ran; cuSOLVER's one-launch Cholesky polled 2.3
- * times as much on the page as in the metrics' pass), and per memory
- * kind (global loads, stores, atomics and reductions; shared loads, stores,
- * atomics) the executions of the table's instructions of that kind equal
- * ncu's smsp__sass_inst_executed_op_* count, exceeding it by at most the
- * executions of guarded ones (ncu counts those only where a thread is
- * predicated on) and short of it by at most those of the local, generic,
- * async-copy and shared-matrix accesses (which ncu may count apart), either
- * way with the slack of PN_NCU_SOURCE_KIND_SLACK;
- * otherwise PN_EINVAL
+ * waits for other blocks: pn_ncu_table_waits; cuSOLVER's one-launch
+ * Cholesky polled 2.3 times as much on the page as in the metrics' pass), and,
+ * but in a table that waits, per memory kind (global loads, stores, atomics
+ * and reductions; shared loads, stores, atomics) the executions of the
+ * table's instructions of that kind equal ncu's smsp__sass_inst_executed_op_*
+ * count, exceeding it by at most the executions of guarded ones (ncu counts
+ * those only where a thread is predicated on) and short of it by at most
+ * those of the local, generic, async-copy and shared-matrix accesses (which
+ * ncu may count apart; a generic one the page gives several spaces, as
+ * "Local,Shared", in the shared kind too), either way with the slack of
+ * PN_NCU_SOURCE_KIND_SLACK; otherwise PN_EINVAL
  * "path:L: the source table of ... is not launch ID (...)" or "... executes
  * N warp-level global loads ..., ncu counted M"; PN_ENOMEM. O(launches x
  * repeated tables + rows). */

@@ -143,13 +143,20 @@ else bad cudasamples-script "rc $rc, $n_build builds: $(cat "$TMP/err") $(cat "$
 # profiled for its launches with its arguments; NAME... picks programs
 H=$TMP/hec
 for p in babelstream matrixT convolution1D bsearch softmax heat2d scan stencil1d adam gemv \
-         mandelbrot nbody jenkins-hash; do mkdir -p "$H/$p-cuda"; done
+         mandelbrot nbody jenkins-hash rmsnorm silu groupnorm histogram entropy perplexity \
+         popcount relu laplace3d stencil3d pool layout su3 threadfence attention rowwiseMoments \
+         bincount scatterAdd dp4a murmurhash3 hellinger expdist wyllie bscan thomas; do
+    mkdir -p "$H/$p-cuda"
+done
 : >"$PN_STUB_LOG"
 PATH="$S:$PATH" PN_METRICS=m bash examples/hecbench/hecbench.sh "$H" "$TMP/hb" >/dev/null 2>"$TMP/err"; rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c '^nvcc -std=c++17 -O3 -arch=sm_90 -w -o .*/main ' "$PN_STUB_LOG")" -eq 18 ] &&
+if [ $rc -eq 0 ] && [ "$(grep -c '^nvcc -std=c++17 -O3 -arch=sm_90 -w -o .*/main ' "$PN_STUB_LOG")" -eq 51 ] &&
    grep -q '^nvcc .* -o .*/nbody/main main.cu GSimulation.cu$' "$PN_STUB_LOG" &&
    grep -q '^nvcc .* -o .*/softmax_shared/main main.cu$' "$PN_STUB_LOG" &&
-   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 18 ] &&
+   [ "$(grep -c '^ncu --section SourceCounters' "$PN_STUB_LOG")" -eq 51 ] &&
+   grep -q '^nvcc .* -o .*/su3_t256/main -DMILC_COMPLEX su3_nn_bench.cu$' "$PN_STUB_LOG" &&
+   grep -q '^ncu .* -c 8 -f -o .*/thomas_t1024 ./main 128 32768 1024 8$' "$PN_STUB_LOG" &&
+   grep -q '^ncu .* -c 8 -f -o .*/histogram ./main --i=2 --width=3840 --height=2160$' "$PN_STUB_LOG" &&
    grep -q '^ncu .* -c 12 -f -o .*/matrixT ./main 4096 4096 2$' "$PN_STUB_LOG" &&
    grep -q '^ncu .* -c 6 -f -o .*/jenkins-hash_t512 ./main 512 1048576 2$' "$PN_STUB_LOG" &&
    grep -q '^nvcc .* -o .*/jenkins-hash_t1024/main main.cu$' "$PN_STUB_LOG" &&
@@ -167,7 +174,7 @@ else bad hecbench-script "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
 mkdir -p "$TMP/d"
 cp examples/data/h100/cudasamples/scalarProd.* "$TMP/d/"
 if PN_FLUSHED=1 bash examples/common/import_compare.sh --dir "$TMP/d" "$TMP/new/work" >"$TMP/o" 2>"$TMP/err" &&
-   [ "$(tail -n 2 "$TMP/o" | head -n 1)" = "all: 1 launches, MAPE 3.7 %, median error 3.7 %" ] &&
+   [ "$(tail -n 2 "$TMP/o" | head -n 1)" = "all: 1 launches, MAPE 3.9 %, median error 3.9 %" ] &&
    [ "$(tail -n 1 "$TMP/o")" = "roofline: 1 launches, MAPE 70.5 %, median error 70.5 %; pnsim nearer in 1" ] &&
    grep -q '^scalarProd: overall: 1 of 1 launches predicted' "$TMP/o" &&
    grep -q 'flushed: 1' "$TMP/new/work/scalarProd/"*.yaml; then ok import-compare-dir

@@ -241,6 +241,66 @@ static void test_half_rate_pipes(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The FMA-heavy pipe's 64-bit products and widened halves, and the bit ops of
+ * the MUFU's pipe (examples/probe/alu_pipes.cu on the H100,
+ * examples/data/h100/alu_ops.log): one warp, 8 independent ops, fmaheavy_busy
+ * 2. IMAD.HI and IMAD.WIDE take 4 steps of it (a bucket of 4 + 2 refills,
+ * refilled on its level before the step's takes: at 0, 3, then every 4, the
+ * last at 27; FMA-pipe latency LA - 1), HADD2.F32 2 like an IMAD (0, 1, then
+ * every 2: 13), a plain HADD2 none (every step: 7). POPC, FLO and BREV issue
+ * to the MUFU's pipe, 4 steps an op here: at 0, 3, then every 4 (27; an ALU
+ * op at 7 without that pipe). */
+static void test_wide_pipes(void **state)
+{
+    (void)state;
+    static const char *hi[] = { "IMAD.HI.U32 R10, R2, R3, RZ", "IMAD.HI.U32 R11, R2, R3, RZ",
+                                "IMAD.HI.U32 R12, R2, R3, RZ", "IMAD.HI.U32 R13, R2, R3, RZ",
+                                "IMAD.HI.U32 R14, R2, R3, RZ", "IMAD.HI.U32 R15, R2, R3, RZ",
+                                "IMAD.HI.U32 R16, R2, R3, RZ", "IMAD.HI.U32 R17, R2, R3, RZ",
+                                "EXIT" };
+    static const char *wide[] = { "IMAD.WIDE R10, R2, 0x4, R4", "IMAD.WIDE R12, R2, 0x4, R4",
+                                  "IMAD.WIDE R14, R2, 0x4, R4", "IMAD.WIDE R16, R2, 0x4, R4",
+                                  "IMAD.WIDE.U32 R18, R2, 0x4, R4", "IMAD.WIDE R20, R2, 0x4, R4",
+                                  "IMAD.WIDE R22, R2, 0x4, R4", "IMAD.WIDE R24, R2, 0x4, R4",
+                                  "EXIT" };
+    static const char *h2f[] = { "HADD2.F32 R10, -RZ, R2.H0_H0", "HADD2.F32 R11, -RZ, R2.H0_H0",
+                                 "HADD2.F32 R12, -RZ, R2.H0_H0", "HADD2.F32 R13, -RZ, R2.H0_H0",
+                                 "HADD2.F32 R14, -RZ, R2.H0_H0", "HADD2.F32 R15, -RZ, R2.H0_H0",
+                                 "HADD2.F32 R16, -RZ, R2.H0_H0", "HADD2.F32 R17, -RZ, R2.H0_H0",
+                                 "EXIT" };
+    static const char *h2[] = { "HADD2 R10, R2, R3", "HADD2 R11, R2, R3", "HADD2 R12, R2, R3",
+                                "HADD2 R13, R2, R3", "HADD2 R14, R2, R3", "HADD2 R15, R2, R3",
+                                "HADD2 R16, R2, R3", "HADD2 R17, R2, R3", "EXIT" };
+    static const char *bits[] = { "POPC R10, R2", "FLO.U32 R11, R2", "BREV R12, R2",
+                                  "POPC R13, R2", "POPC R14, R2", "FLO.U32 R15, R2",
+                                  "BREV R16, R2", "POPC R17, R2", "EXIT" };
+    pn_sass_prog_t p;
+    pn_pipe_device_t pd = { 0 };
+    pd.fmaheavy_busy = 2;
+    prog_of(&p, hi, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 27 + LA - 1 + 2);
+    pn_sass_prog_destroy(&p);
+    prog_of(&p, wide, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 27 + LA - 1 + 2);
+    pn_sass_prog_destroy(&p);
+    prog_of(&p, h2f, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 13 + LA - 1 + 2);
+    pn_sass_prog_destroy(&p);
+    prog_of(&p, h2, 9);
+    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA - 1 + 2);
+    pn_sass_prog_destroy(&p);
+    /* the bit ops: on the ALU without a MUFU pipe, on it with one */
+    prog_of(&p, bits, 9);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    assert_int_equal(pn_test_sass_steps(&p, &pp, &pd, &mem), 7 + LA + 2);
+    pp.rate[PN_PIPE_SFUP] = PN_PIPE_UNIT / 4;
+    assert_int_equal(pn_test_sass_steps(&p, &pp, &pd, &mem), 27 + LA + 2);
+    pn_sass_prog_destroy(&p);
+}
+
 /* A measured atomic_ns (the busiest L2 slice's atomic unit per warp-level atomic)
  * makes each global atomic or reduction take that long of the atomic unit, at the
  * profile's clock: 10 ns at 1000 MHz, 10 steps. 4 REDs: 40000 units less the full
@@ -681,6 +741,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_pipes),
         cmocka_unit_test(test_half_rate_pipes),
+        cmocka_unit_test(test_wide_pipes),
         cmocka_unit_test(test_atomic_measured),
         cmocka_unit_test(test_atomic_slice),
         cmocka_unit_test(test_atomic_return),

@@ -39,7 +39,7 @@ static void plan_of(pn_sass_prog_t *p, pn_sass_plan_t *pl, const char *const *li
 {
     pn_error_t err = { 0 };
     prog_of(p, lines, n, ex, (double)W * blocks);
-    assert_int_equal(pn_sass_plan_build(pl, p, W, blocks, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(pl, p, NULL, W, blocks, &err), PN_OK);
     assert_int_equal(pl->n_branches, n_branches);
 }
 

@@ -4,7 +4,8 @@
  * (kernel.memory.l1_ld_wavefronts, "The loads' L1 wavefronts"): exact LSU
  * bounds on a program of one scattered load, scattered stores of 16 and 32
  * bits and a coalesced store (examples/probe/row_store.cu and row_mix.cu
- * measured the rules on an H100). */
+ * measured the rules on an H100); and the L1's merge of a warp's partial
+ * stores to the same sectors (store_merge, examples/probe/store_split.cu). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -143,12 +144,61 @@ static void test_store_port_run(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* The L2 write bound of one warp's stores (texts, sectors and lines each, one
+ * execution) at l2_sectors 1 and a line's rate of 1: a store of s sectors
+ * costs s steps of the L2's write path; the bound is their sum less the full
+ * bucket (the largest cost and two refills). */
+static uint64_t l2w_bound(const char *const *text, const double *sec, const double *lines, int n,
+                          double merge)
+{
+    pn_sass_prog_t p;
+    rows_prog(&p, text, n, sec, lines, NULL);
+    pn_pipe_device_t pd = { 0 };
+    pd.l2_sectors = 1;
+    pd.l2_store_sectors = pd.l2_store_line_sectors = 1;
+    pd.store_merge = merge;
+    pn_pipe_bounds_t b;
+    bounds_pd(&p, &pd, &b);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_L2_WRITE];
+}
+
+/* A float4 a lane stored a word at a time (examples/probe/store_split.cu):
+ * four 32-bit stores of 16 sectors over 4 lines at +0, +4, +8, +12 of one
+ * address, then a 128-bit store of 16 sectors. In full: 80 steps less the
+ * bucket's 18: 62. With store_merge 0.25 the three that follow the first
+ * take 4 each: 44 - 18 = 26; the 128-bit store fills its sectors and pays in
+ * full. Not merged: stores of one sector a line (a thread's row, 32 sectors
+ * over 32 lines: 4 x 32 - 34 = 94 either way), local stores (a spill's STL)
+ * and stores to another address register. */
+static void test_store_merge(void **state)
+{
+    (void)state;
+    static const char *split[] = { "STG.E desc[UR4][R2.64], R5", "STG.E desc[UR4][R2.64+0x4], R5",
+                                   "STG.E desc[UR4][R2.64+0x8], R5", "STG.E desc[UR4][R2.64+0xc], R5",
+                                   "STG.E.128 desc[UR4][R6.64], R8" };
+    static const char *apart[] = { "STG.E desc[UR4][R2.64], R5", "STG.E desc[UR4][R4.64+0x4], R5",
+                                   "STG.E desc[UR4][R6.64+0x8], R5", "STG.E desc[UR4][R8.64+0xc], R5",
+                                   "STG.E.128 desc[UR4][R10.64], R12" };
+    static const char *local[] = { "STL [R1], R5", "STL [R1+0x4], R5", "STL [R1+0x8], R5",
+                                   "STL [R1+0xc], R5", "STL.128 [R1+0x40], R8" };
+    static const double s16[] = { 16, 16, 16, 16, 16 }, l4[] = { 4, 4, 4, 4, 4 };
+    static const double s32[] = { 32, 32, 32, 32 }, l32[] = { 32, 32, 32, 32 };
+    assert_int_equal(l2w_bound(split, s16, l4, 5, 0), 62);
+    assert_int_equal(l2w_bound(split, s16, l4, 5, 0.25), 26);
+    assert_int_equal(l2w_bound(apart, s16, l4, 5, 0.25), 62);
+    assert_int_equal(l2w_bound(local, s16, l4, 5, 0.25), 62);
+    assert_int_equal(l2w_bound(split, s32, l32, 4, 0), 94);
+    assert_int_equal(l2w_bound(split, s32, l32, 4, 0.25), 94);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_port),
         cmocka_unit_test(test_store_port_run),
         cmocka_unit_test(test_load_wavefronts),
+        cmocka_unit_test(test_store_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pn_ncu_source.h"
+#include "pn_sass_addr.h"
 #include "pn_sass_lines.h"
 #include "pn_sass_plan.h"
 #include "pn_sass_prog.h"
@@ -139,7 +140,7 @@ static void test_program_file(void **state)
     }
     /* the plan: 2 warps, 128 trips each (255 taken of 256 visits, busier first) */
     pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &q, 2, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &q, NULL, 2, 1, &err), PN_OK);
     assert_int_equal(pl.n_branches, 1);
     assert_true(pl.branches[0].visits == 256 && pl.branches[0].taken == 254);
     assert_int_equal(pl.visits[0], 128);
@@ -166,7 +167,7 @@ static void test_program_file(void **state)
     add(&g, 0x40, 40, "@P0 BRA 0x20");
     add(&g, 0x50, 4, "EXIT");
     assert_int_equal(pn_sass_prog_finish(&g, &err), PN_OK);
-    assert_int_equal(pn_sass_plan_build(&pl, &g, 4, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &g, NULL, 4, 1, &err), PN_OK);
     assert_int_equal(pl.unsolved, 0);
     assert_true(pl.branches[0].taken == 0 && pl.branches[1].taken == 36);
     for (int w = 0; w < 4; w++)
@@ -294,7 +295,7 @@ static void test_divergent_loop_exit(void **state)
     add(&p, 0x50, 1, "EXIT");
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &p, NULL, 1, 1, &err), PN_OK);
     assert_int_equal(pl.op_execs[2], 10);
     assert_int_equal(pl.op_execs[4], 1);
     pn_sass_plan_destroy(&pl);
@@ -322,7 +323,7 @@ static void test_divergence(void **state)
     add(&p, 0x60, 1, "EXIT");
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
     pn_sass_plan_t pl;
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &p, NULL, 1, 1, &err), PN_OK);
     assert_int_equal(pl.n_branches, 1);
     assert_true(pl.branches[0].both == 1 && pl.branches[0].taken == 0);
     assert_int_equal(pl.branches[0].reconv, 6);
@@ -346,7 +347,7 @@ static void test_divergence(void **state)
     add(&p, 0x30, 2, "BSYNC B0");
     add(&p, 0x40, 1, "EXIT");
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    assert_int_equal(pn_sass_plan_build(&pl, &p, 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_plan_build(&pl, &p, NULL, 1, 1, &err), PN_OK);
     assert_true(pl.branches[0].both == 1);
     assert_int_equal(pl.insts[0], 6);
     pn_sass_plan_destroy(&pl);
@@ -621,6 +622,55 @@ static void test_far_wakes(void **state)
     pn_sass_prog_destroy(&c);
 }
 
+/* The instructions of each of the 16 warps (2 a block, 8 blocks) the plan
+ * gives the SM of a launch of 64 warps whose first 8 pass a bound that
+ * `check` computes ("ISETP.GE.AND P0, PT, R0, 0x100, PT" of R0, then an EXIT
+ * under it) and run 2 more instructions. */
+static void bound_plan(const char *check, uint64_t insts[16])
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 64, &err), PN_OK);
+    add(&p, 0x00, 64, "S2R R0, SR_CTAID.X");
+    add(&p, 0x10, 64, "S2R R3, SR_TID.X");
+    add(&p, 0x20, 64, check);
+    add(&p, 0x30, 64, "ISETP.GE.AND P0, PT, R0, 0x100, PT");
+    add(&p, 0x40, 64, "@P0 EXIT");
+    add(&p, 0x50, 8, "FFMA R5, R5, R5, R5");
+    add(&p, 0x60, 8, "EXIT");
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    p.block[0] = 64, p.block[1] = p.block[2] = 1;
+    uint8_t from[7], guard[7];
+    assert_int_equal(pn_sass_addr_sources_guards(&p, from, guard, &err), PN_OK);
+    pn_sass_plan_t pl;
+    assert_int_equal(pn_sass_plan_build(&pl, &p, guard, 2, 8, &err), PN_OK);
+    for (int w = 0; w < 16; w++)
+        insts[w] = pl.insts[w];
+    pn_sass_plan_destroy(&pl);
+    pn_sass_prog_destroy(&p);
+}
+
+/* A bounds check on the thread's index in the grid (blockIdx.x * 64 +
+ * threadIdx.x >= n: the guard carries the block's index): the launch's first
+ * warps go on, so the SM's share of them (8 x 16 / 64 = 2) are its first two
+ * warps, 7 instructions each; the others leave at the EXIT (5). A bound on the
+ * thread's index alone, or on the block's alone (a range of blocks), is
+ * spread: warps 0 and 8. */
+static void test_bounds_check_plan(void **state)
+{
+    (void)state;
+    uint64_t n[16];
+    bound_plan("IMAD R0, R0, 0x40, R3", n);
+    for (int w = 0; w < 16; w++)
+        assert_int_equal(n[w], w < 2 ? 7 : 5);
+    bound_plan("IMAD R0, R3, 0x40, RZ", n);
+    for (int w = 0; w < 16; w++)
+        assert_int_equal(n[w], w == 0 || w == 8 ? 7 : 5);
+    bound_plan("IMAD R0, R0, 0x40, RZ", n);
+    for (int w = 0; w < 16; w++)
+        assert_int_equal(n[w], w == 0 || w == 8 ? 7 : 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_tensor),
         cmocka_unit_test(test_branch_pipe),
         cmocka_unit_test(test_far_wakes),
+        cmocka_unit_test(test_bounds_check_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,9 +67,11 @@ note "running $build/probe ${args[*]}"
 # how long a block's slot turns over beyond its work (block_turn: measured, not in the profile),
 # warp-level matrix multiply-accumulate (tensor), what divergence costs (diverge: measured, not
 # in the profile), double-precision arithmetic (fp64), what an L1 miss that allocates costs the
-# SM's port (l1_fill: measured, not in the profile)
+# SM's port (l1_fill: measured, not in the profile), and what the L2 takes for a float4 stored
+# a word at a time (store_split: the profile's store_merge, (4 x store_full128 / store_split4
+# - 1) / 3, by hand)
 clock=$(awk -F, '$1 == "clock_mhz" { print $2 }' "$body")
-for p in block_launch dram_random l2_access rw_mix loaded_latency sm_l2 alu_pipes block_turn tensor diverge fp64 l1_fill; do
+for p in block_launch dram_random l2_access rw_mix loaded_latency sm_l2 alu_pipes block_turn tensor diverge fp64 l1_fill store_split; do
   "$NVCC" -O3 -arch=sm_90 -std=c++17 "$ex/probe/$p.cu" -o "$build/$p" >>"$build/build.log" 2>&1 ||
     { note "$p BUILD FAILED"; rc=2; continue; }
   note "running $build/$p"
@@ -99,7 +101,7 @@ fi
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "# host: $(uname -srm)"
   echo "# command: bash examples/probe/run_probes.sh ${1:-}"
-  echo "# build: nvcc ${NVFLAGS[*]} examples/probe/probe.cu; nvcc -O3 -arch=sm_90 examples/probe/{block_launch,dram_random,l2_access,rw_mix,loaded_latency,sm_l2,alu_pipes,block_turn,tensor,diverge,fp64,l1_fill}.cu"
+  echo "# build: nvcc ${NVFLAGS[*]} examples/probe/probe.cu; nvcc -O3 -arch=sm_90 examples/probe/{block_launch,dram_random,l2_access,rw_mix,loaded_latency,sm_l2,alu_pipes,block_turn,tensor,diverge,fp64,l1_fill,store_split}.cu"
   echo "# method: cycles are %clock64 inside the kernel (SM clock); each probe is the slope between two loop"
   echo "#   lengths (median of several launches each), so fixed costs cancel; per SM unless the unit or detail"
   echo "#   says otherwise; details in examples/probe/README.md"

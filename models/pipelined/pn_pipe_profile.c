@@ -24,7 +24,8 @@ const char *const pn_pipe_device_keys[] = {
     "l2_fill_sectors", "scrub_dirty_mib", "scrub_writeback_ld", "scrub_writeback_st",
     "store_line_cycles", "store_narrow", "dram_partial_sectors", "atomic_cas",
     "atomic_return", "const_index_busy", "barrier_stagger", "tex_busy", "tex_latency",
-    "block_turn", "block_turn_warp", "stores_posted", "budget_depth", "atomic_slice_fill", NULL
+    "block_turn", "block_turn_warp", "stores_posted", "budget_depth", "atomic_slice_fill",
+    "store_merge", NULL
 };
 
 /* The optional L2 and atomic keys, in the order of their bits from PN_PD_L2. */
@@ -207,6 +208,7 @@ static const struct scalar_key scalar_keys2[] = {
       100000 },
     { "atomic_slice_fill", offsetof(pn_pipe_device_t, atomic_slice_fill),
       PN_PD2_ATOMIC_SLICE_FILL, 0, 0, MAX_RATE },
+    { "store_merge", offsetof(pn_pipe_device_t, store_merge), PN_PD2_STORE_MERGE, 0, 0, 1 },
 };
 #define N_SCALAR_KEYS2 (sizeof scalar_keys2 / sizeof scalar_keys2[0])
 

@@ -82,6 +82,7 @@ enum {
 #define PN_PD2_STORES_POSTED (UINT64_C(1) << 6) /* stores_posted */
 #define PN_PD2_BUDGET_DEPTH (UINT64_C(1) << 7) /* budget_depth */
 #define PN_PD2_ATOMIC_SLICE_FILL (UINT64_C(1) << 8) /* atomic_slice_fill */
+#define PN_PD2_STORE_MERGE (UINT64_C(1) << 9) /* store_merge */
 
 /* The most rows of a table key (atomic_lines, l2_sm_read, l2_sm_write). */
 #define PN_PD_MAX_TABLE_ROWS 16
@@ -192,6 +193,10 @@ typedef struct pn_pipe_device {
                                    * L2 slice holding a word every block updates takes in
                                    * its share of a launch's DRAM reads, beside its share
                                    * of the L2 reads and its atomics (0: its atomics alone) */
+    double store_merge;           /* the share of the L2's write budget a partial store
+                                   * pays when the warp's previous store of its group (same
+                                   * address registers, same 128-byte window) wrote part of
+                                   * the same sectors: the L1 merges them (0: 1, no merge) */
     double line_latency;          /* steps a global load served past L1 waits longer for
                                    * each line of it past its first (0: none) */
     double store_order;           /* steps a warp's global or local load waits after the

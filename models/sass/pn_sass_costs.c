@@ -97,6 +97,16 @@ double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, do
     return lines * per * pd->lsu_sectors;
 }
 
+/* pn_sass_sim_i.h */
+double pn_sass_store_merged(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
+                            double lines, int follows)
+{
+    if (!follows || !(pd->store_merge > 0) || !(sec > 0) || sec < 4 * lines ||
+        pn_sass_lanes(op) * pn_sass_lane_bytes(op) > 16 * sec)
+        return 1;
+    return pd->store_merge;
+}
+
 /* The sectors of a contiguous store written in part, per execution: a warp
  * access of B >= 64 bytes over sec sectors spans at most B / 32 + 1 of them
  * when its lanes are side by side, and then its first and last sector are
@@ -409,8 +419,10 @@ static int const_indexed(const pn_sass_op_t *op)
  * alone, one word for each x a warp spans, min(x, 32); from SR_TID.Y or
  * SR_TID.Z alone, one for each row of x threads a warp spans (blocks narrower
  * than a warp); from both, 32. A warp-uniform index, one memory decides (not
- * known) or a block of unknown shape: 1. CUDA samples' dct8x8 reads its 8 x 8
- * table at threadIdx.y and at threadIdx.x in blocks of 8 x 8: 4 and 8 words. */
+ * known: HeCBench's popcount pc5, its bytes looked up in a table, reads about
+ * 30 words a load, CUDA samples' dxtc, a palette index of 2 bits, far fewer)
+ * or a block of unknown shape: 1. CUDA samples' dct8x8 reads its 8 x 8 table
+ * at threadIdx.y and at threadIdx.x in blocks of 8 x 8: 4 and 8 words. */
 static uint32_t const_words(const pn_sass_prog_t *prog, uint8_t bits)
 {
     uint64_t x = prog->block[0], rows = (uint64_t)prog->block[1] * prog->block[2];

@@ -44,7 +44,16 @@ static int clobbers(const pn_sass_op_t *w, const pn_sass_op_t *r)
     return 0;
 }
 
-uint32_t pn_sass_line_leaders(const pn_sass_prog_t *p, int32_t *leader)
+/* Is op one of kind k that leaders group: any of the kind, or (global 0) not
+ * a local access? */
+static int grouped(const pn_sass_op_t *op, pn_sass_kind_t k, int local)
+{
+    return op->in.kind == k && !op->in.guarded && (local || !pn_sass_op_is_local(op));
+}
+
+/* The ops of kind k leaders group, local accesses too where `local`
+ * (pn_sass_line_leaders, pn_sass_store_leaders). */
+static uint32_t leaders_of(const pn_sass_prog_t *p, int32_t *leader, pn_sass_kind_t k, int local)
 {
     uint32_t n = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -53,8 +62,7 @@ uint32_t pn_sass_line_leaders(const pn_sass_prog_t *p, int32_t *leader)
         const char *b;
         size_t bl;
         long off;
-        if (op->in.kind != PN_SASS_GLOBAL_LD || op->in.guarded ||
-            !address_of(op->text, &b, &bl, &off))
+        if (!grouped(op, k, local) || !address_of(op->text, &b, &bl, &off))
             continue;
         for (size_t j = i; j-- > 0;) {
             const pn_sass_op_t *q = &p->ops[j];
@@ -63,8 +71,7 @@ uint32_t pn_sass_line_leaders(const pn_sass_prog_t *p, int32_t *leader)
             const char *qb;
             size_t qbl;
             long qoff;
-            if (q->in.kind != PN_SASS_GLOBAL_LD || q->in.guarded ||
-                !address_of(q->text, &qb, &qbl, &qoff))
+            if (!grouped(q, k, local) || !address_of(q->text, &qb, &qbl, &qoff))
                 continue;
             if (qbl == bl && !strncmp(qb, b, bl) && qoff / 128 == off / 128 &&
                 (qoff < 0) == (off < 0)) {
@@ -75,4 +82,14 @@ uint32_t pn_sass_line_leaders(const pn_sass_prog_t *p, int32_t *leader)
         }
     }
     return n;
+}
+
+uint32_t pn_sass_line_leaders(const pn_sass_prog_t *p, int32_t *leader)
+{
+    return leaders_of(p, leader, PN_SASS_GLOBAL_LD, 1);
+}
+
+uint32_t pn_sass_store_leaders(const pn_sass_prog_t *p, int32_t *leader)
+{
+    return leaders_of(p, leader, PN_SASS_GLOBAL_ST, 0);
 }

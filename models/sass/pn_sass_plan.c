@@ -185,7 +185,8 @@ static void diverge(const pn_sass_prog_t *p, pn_sass_branch_t *br, const double 
 }
 
 pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
-                               uint32_t warps_per_block, uint32_t blocks, pn_error_t *err)
+                               const uint8_t *guard, uint32_t warps_per_block, uint32_t blocks,
+                               pn_error_t *err)
 {
     memset(pl, 0, sizeof *pl);
     uint32_t nb = p->n_blocks;
@@ -350,10 +351,15 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
         return st;
     }
     /* a forward branch or exit whose guard a warp holds fixed is decided once
-     * per warp: on its first visit, as the k-th warp to reach it */
-    for (size_t i = 0; i < n; i++)
+     * per warp: on its first visit, as the k-th warp to reach it (2: a bounds
+     * check on the grid's index, the launch's first warps going on) */
+    for (size_t i = 0; i < n; i++) {
         fixed[i] = fixed[i] && !(pn_sass_op_is_branch(&p->ops[i]) &&
                                  p->ops[i].in.target <= p->ops[i].offset);
+        if (fixed[i] && guard && (guard[i] & PN_SASS_FROM_CTA) &&
+            (guard[i] & PN_SASS_FROM_THREAD) && !(guard[i] & PN_SASS_FROM_LOAD))
+            fixed[i] = 2;
+    }
     pl->n_followers = pn_sass_line_leaders(p, pl->leader);
     pn_sass_addr_invariant(p, pl->reuse);
     for (size_t i = 0; i < n; i++)
@@ -409,6 +415,8 @@ pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *p,
                 int d;
                 if (!fixed[pc])
                     d = pn_sass_heavy3(k[bi]++, b2, h, v);
+                else if (pl->visits[at] == 0 && fixed[pc] == 2)
+                    d = pn_sass_prefix3(kw[bi]++, b2, h, p->warps, (double)nw);
                 else if (pl->visits[at] == 0)
                     d = pn_sass_heavy3(kw[bi]++, b2, h, v);   /* the warp's first visit */
                 else

@@ -61,15 +61,23 @@ typedef struct pn_sass_plan {
  * iff ceil((k+1) h / V) > ceil(k h / V) (h busier decisions of V): busier
  * first, spread evenly; a forward branch or exit whose guard a warp holds
  * fixed (pn_sass_fixed_guards) is decided so once per warp, k the warp's rank
- * among those reaching it, and kept at its later visits. A walk longer than the launch's instructions is
- * PN_EINVAL ("does not reach EXIT"). O(n_ops + the warps' paths). */
+ * among those reaching it, and kept at its later visits. Where that guard
+ * carries the block's and the thread's index and no loaded value (guard[i],
+ * the bits of pn_sass_addr_sources_guards; guard may be NULL) it is a bounds
+ * check on the thread's index in the grid ("if (i >= n) return;"): the warps
+ * that go on are the launch's first, so the SM's are its first warps, not
+ * spread (pn_sass_prefix3). A guard of the block's index alone (a range of
+ * blocks, cuSOLVER's ipiv_lower_diag) stays spread. A walk longer than the
+ * launch's instructions is PN_EINVAL ("does not reach EXIT"). O(n_ops + the
+ * warps' paths). */
+pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *prog,
+                               const uint8_t *guard, uint32_t warps_per_block, uint32_t blocks,
+                               pn_error_t *err);
+void pn_sass_plan_destroy(pn_sass_plan_t *pl);
+
 /* Take plan pl's reused loads (pl->reuse) as loads that go to a level like
  * the others: counted in loads, none flagged. n_ops: the program's ops. */
 void pn_sass_plan_drop_reuse(pn_sass_plan_t *pl, size_t n_ops);
-
-pn_status_t pn_sass_plan_build(pn_sass_plan_t *pl, const pn_sass_prog_t *prog,
-                               uint32_t warps_per_block, uint32_t blocks, pn_error_t *err);
-void pn_sass_plan_destroy(pn_sass_plan_t *pl);
 
 /* The visits of branch br (over the launch) that take its busier side alone. */
 static inline double pn_sass_branch_heavy(const pn_sass_branch_t *br)
@@ -97,6 +105,20 @@ static inline int pn_sass_heavy3(uint64_t k, uint64_t b, uint64_t h, uint64_t v)
         return 2;
     uint64_t before = v ? (k / v) * b + ((k % v) * b + v - 1) / v : 0;
     return pn_sass_heavy(k - before, h, v > b ? v - b : 0);
+}
+
+/* The decision of the k-th of the SM's warps to reach a bounds check whose
+ * decisions over the launch's `warps` warps hold b both sides and h the
+ * busier side alone, the SM holding sm_warps of the launch's warps: the
+ * launch's first warps take the busier side, then those that hold the bound
+ * (both), then the rest. The SM's k-th warp stands at k warps / sm_warps of
+ * the launch's (its first at 0: a bound only the launch's first warp passes
+ * still has it there). 2 both, 1 the busier side, 0 the other. O(1). */
+static inline int pn_sass_prefix3(uint64_t k, uint64_t b, uint64_t h, double warps,
+                                  double sm_warps)
+{
+    double x = sm_warps > 0 ? (double)k * warps / sm_warps : 0;
+    return x < (double)h ? 1 : x < (double)(h + b) ? 2 : 0;
 }
 
 #endif

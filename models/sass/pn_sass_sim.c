@@ -3,6 +3,7 @@
  * bounds are in pn_sass_bounds.c, the runs themselves in pn_sass_run.c. */
 #include "pn_sass_sim.h"
 #include "pn_sass_addr.h"
+#include "pn_sass_lines.h"
 #include "pn_sass_sim_i.h"
 
 #include <math.h>
@@ -77,6 +78,31 @@ static int arith_pipe(const char *op)
         if (!strcmp(op, heavy[i]))
             return P_FMAH;
     return P_ALU;
+}
+
+/* Does arithmetic op `in` take the FMA-heavy pipe twice as long as an IMAD: a
+ * 64-bit product or its high half (IMAD.WIDE, IMAD.HI, IMUL.WIDE, IMUL.HI:
+ * 4.0 cycles a partition against IMAD's 2.0, and 3.0 alternating with IMAD,
+ * one pipe; IMAD.WIDE.U32 with its IMAD.X, IADD3 and LOP3 6.6), or a
+ * half-precision operand widened to FP32 (HADD2.F32: 2.0 cycles, 2.0
+ * alternating with IMAD, 1.07 with LOP3: the FMA-heavy pipe at IMAD's cost,
+ * so 1 here and the pipe's cost below). examples/probe/alu_pipes.cu on the H100,
+ * examples/data/h100/alu_ops.log. Returns the multiple of fmaheavy_busy: 0 for
+ * an op that is not one of these. */
+static int fmah_multiple(const pn_sass_insn_t *in)
+{
+    if (!strcmp(in->opcode, "IMAD") || !strcmp(in->opcode, "IMUL"))
+        return strstr(in->modifiers, ".WIDE") || strstr(in->modifiers, ".HI") ? 2 : 0;
+    return !strcmp(in->opcode, "HADD2") && strstr(in->modifiers, ".F32") ? 1 : 0;
+}
+
+/* Is arithmetic op `in` served by the SM's transcendental and conversion
+ * unit, the MUFU's pipe: POPC, FLO and BREV take 8.0 cycles a partition and
+ * 8.0 alternating with MUFU.RSQ (examples/probe/alu_pipes.cu on the H100). */
+static int xu_arith(const pn_sass_insn_t *in)
+{
+    return !strcmp(in->opcode, "POPC") || !strcmp(in->opcode, "FLO") ||
+           !strcmp(in->opcode, "BREV");
 }
 
 /* The sectors' worth of data a global access of op moves between the L1 and
@@ -470,13 +496,14 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             hot = 1, slack += pn_sass_slice_slack(pd, &prog->ops[i]);
     pn_sass_prog_t busiest;
     st = pn_sass_triangle(prog, guard, s->W, busy, &busiest);
-    free(guard);
     if (st == PN_OK)
         st = pn_sass_polls(prog, &busiest);
     if (st == PN_OK)
-        st = pn_sass_plan_build(&s->plan, busiest.ops ? &busiest : prog, s->W, s->blocks, err);
+        st = pn_sass_plan_build(&s->plan, busiest.ops ? &busiest : prog, guard, s->W, s->blocks,
+                                err);
     else
         pn_error_set(err, PN_ENOMEM, "out of memory");
+    free(guard);
     free(busiest.ops);
     if (st != PN_OK) {
         free(from), free(slice_of);
@@ -503,6 +530,16 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         s->ops[i].follow = s->ops[l].lead;
     }
     const uint32_t *L = pp->latency;
+    /* stores the L1 merges with the warp's store before them (NULL: none) */
+    int32_t *merged = NULL;
+    if (pd->store_merge > 0) {
+        if (!(merged = malloc((prog->n ? prog->n : 1) * sizeof *merged))) {
+            free(from), free(slice_of);
+            pn_sass_sim_free(s);
+            return pn_error_set(err, PN_ENOMEM, "out of memory");
+        }
+        pn_sass_store_leaders(prog, merged);
+    }
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const pn_sass_op_t *op = &prog->ops[i];
         sop_t *o = &s->ops[i];
@@ -549,12 +586,18 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (op->in.kind == PN_SASS_ARITH) {
                 /* the 16-lane pipes: an integer or logic op takes its pipe alone,
                  * an IMAD the FMA-heavy half and its share of the FP32 pipes */
-                int q = arith_pipe(op->in.opcode);
+                int q = arith_pipe(op->in.opcode), m = fmah_multiple(&op->in);
                 if (q == P_INT && pd->alu_busy > 0) {
                     o->cost[P_INT] = pn_sass_units(pd->alu_busy);
                     o->cost[P_ALU] = 0;
-                } else if (q == P_FMAH && pd->fmaheavy_busy > 0)
-                    o->cost[P_FMAH] = pn_sass_units(pd->fmaheavy_busy);
+                } else if ((q == P_FMAH || m) && pd->fmaheavy_busy > 0)
+                    o->cost[P_FMAH] = pn_sass_units(pd->fmaheavy_busy * (m ? m : 1));
+                if (xu_arith(&op->in) && pp->rate[PN_PIPE_SFUP] > 0) {
+                    o->kind = K_SFU;
+                    o->lat = L[PN_PIPE_SFU];
+                    o->cost[P_ALU] = 0;
+                    o->cost[P_SFU] = pn_sass_units(1);
+                }
             }
             break;
         case PN_SASS_UNIFORM: o->kind = K_UNIFORM; break;
@@ -674,7 +717,9 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             double port = pn_sass_store_port(pd, op, sec, lines);
             if (port > 0)
                 o->cost[P_LSU] = (uint32_t)fmax(o->cost[P_LSU], pn_sass_units(port));
-            o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines));
+            o->cost[P_L2W] = pn_sass_units(pn_sass_l2_cost(pd, 1, sec, lines) *
+                                           pn_sass_store_merged(pd, op, sec, lines,
+                                                                merged && merged[i] >= 0));
             o->cost[P_ATOM] = pn_sass_store_cost(pd, op, from[i], busy);
             if (hot && s->rate[P_ATOM] && !o->cost[P_ATOM]) {   /* not a flag's store */
                 double hs = pn_sass_op_slice(pd, s, o, sec, f_ld);
@@ -733,6 +778,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         async_role(op, o);
         store_order(pd, o);
     }
+    free(merged);
     free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);

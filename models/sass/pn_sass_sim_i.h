@@ -182,6 +182,19 @@ double pn_sass_lane_bytes(const pn_sass_op_t *op);
 double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
                           double lines);
 
+/* pn_sass_costs.c: the share of its sectors' L2 write cost a global store of
+ * sec sectors over `lines` lines an execution pays: the profile's store_merge
+ * when it follows a store of its group (follows: pn_sass_store_leaders), its
+ * lanes write at most half the bytes of its sectors and it touches the four
+ * sectors of each of its lines (the L1 merges it with that store's sectors:
+ * examples/probe/store_split.cu, 16-byte lanes), else 1. A store of one
+ * sector a line after the store of the words before it in the same sectors
+ * pays in full (examples/probe/row_store.cu: a lane's row stored in order
+ * took 1.16 times the same stores in a spread order), and so do stores of
+ * two or three sectors a line, which no probe measured. */
+double pn_sass_store_merged(const pn_pipe_device_t *pd, const pn_sass_op_t *op, double sec,
+                            double lines, int follows);
+
 /* A launch timed after a scrub that leaves the L2 dirty (kernel.memory.flushed
  * 2: a memset of an L2-sized buffer before each launch, as llm.c's and
  * nvbench's harnesses do): the lines its DRAM reads and its stores bring into

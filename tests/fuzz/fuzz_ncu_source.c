@@ -37,7 +37,7 @@ static void program_of(const pn_ncu_sass_table_t *t)
     pn_fuzz_sass_roundtrip(&p, &q);
     pn_sass_plan_t pl;
     pn_error_clear(&err);
-    st = pn_sass_plan_build(&pl, &q, 2, 2, &err);
+    st = pn_sass_plan_build(&pl, &q, NULL, 2, 2, &err);
     if (st != PN_OK)
         pn_fuzz_check_error(st, &err);
     else
