@@ -18,7 +18,7 @@ enum {
     M_SLD, M_SST, M_SATOM, M_SEC_LD, M_REQ_LD, M_SEC_ST, M_REQ_ST, M_L1HIT, M_L2HIT, M_WF_LD,
     M_WF_ST, M_OCC_BLOCKS, M_OCC_REGS, M_OCC_SHARED, M_OCC_WARPS, M_OPCODES, M_TIME, M_SMS,
     M_DRAM_RD, M_DRAM_WR, M_L2_RD, M_LSEC_LD, M_LREQ_LD, M_LSEC_ST, M_LREQ_ST, M_LHIT_LD,
-    M_TSEC, M_TREQ, M_THIT, M_ATOM_MAX, M_LTS_CYC, M_WF_DATA_RD, M_WF_TAG_LD, M_COUNT
+    M_TSEC, M_TREQ, M_THIT, M_ATOM_MAX, M_LTS_CYC, M_WF_DATA_RD, M_WF_TAG_LD, M_IDC, M_COUNT
 };
 
 static const char *const metric_names[M_COUNT] = {
@@ -51,7 +51,7 @@ static const char *const metric_names[M_COUNT] = {
     "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct",
     "lts__d_atomic_input_cycles_active.max", "lts__cycles_elapsed.avg",
     "l1tex__data_pipe_lsu_wavefronts_mem_lgds_cmd_read.sum",
-    "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum"
+    "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum", "idc__requests.sum"
 };
 
 /* required per launch */
@@ -554,16 +554,17 @@ static void totals(const pn_ncu_launch_t *l, double tot[K_N])
  * global atomic or reduction (NAN when not measured or none ran), and flushed 1
  * or 2 for launches timed with the L2 flushed before each, cleanly or by a
  * scrub that leaves it dirty (flushed; NAN when 0 or the launch is warm), and
- * with `sass` the L1's wavefronts per global load (l1_ld_wavefronts; NAN when
- * not measured). */
+ * with `sass` the L1's wavefronts per global load (l1_ld_wavefronts) and the
+ * indexed constant cache's requests per warp (const_requests; NAN when not
+ * measured). */
 enum { MEM_L1, MEM_L2, MEM_SLD, MEM_SST, MEM_LLD, MEM_LST, MEM_WF, MEM_DLD, MEM_DST, MEM_L2LD,
-       MEM_LOCAL_L1, MEM_TEX_L1, MEM_ATOM_NS, MEM_FLUSHED, MEM_LD_WF, MEM_N };
+       MEM_LOCAL_L1, MEM_TEX_L1, MEM_ATOM_NS, MEM_FLUSHED, MEM_LD_WF, MEM_CONST, MEM_N };
 static const char *const mem_keys[MEM_N] = { "l1_hit", "l2_hit", "sectors_ld", "sectors_st",
                                              "lines_ld", "lines_st", "shared_wavefronts",
                                              "dram_ld_sectors", "dram_st_sectors",
                                              "l2_ld_sectors", "local_l1_hit",
                                              "texture_l1_hit", "atomic_ns", "flushed",
-                                             "l1_ld_wavefronts" };
+                                             "l1_ld_wavefronts", "const_requests" };
 
 static void memory_of(const pn_ncu_launch_t *l, int sass, int flushed, double m[MEM_N])
 {
@@ -610,6 +611,12 @@ static void memory_of(const pn_ncu_launch_t *l, int sass, int flushed, double m[
                            tot[K_GLD] > 0
                        ? clampd(fmax(l->value[M_WF_DATA_RD], l->value[M_WF_TAG_LD]) / tot[K_GLD],
                                 0, 256)
+                       : NAN;
+    /* the indexed constant cache's requests: one for each distinct word a warp's
+     * LDC reads, per warp of the launch */
+    double warps = (double)l->blocks * ((l->threads + 31) / 32);
+    m[MEM_CONST] = sass && !isnan(l->value[M_IDC]) && warps > 0
+                       ? clampd(l->value[M_IDC] / warps, 0, 1e9)
                        : NAN;
 }
 

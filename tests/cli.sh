@@ -803,6 +803,15 @@ if $RUN import -O "$TMP/sass2" -S tests/ncu/sass-generic-source.csv tests/ncu/sa
        2>"$TMP/err" && grep -q 'LD.E R7' "$TMP/sass2/dp_serial-256x16384-91.sass"; then
     ok import-source-generic-spaces
 else bad import-source-generic-spaces "$(cat "$TMP/err")"; fi
+# the indexed constant cache's requests (idc__requests.sum, in import --metrics since
+# 2026-11-28): per warp in kernel.memory.const_requests of each launch's config
+xz -dc examples/data/h100/hecbench2_idc/popcount.source.csv.xz >"$TMP/pc.csv"
+rm -rf "$TMP/sass2"
+if $RUN import -O "$TMP/sass2" -S "$TMP/pc.csv" --flushed \
+       examples/data/h100/hecbench2_idc/popcount.raw.csv 2>"$TMP/err" &&
+   grep -q 'const_requests: 241.7}' "$TMP/sass2/pc5-256x8192-8.yaml" &&
+   grep -q 'const_requests: 4}' "$TMP/sass2/pc1-256x8192-0.yaml"; then ok import-const-requests
+else bad import-const-requests "$(cat "$TMP/err")"; fi
 # a local load (a spill) in place of a global one: ncu counts it apart (op_local_ld), so the
 # global-load count may leave it out; imported, and run as a load
 sed 's/^"0x7fcb957b3c10","      LDG\.E\.CONSTANT R2, desc\[UR4\]\[R2\.64\]"/"0x7fcb957b3c10","      LDL R2, [R1+0x10]"/' \

@@ -535,6 +535,43 @@ static void test_const_index(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* A constant at an index memory gave (a table looked up by the data) reads as
+ * many words as the launch's measured constant-cache requests leave it: one
+ * warp, a parameter's LDC (one request) and 4 LDC at a loaded index; 33
+ * requests a warp leave those 8 words each, 8 x 4 = 32 steps of the cache at
+ * const_index_busy 4: 128 less the bucket (32 + 2): 94. Unmeasured, one word
+ * each: 16 - 6 = 10; a measure of 4 requests or fewer, still one word. */
+static uint64_t loaded_const_bound(double req)
+{
+    static const char *lines[] = { "LDC R1, c[0x0][0x28]", "S2R R3, SR_TID.X",
+                                   "IMAD.WIDE R4, R3, 0x4, R6", "LDG.E R2, desc[UR4][R4.64]",
+                                   "LDC R5, c[0x3][R2]", "LDC R7, c[0x3][R2+0x4]",
+                                   "LDC R8, c[0x3][R2+0x8]", "LDC R9, c[0x3][R2+0xc]" };
+    pn_sass_prog_t p;
+    rows_prog(&p, lines, 8, NULL, NULL, NULL);
+    p.block[0] = 32, p.block[1] = p.block[2] = 1;
+    pn_pipe_device_t pd = { 0 };
+    pd.const_index_busy = 4;
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 1;
+    mem.const_req = req;
+    pn_pipe_bounds_t b;
+    pn_test_sass_bounds(&p, &pp, &pd, &mem, &b);
+    pn_sass_prog_destroy(&p);
+    return b.steps[PN_BOUND_CONST];
+}
+
+static void test_const_measured(void **state)
+{
+    (void)state;
+    assert_int_equal(loaded_const_bound(33), 94);
+    assert_int_equal(loaded_const_bound(-1), 10);
+    assert_int_equal(loaded_const_bound(4), 10);
+}
+
 /* Lanes of one sector an execution (5 of 32 here) take a turn each of the
  * one-address rule (atomic_serial 3: 15 steps an execution) unless the
  * measured atomic_ns shows them going through at once, under two one-lane
@@ -746,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_atomic_slice),
         cmocka_unit_test(test_atomic_return),
         cmocka_unit_test(test_const_index),
+        cmocka_unit_test(test_const_measured),
         cmocka_unit_test(test_tex_pipe),
         cmocka_unit_test(test_atomic_lanes),
         cmocka_unit_test(test_fp64_pipe),

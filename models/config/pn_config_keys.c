@@ -12,12 +12,12 @@ const char *const pn_count_keys[PN_CK_COUNT + 1] = {
 const char *const pn_memory_keys[PN_MEMORY_KEYS + 1] = {
     "l1_hit", "l2_hit", "sectors_ld", "sectors_st", "shared_wavefronts", "lines_ld", "lines_st",
     "dram_ld_sectors", "dram_st_sectors", "l2_ld_sectors", "local_l1_hit",
-    "texture_l1_hit", "atomic_ns", "flushed", "l1_ld_wavefronts", NULL};
+    "texture_l1_hit", "atomic_ns", "flushed", "l1_ld_wavefronts", "const_requests", NULL};
 
 /* The ranges of the kernel.memory keys, pn_memory_keys order. */
-static const double memory_lo[PN_MEMORY_KEYS] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+static const double memory_lo[PN_MEMORY_KEYS] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
                     memory_hi[PN_MEMORY_KEYS] = {1, 1, 32, 32, 32, 32, 32, 256, 256, 256, 1, 1,
-                                                 1e6, 2, 256};
+                                                 1e6, 2, 256, 1e9};
 
 int pn_config_memory_bounds(const char *name, double *lo, double *hi)
 {
@@ -37,7 +37,7 @@ double *pn_config_memory_field(pn_memory_t *m, int i)
                                  &m->shared_wavefronts, &m->lines_ld, &m->lines_st,
                                  &m->dram_ld, &m->dram_st, &m->l2_ld, &m->local_l1_hit,
                                  &m->texture_l1_hit, &m->atomic_ns, &m->flushed,
-                                 &m->l1_ld_wf};
+                                 &m->l1_ld_wf, &m->const_req};
     return f[i];
 }
 
@@ -52,7 +52,8 @@ pn_status_t pn_config_memory_range(const char *path, int i, double v, long line,
         "a number of DRAM sectors between 0 and 256", "a number of DRAM sectors between 0 and 256",
         "a number of L2 sectors between 0 and 256", "a fraction between 0 and 1",
         "a fraction between 0 and 1", "a time in ns between 0 and 1e6", "0, 1 or 2",
-        "a number of wavefronts between 0 and 256"};
+        "a number of wavefronts between 0 and 256",
+        "a number of constant-cache requests a warp between 0 and 1e9"};
     int flag = !strcmp(pn_memory_keys[i], "flushed");   /* 0, 1 or 2, nothing between */
     if (v >= memory_lo[i] && v <= memory_hi[i] && (!flag || v == 0 || v == 1 || v == 2))
         return PN_OK;

@@ -35,8 +35,8 @@ extern const char *const pn_count_keys[PN_CK_COUNT + 1];
 /* Keys of kernel.memory: l1_hit, l2_hit, sectors_ld, sectors_st,
  * shared_wavefronts, lines_ld, lines_st, the measured dram_ld_sectors,
  * dram_st_sectors, l2_ld_sectors, local_l1_hit, texture_l1_hit, atomic_ns,
- * flushed, l1_ld_wavefronts (pn_memory_keys, NULL-terminated). */
-#define PN_MEMORY_KEYS 15
+ * flushed, l1_ld_wavefronts, const_requests (pn_memory_keys, NULL-terminated). */
+#define PN_MEMORY_KEYS 16
 extern const char *const pn_memory_keys[PN_MEMORY_KEYS + 1];
 
 /* The field of kernel.memory key i (pn_memory_keys order) in m. */

@@ -428,6 +428,7 @@ void pn_memory_default(pn_memory_t *m)
     m->atomic_ns = -1;
     m->flushed = 0;
     m->l1_ld_wf = -1;
+    m->const_req = -1;
 }
 
 /* Lines an access of s sectors touches when its profile gives none (l <= 0):

@@ -296,6 +296,11 @@ typedef struct pn_memory {
                                    * output and the data stage's reads of local and global
                                    * loads); kernel.sass only; < 0: not known (a load takes
                                    * its sectors, at least a cycle a line) */
+    double const_req;             /* the indexed constant cache's requests per warp
+                                   * (measured: idc__requests over the launch's warps; a
+                                   * warp's LDC asks once for each distinct word its lanes
+                                   * read); kernel.sass only; < 0: not known (an index a
+                                   * load gave reads one word) */
 } pn_memory_t;
 
 /* The defaults above. */

@@ -419,9 +419,10 @@ static int const_indexed(const pn_sass_op_t *op)
  * alone, one word for each x a warp spans, min(x, 32); from SR_TID.Y or
  * SR_TID.Z alone, one for each row of x threads a warp spans (blocks narrower
  * than a warp); from both, 32. A warp-uniform index, one memory decides (not
- * known: HeCBench's popcount pc5, its bytes looked up in a table, reads about
- * 30 words a load, CUDA samples' dxtc, a palette index of 2 bits, far fewer)
- * or a block of unknown shape: 1. CUDA samples' dct8x8 reads its 8 x 8 table
+ * known from the program: HeCBench's popcount pc5, its bytes looked up in a
+ * table, reads about 30 words a load, CUDA samples' dxtc, a palette index of 2
+ * bits, far fewer; pn_sass_const_loaded_words gives it from the measured
+ * requests) or a block of unknown shape: 1. CUDA samples' dct8x8 reads its 8 x 8 table
  * at threadIdx.y and at threadIdx.x in blocks of 8 x 8: 4 and 8 words. */
 static uint32_t const_words(const pn_sass_prog_t *prog, uint8_t bits)
 {
@@ -438,9 +439,33 @@ static uint32_t const_words(const pn_sass_prog_t *prog, uint8_t bits)
 
 /* pn_sass_sim_i.h */
 uint32_t pn_sass_const_cost(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog,
-                            const pn_sass_op_t *op, uint8_t from)
+                            const pn_sass_op_t *op, uint8_t from, double loaded)
 {
     if (!(pd->const_index_busy > 0) || !const_indexed(op))
         return 0;
-    return pn_sass_units(pd->const_index_busy * const_words(prog, from));
+    double words = from & PN_SASS_FROM_LOAD && loaded > 1 ? loaded : const_words(prog, from);
+    return pn_sass_units(pd->const_index_busy * words);
+}
+
+/* pn_sass_sim_i.h */
+double pn_sass_const_loaded_words(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog,
+                                  const uint8_t *from, const pn_memory_t *m)
+{
+    if (!(m->const_req >= 0) || !(pd->const_index_busy > 0))
+        return 1;
+    double known = 0, loaded = 0;
+    for (size_t i = 0; i < prog->n; i++) {
+        const pn_sass_op_t *op = &prog->ops[i];
+        double ex = op->executed > 0 ? op->executed : 0;
+        if (strcmp(op->in.opcode, "LDC"))
+            continue;
+        if (const_indexed(op) && (from[i] & PN_SASS_FROM_LOAD))
+            loaded += ex;
+        else
+            known += ex * (const_indexed(op) ? const_words(prog, from[i]) : 1);
+    }
+    if (!(loaded > 0))
+        return 1;
+    double w = (m->const_req * prog->warps - known) / loaded;
+    return w < 1 ? 1 : w > 32 ? 32 : w;
 }

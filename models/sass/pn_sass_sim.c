@@ -530,6 +530,8 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         s->ops[i].follow = s->ops[l].lead;
     }
     const uint32_t *L = pp->latency;
+    /* the words an indexed constant read at an index memory gave, as measured */
+    double loaded_words = pn_sass_const_loaded_words(pd, prog, from, p->mem);
     /* stores the L1 merges with the warp's store before them (NULL: none) */
     int32_t *merged = NULL;
     if (pd->store_merge > 0) {
@@ -750,7 +752,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             /* a constant at a register's index takes the SM's constant cache
              * (examples/probe/const_index.cu) */
             if (s->rate[P_CONST])
-                o->cost[P_CONST] = pn_sass_const_cost(pd, prog, op, from[i]);
+                o->cost[P_CONST] = pn_sass_const_cost(pd, prog, op, from[i], loaded_words);
             break;
         case PN_SASS_BARRIER:
             o->kind = !strncmp(op->in.modifiers, ".ARV", 4) ? K_CTRL : K_BAR;

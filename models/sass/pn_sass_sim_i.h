@@ -257,12 +257,23 @@ double pn_sass_op_slice(const pn_pipe_device_t *pd, const pn_sass_sim_t *s, cons
  * slack covers them. */
 void pn_sass_slice_apply(pn_sass_sim_t *s, const double *share, double slice, double slack);
 
+/* The words a warp's indexed constant load reads where the index comes from
+ * memory (from[i] with PN_SASS_FROM_LOAD: a table looked up by the data), as
+ * measured: the launch's constant-cache requests (m->const_req per warp, the
+ * program's warps) less one for each other LDC execution (the words of those
+ * at an index of the thread's, pn_sass_const_cost's rule), over those loads'
+ * executions, in [1, 32]; 1 without the measure, the key or such loads.
+ * O(ops). */
+double pn_sass_const_loaded_words(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog,
+                                  const uint8_t *from, const pn_memory_t *m);
+
 /* The units of the SM's constant cache an indexed constant load (LDC c[b][R])
  * takes: const_index_busy for every distinct word its lanes read, by what the
- * index comes from (from: pn_sass_addr_lanes; examples/probe/const_index.cu);
- * 0 for any other op or without the key. */
+ * index comes from (from: pn_sass_addr_lanes; examples/probe/const_index.cu),
+ * `loaded` words (pn_sass_const_loaded_words) where memory gave it; 0 for any
+ * other op or without the key. */
 uint32_t pn_sass_const_cost(const pn_pipe_device_t *pd, const pn_sass_prog_t *prog,
-                            const pn_sass_op_t *op, uint8_t from);
+                            const pn_sass_op_t *op, uint8_t from, double loaded);
 double pn_sass_l2_busy_share(const pn_pipe_device_t *pd, int w, double busy);
 /* A matrix op's (HMMA, IMMA, ...) steps on its partition's tensor pipe (w 0)
  * or until its result is ready (w 1): the profile's tensor_busy /
