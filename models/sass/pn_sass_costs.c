@@ -443,7 +443,7 @@ uint32_t pn_sass_const_cost(const pn_pipe_device_t *pd, const pn_sass_prog_t *pr
 {
     if (!(pd->const_index_busy > 0) || !const_indexed(op))
         return 0;
-    double words = from & PN_SASS_FROM_LOAD && loaded > 1 ? loaded : const_words(prog, from);
+    double words = (from & PN_SASS_FROM_LOAD) && loaded > 1 ? loaded : const_words(prog, from);
     return pn_sass_units(pd->const_index_busy * words);
 }
 

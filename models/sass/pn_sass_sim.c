@@ -46,65 +46,6 @@ static void store_order(const pn_pipe_device_t *pd, sop_t *o)
     }
 }
 
-/* Opcodes of the FMA pipe, one cycle quicker than the other arithmetic. */
-static int fma_pipe(const char *op)
-{
-    static const char *const f[] = { "FFMA", "FADD", "FMUL", "IMAD", "HFMA2", "HADD2", "HMUL2",
-                                     "I2FP", NULL };
-    for (int i = 0; f[i]; i++)
-        if (!strcmp(op, f[i]))
-            return 1;
-    return 0;
-}
-
-/* Which of a partition's arithmetic pipes opcode op takes: P_INT (the 16-lane
- * integer, logic, compare, select and move pipe), P_FMAH (FMA heavy: the
- * integer multiply-adds and VIADD) or P_ALU (FP32 and the rest). Measured on
- * the H100 (examples/probe/alu_pipes.cu): IADD3, LOP3, FSEL, FSETP, ISETP +
- * SEL, FSET, FMNMX, SHF and IMAD a warp instruction every other cycle, FFMA,
- * FADD, FMUL every cycle, IMAD.IADD and IADD3 alternating every cycle. */
-static int arith_pipe(const char *op)
-{
-    static const char *const in[] = { "IADD3", "IADD", "IADD32I", "LOP3", "LOP", "LOP32I",
-                                      "ISETP", "FSETP", "PSETP", "FSEL", "SEL", "FSET", "ISET",
-                                      "FMNMX", "IMNMX", "SHF", "SHL", "SHR", "LEA", "PRMT",
-                                      "MOV", "MOV32I", "IABS", "PLOP3", "P2R", "R2P", "BMSK",
-                                      "SGXT", "ISCADD", NULL };
-    static const char *const heavy[] = { "IMAD", "IMUL", "IDP", "VIADD", NULL };
-    for (int i = 0; in[i]; i++)
-        if (!strcmp(op, in[i]))
-            return P_INT;
-    for (int i = 0; heavy[i]; i++)
-        if (!strcmp(op, heavy[i]))
-            return P_FMAH;
-    return P_ALU;
-}
-
-/* Does arithmetic op `in` take the FMA-heavy pipe twice as long as an IMAD: a
- * 64-bit product or its high half (IMAD.WIDE, IMAD.HI, IMUL.WIDE, IMUL.HI:
- * 4.0 cycles a partition against IMAD's 2.0, and 3.0 alternating with IMAD,
- * one pipe; IMAD.WIDE.U32 with its IMAD.X, IADD3 and LOP3 6.6), or a
- * half-precision operand widened to FP32 (HADD2.F32: 2.0 cycles, 2.0
- * alternating with IMAD, 1.07 with LOP3: the FMA-heavy pipe at IMAD's cost,
- * so 1 here and the pipe's cost below). examples/probe/alu_pipes.cu on the H100,
- * examples/data/h100/alu_ops.log. Returns the multiple of fmaheavy_busy: 0 for
- * an op that is not one of these. */
-static int fmah_multiple(const pn_sass_insn_t *in)
-{
-    if (!strcmp(in->opcode, "IMAD") || !strcmp(in->opcode, "IMUL"))
-        return strstr(in->modifiers, ".WIDE") || strstr(in->modifiers, ".HI") ? 2 : 0;
-    return !strcmp(in->opcode, "HADD2") && strstr(in->modifiers, ".F32") ? 1 : 0;
-}
-
-/* Is arithmetic op `in` served by the SM's transcendental and conversion
- * unit, the MUFU's pipe: POPC, FLO and BREV take 8.0 cycles a partition and
- * 8.0 alternating with MUFU.RSQ (examples/probe/alu_pipes.cu on the H100). */
-static int xu_arith(const pn_sass_insn_t *in)
-{
-    return !strcmp(in->opcode, "POPC") || !strcmp(in->opcode, "FLO") ||
-           !strcmp(in->opcode, "BREV");
-}
-
 /* The sectors' worth of data a global access of op moves between the L1 and
  * its warp's registers per execution: its active threads times its width
  * (.64 two words, .128 four) over 32 bytes; 0 for 32 bits and less (the line
@@ -570,7 +511,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (pd->bank_conflict > 0 && pp->rate[PN_PIPE_ALUP] > 0 && bank_conflict(prog, i))
                 o->cost[P_ALU] = pn_sass_units(pd->bank_conflict * pp->rate[PN_PIPE_ALUP] /
                                        PN_PIPE_UNIT);
-            if (fma_pipe(op->in.opcode) && o->lat > 2)
+            if (pn_sass_fma_pipe(op->in.opcode) && o->lat > 2)
                 o->lat--; /* dependent FFMA/IMAD: 4.1 cycles, VIADD/LOP3 5.1 (H100 probes) */
             /* FP64 ops on their own pipe, at their own latency, as the profile has them
              * (examples/probe/fp64.cu: DFMA, DADD, DMUL 2 cycles a partition, 8 to the
@@ -588,13 +529,13 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             if (op->in.kind == PN_SASS_ARITH) {
                 /* the 16-lane pipes: an integer or logic op takes its pipe alone,
                  * an IMAD the FMA-heavy half and its share of the FP32 pipes */
-                int q = arith_pipe(op->in.opcode), m = fmah_multiple(&op->in);
+                int q = pn_sass_arith_pipe(op->in.opcode), m = pn_sass_fmah_multiple(&op->in);
                 if (q == P_INT && pd->alu_busy > 0) {
                     o->cost[P_INT] = pn_sass_units(pd->alu_busy);
                     o->cost[P_ALU] = 0;
                 } else if ((q == P_FMAH || m) && pd->fmaheavy_busy > 0)
                     o->cost[P_FMAH] = pn_sass_units(pd->fmaheavy_busy * (m ? m : 1));
-                if (xu_arith(&op->in) && pp->rate[PN_PIPE_SFUP] > 0) {
+                if (pn_sass_xu_arith(&op->in) && pp->rate[PN_PIPE_SFUP] > 0) {
                     o->kind = K_SFU;
                     o->lat = L[PN_PIPE_SFU];
                     o->cost[P_ALU] = 0;

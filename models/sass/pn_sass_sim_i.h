@@ -169,6 +169,35 @@ double pn_sass_resident_share(const pn_pipe_device_t *pd, double bytes);
  * (32 where the page does not say). */
 double pn_sass_lanes(const pn_sass_op_t *op);
 
+/* pn_sass_arith.c: is op an opcode of the FMA pipe, one cycle quicker than
+ * the other arithmetic? */
+int pn_sass_fma_pipe(const char *op);
+
+/* pn_sass_arith.c: which of a partition's arithmetic pipes opcode op takes:
+ * P_INT (the 16-lane integer, logic, compare, select and move pipe), P_FMAH
+ * (FMA heavy: the integer multiply-adds and VIADD) or P_ALU (FP32 and the
+ * rest). Measured on the H100 (examples/probe/alu_pipes.cu): IADD3, LOP3, FSEL,
+ * FSETP, ISETP + SEL, FSET, FMNMX, SHF and IMAD a warp instruction every other
+ * cycle, FFMA, FADD, FMUL every cycle, IMAD.IADD and IADD3 alternating every
+ * cycle. */
+int pn_sass_arith_pipe(const char *op);
+
+/* pn_sass_arith.c: the multiple of fmaheavy_busy that arithmetic op `in` takes
+ * of the FMA-heavy pipe where its opcode alone does not tell: 2 for a 64-bit
+ * product or its high half (IMAD.WIDE, IMAD.HI, IMUL.WIDE, IMUL.HI: 4.0 cycles
+ * a partition against IMAD's 2.0, and 3.0 alternating with IMAD, one pipe;
+ * IMAD.WIDE.U32 with its IMAD.X, IADD3 and LOP3 6.6), 1 for a half-precision
+ * operand widened to FP32 (HADD2.F32: 2.0 cycles, 2.0 alternating with IMAD,
+ * 1.07 with LOP3), 0 for any other op. examples/probe/alu_pipes.cu on the H100,
+ * examples/data/h100/alu_ops.log. */
+int pn_sass_fmah_multiple(const pn_sass_insn_t *in);
+
+/* pn_sass_arith.c: is arithmetic op `in` served by the SM's transcendental and
+ * conversion unit, the MUFU's pipe? POPC, FLO and BREV take 8.0 cycles a
+ * partition and 8.0 alternating with MUFU.RSQ (examples/probe/alu_pipes.cu on
+ * the H100). */
+int pn_sass_xu_arith(const pn_sass_insn_t *in);
+
 /* pn_sass_costs.c: the bytes a lane of memory op moves: 1 or 2 for 8- and
  * 16-bit lanes (.U8, .S8, .U16, .S16), 8 and 16 for .64 and .128, else 4. */
 double pn_sass_lane_bytes(const pn_sass_op_t *op);
