@@ -168,6 +168,15 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^nvcc -std=c++17 -O3 -arch=sm_90 -w -o .*/main
     ok hecbench-script
 else bad hecbench-script "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
 
+# too few arguments: the suite scripts print their whole leading comment (pn_suite_usage), exit 2
+bash examples/hecbench/hecbench.sh "$TMP/x" >/dev/null 2>"$TMP/err"; rc=$?
+bash examples/cudasamples/cudasamples.sh "$TMP/x" >/dev/null 2>"$TMP/err2"; rc2=$?
+if [ $rc -eq 2 ] && [ $rc2 -eq 2 ] &&
+   [ "$(tail -n 1 "$TMP/err")" = "and OUTDIR/env.txt. PN_TIMEOUT (default 150) caps one program's profiling and timing, in seconds." ] &&
+   [ "$(head -n 1 "$TMP/err")" = "hecbench.sh - profile and time CUDA programs nobody on the project wrote: 39 programs of" ] &&
+   ! grep -q 'set -euo' "$TMP/err2"; then ok suite-usage
+else bad suite-usage "rc $rc $rc2: $(cat "$TMP/err" "$TMP/err2")"; fi
+
 # examples/common/import_compare.sh --dir, the importing half: a folder of what
 # profile_app.sh writes (CUDA samples' scalarProd, one launch) into a work folder that does
 # not exist yet; the median of the three runs against the prediction, and the roofline's

@@ -2,6 +2,8 @@
 # (examples/measure/profile_app.sh and the suites that call it, examples/rodinia/rodinia.sh,
 # examples/polybench/polybench.sh, examples/cudasamples/cudasamples.sh); sourced with
 # `here` set to the repository root.
+#   pn_suite_usage SCRIPT   print SCRIPT's leading comment block (from its second line, the
+#                           '# ' taken off) to stderr: its usage
 #   pn_suite_scratch        set `work` to a scratch folder removed on exit and `metrics` to
 #                           $PN_METRICS or examples/measure/metrics.txt (what `pnsim import
 #                           --metrics` prints)
@@ -10,6 +12,10 @@
 #                           ncu's versions, the date
 #   pn_suite_ktime BINDIR   build BINDIR/libpn_ktime.so from examples/measure/pn_ktime.c
 #                           (CUPTI), the launch timer profile_app.sh injects
+
+pn_suite_usage() {
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$1" >&2
+}
 
 pn_suite_scratch() {
     work=$(mktemp -d)

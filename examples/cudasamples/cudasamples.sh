@@ -21,15 +21,15 @@
 # need OpenGL, input files the clone does not hold (dwtHaar1D's signal, eigenvalues'
 # matrices: eigenvalues fails its assertion without them) or several GPUs.
 set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/examples/common/suite.sh"
 if [ $# -ne 2 ]; then
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+    pn_suite_usage "$0"
     exit 2
 fi
 src=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
-here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
-. "$here/examples/common/suite.sh"
 pn_suite_begin "$out"
 
 # --- build: each sample's .cu and .cpp files (FDTD3d's in src/, its headers in inc/) ------

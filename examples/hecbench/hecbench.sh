@@ -24,16 +24,16 @@
 # run under ncu). Writes OUTDIR/<name>.{raw.csv,source.csv.xz,t1.csv,t2.csv,t3.csv,replay,log}
 # and OUTDIR/env.txt. PN_TIMEOUT (default 150) caps one program's profiling and timing, in seconds.
 set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/examples/common/suite.sh"
 if [ $# -lt 2 ]; then
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+    pn_suite_usage "$0"
     exit 2
 fi
 src=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
-here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
-. "$here/examples/common/suite.sh"
 pn_suite_begin "$out"
 B=$work/bin
 pn_suite_ktime "$B"

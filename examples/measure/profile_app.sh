@@ -31,17 +31,17 @@
 # 40 times) and once a timed run. A program that fails under ncu leaves no pages; a timed run
 # that fails leaves no times file of its own. Exit status 1 when ncu failed.
 set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/examples/common/suite.sh"
 if [ $# -lt 4 ]; then
-    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2
+    pn_suite_usage "$0"
     exit 2
 fi
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 name=$2
 count=$3
 shift 3
-here=$(cd "$(dirname "$0")/../.." && pwd)
 case $count in *[!0-9]* | '') echo "profile_app.sh: COUNT must be a number of launches, not '$count'" >&2; exit 2;; esac
-. "$here/examples/common/suite.sh"
 pn_suite_scratch
 ktime=${PN_KTIME:-}
 if [ -z "$ktime" ]; then

@@ -72,6 +72,13 @@ double pn_sass_lanes(const pn_sass_op_t *op)
     return op->threads > 0 && op->executed > 0 ? op->threads / op->executed : 32;
 }
 
+/* Does a store of op over sec sectors an execution write at most half the
+ * bytes of those sectors (its lanes' bytes no more than 16 a sector)? */
+static int half_written(const pn_sass_op_t *op, double sec)
+{
+    return pn_sass_lanes(op) * pn_sass_lane_bytes(op) <= 16 * sec;
+}
+
 /* The SM hands a store's sectors to the L2 one after another on the path its
  * loads take too: examples/probe/row_store.cu, where 8 SMs of 32 warps store
  * rows a thread each (every warp store 32 lines, one sector of each, 4 or 2
@@ -87,9 +94,9 @@ double pn_sass_store_port(const pn_pipe_device_t *pd, const pn_sass_op_t *op, do
 {
     if (!(pd->store_line_cycles > 0) || !(lines > 0) || !(sec > 0))
         return 0;
-    double lanes = pn_sass_lanes(op), bytes = pn_sass_lane_bytes(op);
-    if (lanes * bytes > 16 * sec)
-        return 0; /* its sectors more than half written */
+    if (!half_written(op, sec))
+        return 0;
+    double bytes = pn_sass_lane_bytes(op);
     double w = bytes < 4 && pd->store_narrow > 0 ? pd->store_narrow : 1;
     double k = sec / lines;
     k = k < 1 ? 1 : k > 4 ? 4 : k;
@@ -102,7 +109,7 @@ double pn_sass_store_merged(const pn_pipe_device_t *pd, const pn_sass_op_t *op, 
                             double lines, int follows)
 {
     if (!follows || !(pd->store_merge > 0) || !(sec > 0) || sec < 4 * lines ||
-        pn_sass_lanes(op) * pn_sass_lane_bytes(op) > 16 * sec)
+        !half_written(op, sec))
         return 1;
     return pd->store_merge;
 }
