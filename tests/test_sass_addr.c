@@ -1,8 +1,8 @@
 /* test_sass_addr.c - what a memory instruction's address depends on
  * (pn_sass_addr_sources): the block's index, loaded data, or neither, along
  * straight code, overwritten and guarded registers, loops and calls; and
- * whether a loop keeps it (pn_sass_addr_invariant), and the register it
- * starts from (pn_sass_addr_base). */
+ * whether a loop keeps it (pn_sass_addr_invariant), how far it moves a trip
+ * (pn_sass_addr_steps), and the register it starts from (pn_sass_addr_base). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -221,6 +221,87 @@ static void test_invariant(void **state)
     pn_sass_prog_destroy(&p);
 }
 
+/* How far loads move a trip (pn_sass_addr_steps) of the n lines, into moves. */
+static void steps_of(const char *const *lines, int n, uint8_t *moves)
+{
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pn_sass_prog_add(&p, lines[i], (uint64_t)(16 * i), 0,
+                                          strncmp(lines[i], "CALL", 4) ? 1 : 0, 0, 0, 0, i + 1, 1,
+                                          &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_sass_addr_steps(&p, moves);
+    pn_sass_prog_destroy(&p);
+}
+
+/* A column walked down (attention's V: an index 32 a trip, 4 bytes an
+ * element: 128 bytes), a row walked by a register's stride, a pointer a word
+ * a trip (a thread's row: its own lines again), an index a word a trip
+ * through LEA, a load that overwrites its address register from a pointer
+ * the loop steps 16 bytes, one 256 bytes, a load the loop keeps the address
+ * of, one after the loop, a pointer chased; a pointer an unrolled loop steps
+ * through a copy, one a uniform register steps past a call that never ran,
+ * and an address made afresh every trip from a parameter and an index. */
+static void test_steps(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "LDC.64 R8, c[0x0][0x218]",                   /* 0 */
+        "IMAD.MOV.U32 R15, RZ, RZ, R10",              /* 1 */
+        "IMAD.WIDE R16, R15, 0x4, R8",                /* 2: the loop 0x20..0x150 */
+        "LDG.E R16, desc[UR6][R16.64]",               /* 3: 2 (128 bytes a trip) */
+        "IMAD.WIDE R18, R12, 0x4, R6",                /* 4 */
+        "LDG.E R19, desc[UR6][R18.64]",               /* 5: 2 (R12 += R5 * 32) */
+        "IADD3 R2, P0, R2, 0x4, RZ",                  /* 6 */
+        "IADD3.X R3, RZ, R3, RZ, P0, !PT",            /* 7 */
+        "LDG.E R20, desc[UR4][R2.64]",                /* 8: 1 (4 bytes) */
+        "LEA R22, R14, R24, 0x2",                     /* 9 */
+        "LDG.E R21, desc[UR4][R22.64]",               /* 10: 1 (R14 + 1, 4 bytes) */
+        "LDG.E.U8 R26, desc[UR4][R26.64+0x8]",        /* 11: 1 (R26 from R28 + 0x10) */
+        "LDG.E R25, desc[UR4][R30.64]",               /* 12: 2 (R30 + 0x100) */
+        "LDG.E R27, desc[UR4][R4.64]",                /* 13: 0 (kept) */
+        "IADD3 R15, R15, 0x20, RZ",                   /* 14 */
+        "IMAD R12, R5, 0x20, R12",                    /* 15 */
+        "IADD3 R14, R14, 0x1, RZ",                    /* 16 */
+        "IADD3 R28, R28, 0x10, RZ",                   /* 17 */
+        "IMAD.MOV.U32 R26, RZ, RZ, R28",              /* 18 */
+        "VIADD R30, R30, 0x100",                      /* 19 */
+        "ISETP.GE.AND P1, PT, R15, R4, PT",           /* 20 */
+        "@!P1 BRA 0x20",                              /* 21 */
+        "LDG.E R2, desc[UR4][R8.64]",                 /* 22: 0 (no loop) */
+        "LDG.E R9, desc[UR4][R16.64]",                /* 23 */
+        "IADD3 R6, R6, 0x4, RZ",                      /* 24: the loop 0x170..0x1a0 */
+        "LDG.E.64 R10, desc[UR4][R10.64]",            /* 25: 0 (a pointer chased: */
+                                                      /*   cannot tell) */
+        "LDG.E R31, desc[UR4][R6.64]",                /* 26: 1 */
+        "@P1 BRA 0x180",                              /* 27 */
+        "LDG.E R13, desc[UR4][R4.64+-0x8]",           /* 28: 1 (the loop 0x1c0..0x220: */
+        "IADD3 R12, P2, R4, 0x10, RZ",                /* 29     R4 = R12 = R4 + 0x10) */
+        "IMAD.MOV.U32 R4, RZ, RZ, R12",               /* 30 */
+        "IADD3 R32, P0, R18, UR6, RZ",                /* 31 */
+        "LDG.E R33, desc[UR4][R32.64]",               /* 32: 1 (UR6 + 0x10) */
+        "@!P3 BRA 0x230",                             /* 33 */
+        "CALL.REL.NOINC 0x250",                       /* 34: never runs */
+        "UIADD3 UR6, UP0, UR6, 0x10, URZ",            /* 35 */
+        "@P0 BRA 0x1c0",                              /* 36 */
+        "LDC.64 R2, c[0x0][0x210]",                   /* 37: the loop 0x250..0x2b0 */
+        "IMAD.WIDE.U32 R2, R0, 0x30, R2",             /* 38: made afresh each trip */
+        "IMAD.WIDE R6, R14, 0x4, R2",                 /* 39 */
+        "LDG.E R16, desc[UR6][R6.64+0x4]",            /* 40: 1 (R14 + 1: 4 bytes) */
+        "IADD3 R14, R14, 0x1, RZ",                    /* 41 */
+        "@P0 BRA 0x250",                              /* 42 */
+        "EXIT",
+    };
+    enum { N = sizeof lines / sizeof lines[0] };
+    uint8_t moves[N], want[N] = { 0 };
+    want[3] = want[5] = want[12] = 2;
+    want[8] = want[10] = want[11] = want[26] = want[28] = want[32] = want[40] = 1;
+    steps_of(lines, N, moves);
+    assert_memory_equal(moves, want, N);
+}
+
 /* The register an address starts from (pn_sass_addr_base). */
 static int base_of(const char *text)
 {
@@ -253,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_flow),
         cmocka_unit_test(test_guards),
         cmocka_unit_test(test_invariant),
+        cmocka_unit_test(test_steps),
         cmocka_unit_test(test_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

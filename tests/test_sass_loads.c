@@ -602,6 +602,57 @@ static void test_copied_loads(void **state)
     assert_int_equal(pn_sass_copies((const uint32_t[3]){ 0, 0, 0 }, 8), 1);
 }
 
+/* One warp's loop of 4 trips around a load of `lines` lines (8 sectors a line)
+ * an execution whose address moves `step` a trip (an IADD3 of the register
+ * pair), every load an L1 hit (l2 1): its steps. */
+static uint64_t walk_run(const char *step, double lines)
+{
+    char bump[64];
+    snprintf(bump, sizeof bump, "IADD3 R2, P0, R2, %s, RZ", step);
+    const char *text[] = { "S2R R0, SR_CTAID.X", "IMAD.WIDE R2, R0, 0x4, R8",
+                           "LDG.E R10, desc[UR4][R2.64]", bump,
+                           "IADD3.X R3, RZ, R3, RZ, P0, !PT", "IADD3 R5, R10, R5, RZ",
+                           "ISETP.NE.AND P1, PT, R2, R9, PT", "@P1 BRA 0x20", "EXIT" };
+    const double ex[] = { 1, 1, 4, 4, 4, 4, 4, 4, 1 };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 9; i++) {
+        double l = i == 2 ? lines * ex[i] : 0;
+        assert_int_equal(pn_sass_prog_add(&p, text[i], (uint64_t)(16 * i), 0, ex[i], 8 * l, l, 0,
+                                          i + 1, 1, &err), PN_OK);
+    }
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 50;
+    pp.latency[PN_PIPE_LD_DRAM] = 100;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = 1;
+    mem.l2_hit = 1;
+    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+/* A loop's load whose lanes read 8 lines or more an execution and that moves
+ * a line or more a trip (pn_sass_addr_steps) finds its L1 hits on lines other
+ * warps bring: each of the 4 trips waits the L2's 50 steps for its load, not
+ * the L1's 10 (4 x 40 = 160 more). One that moves less than a line (its own
+ * lines again), or a coalesced one (4 lines), keeps the L1's. */
+static void test_walking_loads(void **state)
+{
+    (void)state;
+    uint64_t near = walk_run("0x4", 32);
+    assert_int_equal(walk_run("0x1000", 32), near + 160);
+    assert_int_equal(walk_run("0x80", 8), near + 160);
+    assert_int_equal(walk_run("0x7c", 32), near);
+    assert_int_equal(walk_run("0x1000", 4), near);
+}
+
 /* ncu's L1 hit rate counts sectors, those of loads that find their line on the
  * way (followers: hits) and of loads of one address in every thread and block
  * (a vector element every row multiplies by: pinned at the L1 level) among
@@ -756,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_local_loads),
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_copied_loads),
+        cmocka_unit_test(test_walking_loads),
         cmocka_unit_test(test_hits_left),
         cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_grid_barrier_polls),

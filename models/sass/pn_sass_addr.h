@@ -63,4 +63,15 @@ int pn_sass_addr_base(const pn_sass_op_t *op);
  * O(ops x loops). */
 void pn_sass_addr_invariant(const pn_sass_prog_t *p, uint8_t *inv);
 
+/* For every op i of p, moves[i] = how its address moves from one trip of its
+ * innermost loop (the shortest backward branch's range that holds it) to the
+ * next: 1 by a known step under a line (128 bytes: a warp walking its rows
+ * meets its own lines again), 2 by a line or more or by a step it cannot
+ * tell (a register's value, a loaded value, an op it does not follow), 0
+ * otherwise (not in a loop, no address, the same address every trip, or an
+ * address in uniform registers). Follows the address's base register back
+ * through additions, IMAD, LEA, left shifts and moves, a few levels deep.
+ * Without memory for its tables every op is left at 0. O(ops x loop length). */
+void pn_sass_addr_steps(const pn_sass_prog_t *p, uint8_t *moves);
+
 #endif

@@ -229,6 +229,11 @@ static void branch_preds(pn_sass_sim_t *s, const pn_pipe_device_t *pd)
     }
 }
 
+/* The lines an execution of a loop's load must read, at least, for its L1
+ * hits to be taken for other warps' lines in flight when it moves a line or
+ * more a trip (doc/dependencies.md, "Loads that walk past their lines"). */
+#define PN_SASS_WALK_LINES 8
+
 /* The lines of code (PN_SASS_CODE_LINE bytes) the ops lie in, numbered in
  * order, and the ops a warp may enter a line at; the profile's code_fetch
  * (examples/probe/icache.cu: straight-line code an SM has not run takes a
@@ -483,6 +488,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         }
         pn_sass_store_leaders(prog, merged);
     }
+    /* how the loads' addresses move a trip (NULL: no table, no moves known) */
+    uint8_t *moves = malloc(prog->n ? prog->n : 1);
+    if (moves)
+        pn_sass_addr_steps(prog, moves);
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const pn_sass_op_t *op = &prog->ops[i];
         sop_t *o = &s->ops[i];
@@ -592,6 +601,17 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
                 !pn_sass_op_is_local(op) && !(from[i] & (PN_SASS_FROM_LOAD | PN_SASS_FROM_WARP)) &&
                 s->l1_hit > 0)
                 o->copied = (float)fmin(1, (copies - 1.0) / copies / s->l1_hit);
+            /* a loop's load whose lanes read lines of their own (8 or more an
+             * execution: a column walked down) and that moves a line or more a
+             * trip never meets its lines again in the loop: the hits ncu counts
+             * for it are lines the block's other warps read, which ask for them at
+             * about the same time, so they wait for the line in flight. A
+             * coalesced walk (1-4 lines) is left: its warp may have read them in
+             * a loop before (softmax's passes over its row) */
+            if (moves && moves[i] == 2 && o->kind == K_GLD && !o->alike && !o->reuse &&
+                lines >= PN_SASS_WALK_LINES && !pn_sass_op_is_local(op) &&
+                !(from[i] & PN_SASS_FROM_LOAD) && s->l1_hit > 0)
+                o->copied = 1;
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* a texture fetch takes the SM's texture unit, and its latency is the
              * texture path's (examples/probe/tex_rate.cu) */
@@ -722,6 +742,7 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
         store_order(pd, o);
     }
     free(merged);
+    free(moves);
     free(from);
     branch_preds(s, pd);
     code_lines(s, prog, pd);
