@@ -171,11 +171,16 @@ else bad hecbench-script "rc $rc: $(cat "$TMP/err") $(cat "$PN_STUB_LOG")"; fi
 # too few arguments: the suite scripts print their whole leading comment (pn_suite_usage), exit 2
 bash examples/hecbench/hecbench.sh "$TMP/x" >/dev/null 2>"$TMP/err"; rc=$?
 bash examples/cudasamples/cudasamples.sh "$TMP/x" >/dev/null 2>"$TMP/err2"; rc2=$?
-if [ $rc -eq 2 ] && [ $rc2 -eq 2 ] &&
+bash examples/rodinia/rodinia.sh >/dev/null 2>"$TMP/err3"; rc3=$?
+bash examples/polybench/polybench.sh "$TMP/x" >/dev/null 2>"$TMP/err4"; rc4=$?
+if [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && [ $rc4 -eq 2 ] &&
+   [ "$(sed -n 6p "$TMP/err3")" = "  bash examples/rodinia/rodinia.sh RODINIA_DIR OUTDIR     # on a machine with the GPU" ] &&
+   grep -q '^  bash examples/polybench/polybench.sh POLYBENCH_ACC_DIR OUTDIR' "$TMP/err4" &&
+   ! grep -q 'set -euo' "$TMP/err3" "$TMP/err4" &&
    [ "$(tail -n 1 "$TMP/err")" = "and OUTDIR/env.txt. PN_TIMEOUT (default 150) caps one program's profiling and timing, in seconds." ] &&
    [ "$(head -n 1 "$TMP/err")" = "hecbench.sh - profile and time CUDA programs nobody on the project wrote: 39 programs of" ] &&
    ! grep -q 'set -euo' "$TMP/err2"; then ok suite-usage
-else bad suite-usage "rc $rc $rc2: $(cat "$TMP/err" "$TMP/err2")"; fi
+else bad suite-usage "rc $rc $rc2 $rc3 $rc4: $(cat "$TMP/err" "$TMP/err2" "$TMP/err3" "$TMP/err4")"; fi
 
 # examples/common/import_compare.sh --dir, the importing half: a folder of what
 # profile_app.sh writes (CUDA samples' scalarProd, one launch) into a work folder that does

@@ -22,10 +22,15 @@
 # timing are examples/measure/profile_app.sh's. (examples/data/h100/polybench was taken with
 # kernel replay, before it was the default; polybench_app with application replay.)
 set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/examples/common/suite.sh"
+if [ $# -lt 2 ]; then
+    pn_suite_usage "$0"
+    exit 2
+fi
 src=$(cd "$1" && pwd)/CUDA
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
-here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
 # benchmark:dataset, at sizes that keep a launch within about 20 ms (ncu replays each
 # launch some 40 times); the first come first, as a time limit may stop the run
@@ -40,7 +45,6 @@ all="linear-algebra/kernels/atax:STANDARD linear-algebra/kernels/bicg:STANDARD
      linear-algebra/kernels/doitgen:STANDARD datamining/covariance:SMALL
      linear-algebra/kernels/syr2k:STANDARD linear-algebra/kernels/3mm:STANDARD"
 want=" $* "
-. "$here/examples/common/suite.sh"
 pn_suite_begin "$out"
 
 # --- build: three block sizes a benchmark, in parallel -------------------------------------

@@ -24,11 +24,15 @@
 # the default; rodinia_app with application replay). The profiling and timing are
 # examples/measure/profile_app.sh's.
 set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/examples/common/suite.sh"
+if [ $# -lt 2 ]; then
+    pn_suite_usage "$0"
+    exit 2
+fi
 src=$(cd "$1" && pwd)/cuda
 out=$(mkdir -p "$2" && cd "$2" && pwd)
-here=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${PN_ARCH:-sm_90}
-. "$here/examples/common/suite.sh"
 pn_suite_begin "$out"
 
 # --- build ---------------------------------------------------------------------------------
