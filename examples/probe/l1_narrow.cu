@@ -9,6 +9,8 @@
 //   walk    (1-byte lanes) load j reads byte j of the lane's 16-byte chunk of window 0: the
 //           16 loads of a trip on the same sectors, as a hash that reads a key a byte at a
 //           time (HeCBench's murmurhash3: LDG.E.U8 at [R2.64-0x7] .. [R2.64+0x8])
+//   skew    as spread, each line group's lanes 4 bytes further into their line than the
+//           group before (different banks: fewer data-stage wavefronts than lines)
 // Prints `probe,value,unit,detail` rows: SM-clock cycles a warp-load over the SM (clock64
 // over 64 and 256 trips, the slope). Run under ncu with one argument `ncu` for one launch a
 // case (the L1's wavefront metrics of pnsim import --metrics). Usage: l1_narrow [ncu]
@@ -38,8 +40,12 @@ __global__ void pn_l1_narrow(const unsigned char *__restrict__ g, unsigned *out,
 {
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const int size = (int)sizeof(T), per = 32 / K;
-    const int stride = WALK ? 128 : (per * size > 128 ? per * size : 128);
-    const unsigned char *base = g + (size_t)(lane % K) * stride + (size_t)(lane / K) * (WALK ? 16 : size);
+    const int stride = WALK == 1 ? 128 : (per * size > 128 ? per * size : 128);
+    /* skewed (WALK 2): each line group's lanes 4 bytes further into their line than the group
+     * before, so that the groups read different banks */
+    const size_t skew = WALK == 2 ? (size_t)(lane % K) * 4 : 0;
+    const unsigned char *base = g + (size_t)(lane % K) * stride + skew +
+                                (size_t)(lane / K) * (WALK == 1 ? 16 : size);
     unsigned acc = 0;
     for (int j = 0; j < 16; j++)
         acc += val(*(const T *)(base + j * 4096));
@@ -49,7 +55,7 @@ __global__ void pn_l1_narrow(const unsigned char *__restrict__ g, unsigned *out,
         int o = t * zero;
 #pragma unroll
         for (int j = 0; j < 16; j++) {
-            const unsigned char *p = WALK ? base + j + o : base + ((j + w) & 15) * 4096 + o;
+            const unsigned char *p = WALK == 1 ? base + j + o : base + ((j + w) & 15) * 4096 + o;
             acc += val(*(const T *)p);
         }
     }
@@ -76,12 +82,14 @@ int main(int argc, char **argv)
         { "u8", 1, 0, pn_l1_narrow<uint8_t, 0> },    { "u16", 2, 0, pn_l1_narrow<uint16_t, 0> },
         { "u32", 4, 0, pn_l1_narrow<uint32_t, 0> },  { "u64", 8, 0, pn_l1_narrow<uint2, 0> },
         { "u128", 16, 0, pn_l1_narrow<uint4, 0> },   { "u8walk", 1, 1, pn_l1_narrow<uint8_t, 1> },
+        { "u8skew", 1, 2, pn_l1_narrow<uint8_t, 2> }, { "u16skew", 2, 2, pn_l1_narrow<uint16_t, 2> },
+        { "u32skew", 4, 2, pn_l1_narrow<uint32_t, 2> },
     };
     const int Ks[] = { 1, 2, 4, 8, 16, 32 };
     for (auto &c : cases)
         for (int K : Ks) {
-            if (c.walk && K < 4)
-                continue;   /* 32 / K lanes' 16-byte chunks fill more than a line */
+            if ((c.walk == 1 && K < 4) || (c.walk == 2 && (K < 2 || K * 4 + 32 / K * c.size > 128)))
+                continue;   /* the lanes' chunks, or the skew, fill more than a line */
             long long h[2];
             int trips[2] = { 64, 256 };
             for (int r = 0; r < (ncu ? 1 : 2); r++) {
@@ -94,7 +102,8 @@ int main(int argc, char **argv)
             double per = (double)(h[1] - h[0]) / ((trips[1] - trips[0]) * 16.0 * 32);
             printf("l1_narrow_%s_K%d,%.3f,cycles/warp-load,\"SM-wide, 32 warps an SM, %d-byte lanes "
                    "on %d line group(s) a request, %s\"\n",
-                   c.name, K, per, c.size, K, c.walk ? "16 loads a trip on a lane's 16 bytes" :
+                   c.name, K, per, c.size, K, c.walk == 1 ? "16 loads a trip on a lane's 16 bytes" :
+                   c.walk == 2 ? "every load its own lines, the groups on different banks, all L1 hits" :
                    "every load its own lines, all L1 hits");
             fflush(stdout);
         }
