@@ -19,14 +19,7 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                     \
-    do {                                                                                          \
-        cudaError_t e_ = (x);                                                                     \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));         \
-            return 1;                                                                             \
-        }                                                                                         \
-    } while (0)
+#include "../common/pn_bench.cuh"
 
 __device__ __forceinline__ unsigned val(uint8_t x) { return x; }
 __device__ __forceinline__ unsigned val(uint16_t x) { return x; }
@@ -70,14 +63,14 @@ typedef void (*kern_t)(const unsigned char *, unsigned *, long long *, int, int,
 int main(int argc, char **argv)
 {
     int ncu = argc > 1 && !strcmp(argv[1], "ncu"), sms = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    PN_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     unsigned char *g;
     unsigned *out;
     long long *cyc;
-    CK(cudaMalloc(&g, 1 << 20));
-    CK(cudaMemset(g, 1, 1 << 20));
-    CK(cudaMalloc(&out, (size_t)sms * 1024 * sizeof *out));
-    CK(cudaMalloc(&cyc, (size_t)sms * sizeof *cyc));
+    PN_CK(cudaMalloc(&g, 1 << 20));
+    PN_CK(cudaMemset(g, 1, 1 << 20));
+    PN_CK(cudaMalloc(&out, (size_t)sms * 1024 * sizeof *out));
+    PN_CK(cudaMalloc(&cyc, (size_t)sms * sizeof *cyc));
     struct { const char *name; int size, walk; kern_t k; } cases[] = {
         { "u8", 1, 0, pn_l1_narrow<uint8_t, 0> },    { "u16", 2, 0, pn_l1_narrow<uint16_t, 0> },
         { "u32", 4, 0, pn_l1_narrow<uint32_t, 0> },  { "u64", 8, 0, pn_l1_narrow<uint2, 0> },
@@ -94,8 +87,8 @@ int main(int argc, char **argv)
             int trips[2] = { 64, 256 };
             for (int r = 0; r < (ncu ? 1 : 2); r++) {
                 c.k<<<sms, 1024>>>(g, out, cyc, trips[r], K, 0);
-                CK(cudaDeviceSynchronize());
-                CK(cudaMemcpy(&h[r], cyc, sizeof h[r], cudaMemcpyDeviceToHost));
+                PN_CK(cudaDeviceSynchronize());
+                PN_CK(cudaMemcpy(&h[r], cyc, sizeof h[r], cudaMemcpyDeviceToHost));
             }
             if (ncu)
                 continue;

@@ -17,14 +17,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                     \
-    do {                                                                                          \
-        cudaError_t e_ = (x);                                                                     \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));         \
-            return 1;                                                                             \
-        }                                                                                         \
-    } while (0)
+#include "../common/pn_bench.cuh"
 
 __global__ void pn_walk(const float *__restrict__ m, float *out, long long *cyc, int trips,
                         int apart, int zero)
@@ -51,15 +44,15 @@ __global__ void pn_walk(const float *__restrict__ m, float *out, long long *cyc,
 int main(int argc, char **argv)
 {
     int ncu = argc > 1 && !strcmp(argv[1], "ncu"), sms = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    PN_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const size_t rows = 65536, bytes = rows * 1024 * sizeof(float);
     float *m, *out, *evict;
     long long *cyc;
-    CK(cudaMalloc(&m, bytes));
-    CK(cudaMalloc(&evict, bytes / 2));
-    CK(cudaMemset(m, 0, bytes));
-    CK(cudaMalloc(&out, (size_t)sms * 1024 * sizeof *out));
-    CK(cudaMalloc(&cyc, (size_t)sms * sizeof *cyc));
+    PN_CK(cudaMalloc(&m, bytes));
+    PN_CK(cudaMalloc(&evict, bytes / 2));
+    PN_CK(cudaMemset(m, 0, bytes));
+    PN_CK(cudaMalloc(&out, (size_t)sms * 1024 * sizeof *out));
+    PN_CK(cudaMalloc(&cyc, (size_t)sms * sizeof *cyc));
     std::vector<long long> h(sms);
     const int Ws[] = { 1, 2, 4, 8 };
     for (int level = 0; level < 2; level++)          /* 0 DRAM, 1 L2 */
@@ -69,12 +62,12 @@ int main(int argc, char **argv)
                 if (level)   /* a pass first: the 32 MiB the walk reads in L2 */
                     pn_walk<<<sms, 32 * W>>>(m, out, cyc, trips, apart, 0);
                 else         /* evict: write 128 MiB elsewhere first */
-                    CK(cudaMemset(evict, 0, bytes / 2));
+                    PN_CK(cudaMemset(evict, 0, bytes / 2));
                 pn_walk<<<sms, 32 * W>>>(m, out, cyc, trips, apart, 0);
-                CK(cudaDeviceSynchronize());
+                PN_CK(cudaDeviceSynchronize());
                 if (ncu)
                     continue;
-                CK(cudaMemcpy(h.data(), cyc, sms * sizeof(long long), cudaMemcpyDeviceToHost));
+                PN_CK(cudaMemcpy(h.data(), cyc, sms * sizeof(long long), cudaMemcpyDeviceToHost));
                 std::sort(h.begin(), h.end());
                 printf("walk_%s_%s_w%d,%.1f,cycles/trip,\"one block of %d warps an SM, %d trips, "
                        "8 lines a load, %s\"\n", apart ? "apart" : "shared", level ? "l2" : "dram",
