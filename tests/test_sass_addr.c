@@ -243,7 +243,8 @@ static void steps_of(const char *const *lines, int n, uint8_t *moves)
  * the loop steps 16 bytes, one 256 bytes, a load the loop keeps the address
  * of, one after the loop, a pointer chased; a pointer an unrolled loop steps
  * through a copy, one a uniform register steps past a call that never ran,
- * and an address made afresh every trip from a parameter and an index. */
+ * an address made afresh every trip from a parameter and an index, and a
+ * pointer 4 bytes down a trip (0xfffffffc). */
 static void test_steps(void **state)
 {
     (void)state;
@@ -292,12 +293,15 @@ static void test_steps(void **state)
         "LDG.E R16, desc[UR6][R6.64+0x4]",            /* 40: 1 (R14 + 1: 4 bytes) */
         "IADD3 R14, R14, 0x1, RZ",                    /* 41 */
         "@P0 BRA 0x250",                              /* 42 */
+        "LDG.E R17, desc[UR6][R34.64]",               /* 43: 1 (the loop 0x2b0..0x2d0: */
+        "VIADD R34, R34, 0xfffffffc",                 /* 44    4 bytes down a trip) */
+        "@P0 BRA 0x2b0",                              /* 45 */
         "EXIT",
     };
     enum { N = sizeof lines / sizeof lines[0] };
     uint8_t moves[N], want[N] = { 0 };
     want[3] = want[5] = want[12] = 2;
-    want[8] = want[10] = want[11] = want[26] = want[28] = want[32] = want[40] = 1;
+    want[8] = want[10] = want[11] = want[26] = want[28] = want[32] = want[40] = want[43] = 1;
     steps_of(lines, N, moves);
     assert_memory_equal(moves, want, N);
 }

@@ -653,6 +653,50 @@ static void test_walking_loads(void **state)
     assert_int_equal(walk_run("0x1000", 4), near);
 }
 
+/* One warp's single load `text` of `lines` lines (one sector a line), then its
+ * use: its steps with the kernel's L1 hit rate l1 (the load at the L1 level:
+ * warp 0's one run rounds 0.9 up) and every miss at L2. */
+static uint64_t bytes_run(const char *text, double lines, double l1)
+{
+    const char *t[] = { "S2R R2, SR_CTAID.X", text, "IADD3 R5, R10, 1, RZ", "EXIT" };
+    pn_sass_prog_t p;
+    pn_error_t err = { 0 };
+    assert_int_equal(pn_sass_prog_init(&p, "t.sass", "t", 1, &err), PN_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pn_sass_prog_add(&p, t[i], (uint64_t)(16 * i), 0, 1, i == 1 ? lines : 0,
+                                          i == 1 ? lines : 0, 0, i + 1, 1, &err), PN_OK);
+    assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 50;
+    pp.latency[PN_PIPE_LD_DRAM] = 100;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = l1;
+    mem.l2_hit = 1;
+    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
+/* A load of a byte a lane on 16 lines finds them all in L1 0.9^16 of the time
+ * where ncu counts 0.9 of its sectors as hits: at the L1 level it waits
+ * 1 - 0.9^15 = 0.794 of the way to its misses' latency, 10 + 0.794 x 40 = 42
+ * steps, 32 more than the L1's 10. A word a lane, or bytes on 4 lines, keep
+ * the L1's latency; so do bytes that all hit. */
+static void test_byte_lanes(void **state)
+{
+    (void)state;
+    uint64_t word = bytes_run("LDG.E R10, desc[UR4][R2.64]", 16, 0.9);
+    assert_int_equal(bytes_run("LDG.E.U8 R10, desc[UR4][R2.64]", 16, 0.9), word + 32);
+    assert_int_equal(bytes_run("LDG.E.S8 R10, desc[UR4][R2.64]", 16, 0.9), word + 32);
+    assert_int_equal(bytes_run("LDG.E.U8 R10, desc[UR4][R2.64]", 4, 0.9), word);
+    assert_int_equal(bytes_run("LDG.E.U8 R10, desc[UR4][R2.64]", 16, 1),
+                     bytes_run("LDG.E R10, desc[UR4][R2.64]", 16, 1));
+}
+
 /* ncu's L1 hit rate counts sectors, those of loads that find their line on the
  * way (followers: hits) and of loads of one address in every thread and block
  * (a vector element every row multiplies by: pinned at the L1 level) among
@@ -808,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_alike_loads),
         cmocka_unit_test(test_copied_loads),
         cmocka_unit_test(test_walking_loads),
+        cmocka_unit_test(test_byte_lanes),
         cmocka_unit_test(test_hits_left),
         cmocka_unit_test(test_line_merge),
         cmocka_unit_test(test_grid_barrier_polls),

@@ -43,13 +43,17 @@ static int operands(const pn_sass_op_t *op, char *buf, size_t size, char **tok, 
     return k;
 }
 
-/* Is token t an immediate ("0x20", "-0x4", "16")? Its value into *v. */
+/* Is token t an immediate ("0x20", "-0x4", "16")? Its value into *v, as the
+ * 32-bit ops read it (0xfffffffc is -4). */
 static int immediate(const char *t, long *v)
 {
     char *end;
     if (!*t || (*t != '-' && (*t < '0' || *t > '9')))
         return 0;
-    *v = strtol(t, &end, 0);
+    long long x = strtoll(t, &end, 0);
+    if (x >= 0x80000000LL && x <= 0xffffffffLL)
+        x -= 0x100000000LL;
+    *v = (long)x;
     return *end == 0;
 }
 

@@ -1,7 +1,8 @@
 /* pn_sass_shares.c - launch totals shared out where the source page cannot
  * tell: the kernel's L1 hits among its loads (loads a loop keeps the address
- * of, a line's followers, broadcast loads, the rest) and a triangular loop's
- * trips among the SMs (doc/dependencies.md). */
+ * of, a line's followers, broadcast loads, the rest), which of a load's hits
+ * wait for a line in flight, and a triangular loop's trips among the SMs
+ * (doc/dependencies.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,3 +228,54 @@ void pn_sass_share_l1_hits(pn_sass_sim_t *s, const pn_sass_prog_t *prog, const u
     s->l1_hit = fmax(0, hits - pin) / (all - pin);
 }
 
+
+/* Does global load op read a byte a lane (.U8, .S8)? */
+static int byte_lanes(const pn_sass_op_t *op)
+{
+    return strstr(op->in.modifiers, ".U8") || strstr(op->in.modifiers, ".S8");
+}
+
+/* The lines an execution of a load must read, at least, for its L1 hits to be
+ * taken for other warps' lines in flight when it moves a line or more a trip
+ * of its loop, or to wait for its own lanes' misses when it reads bytes
+ * (doc/dependencies.md, "Loads that walk past their lines", "Bytes a lane"). */
+#define PN_SASS_WALK_LINES 8
+
+/* pn_sass_sim_i.h */
+float pn_sass_waiting_hits(const pn_sass_sim_t *s, const pn_sass_op_t *op, const sop_t *o,
+                           uint8_t from, uint8_t moves, uint32_t copies, double lines)
+{
+    if (o->kind != K_GLD || o->alike || o->reuse || pn_sass_op_is_local(op) || !(s->l1_hit > 0))
+        return 0;
+    /* the same addresses in c warps of the block (a block narrower than
+     * its warps across, an address of SR_TID.X alone): the warps ask for
+     * its lines together, one misses and ncu counts the c - 1 others as
+     * hits, which wait for the line it brings (PolyBench's atax_kernel2,
+     * doitgen_kernel1: 8 warps of 32 x 8 blocks): (c - 1) / c of the
+     * accesses, all of the hits at most. The leader's own hits (a line
+     * it read before) would wait for nothing, but the kernel-wide hit
+     * rate cannot tell them from the copies' (atax_kernel2's row loads,
+     * which never hit on their own, take 1271 us for 1545 measured when
+     * they count; 1475 when they do not) */
+    float share = 0;
+    if (copies > 1 && !(from & (PN_SASS_FROM_LOAD | PN_SASS_FROM_WARP)))
+        share = (float)fmin(1, (copies - 1.0) / copies / s->l1_hit);
+    /* a loop's load whose lanes read lines of their own (8 or more an
+     * execution: a column walked down) and that moves a line or more a
+     * trip never meets its lines again in the loop: the hits ncu counts
+     * for it are lines the block's other warps read, which ask for them at
+     * about the same time, so they wait for the line in flight. A
+     * coalesced walk (1-4 lines) is left: its warp may have read them in
+     * a loop before (softmax's passes over its row) */
+    if (moves == 2 && lines >= PN_SASS_WALK_LINES && !(from & PN_SASS_FROM_LOAD))
+        return 1;
+    /* a load of bytes whose lanes read lines of their own (8 or more an
+     * execution: packed records of any length, keys or strings a lane each)
+     * crosses into new sectors lane by lane, at loads of their own: it is done
+     * from L1 only when all its lines hit, l1^lines of the time where the
+     * kernel's hit rate counts l1 (its other hits wait for the lanes that
+     * missed) */
+    if (!(share > 0) && lines >= PN_SASS_WALK_LINES && byte_lanes(op) && s->l1_hit < 1)
+        share = (float)(1 - pow(s->l1_hit, lines - 1));
+    return share;
+}

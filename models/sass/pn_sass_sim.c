@@ -229,11 +229,6 @@ static void branch_preds(pn_sass_sim_t *s, const pn_pipe_device_t *pd)
     }
 }
 
-/* The lines an execution of a loop's load must read, at least, for its L1
- * hits to be taken for other warps' lines in flight when it moves a line or
- * more a trip (doc/dependencies.md, "Loads that walk past their lines"). */
-#define PN_SASS_WALK_LINES 8
-
 /* The lines of code (PN_SASS_CODE_LINE bytes) the ops lie in, numbered in
  * order, and the ops a warp may enter a line at; the profile's code_fetch
  * (examples/probe/icache.cu: straight-line code an SM has not run takes a
@@ -587,31 +582,10 @@ pn_status_t pn_sass_sim_new(const pn_sass_sim_params_t *p, pn_sass_sim_t **out, 
             o->alike = (uint64_t)s->W * s->resident > 1 && op->in.kind == PN_SASS_GLOBAL_LD &&
                        !pn_sass_op_is_local(op) &&
                        !(from[i] & (PN_SASS_FROM_CTA | PN_SASS_FROM_LOAD));
-            /* the same addresses in c warps of the block (a block narrower than
-             * its warps across, an address of SR_TID.X alone): the warps ask for
-             * its lines together, one misses and ncu counts the c - 1 others as
-             * hits, which wait for the line it brings (PolyBench's atax_kernel2,
-             * doitgen_kernel1: 8 warps of 32 x 8 blocks): (c - 1) / c of the
-             * accesses, all of the hits at most. The leader's own hits (a line
-             * it read before) would wait for nothing, but the kernel-wide hit
-             * rate cannot tell them from the copies' (atax_kernel2's row loads,
-             * which never hit on their own, take 1271 us for 1545 measured when
-             * they count; 1475 when they do not) */
-            if (copies > 1 && o->kind == K_GLD && !o->alike && !o->reuse &&
-                !pn_sass_op_is_local(op) && !(from[i] & (PN_SASS_FROM_LOAD | PN_SASS_FROM_WARP)) &&
-                s->l1_hit > 0)
-                o->copied = (float)fmin(1, (copies - 1.0) / copies / s->l1_hit);
-            /* a loop's load whose lanes read lines of their own (8 or more an
-             * execution: a column walked down) and that moves a line or more a
-             * trip never meets its lines again in the loop: the hits ncu counts
-             * for it are lines the block's other warps read, which ask for them at
-             * about the same time, so they wait for the line in flight. A
-             * coalesced walk (1-4 lines) is left: its warp may have read them in
-             * a loop before (softmax's passes over its row) */
-            if (moves && moves[i] == 2 && o->kind == K_GLD && !o->alike && !o->reuse &&
-                lines >= PN_SASS_WALK_LINES && !pn_sass_op_is_local(op) &&
-                !(from[i] & PN_SASS_FROM_LOAD) && s->l1_hit > 0)
-                o->copied = 1;
+            /* L1 hits that wait for a line in flight: other warps', or its own
+             * lanes' (pn_sass_waiting_hits) */
+            o->copied = pn_sass_waiting_hits(s, op, o, from[i], moves ? moves[i] : 0, copies,
+                                             lines);
             o->cost[P_LSU] = global_lsu_units(op, sec, lines);
             /* a texture fetch takes the SM's texture unit, and its latency is the
              * texture path's (examples/probe/tex_rate.cu) */

@@ -356,6 +356,17 @@ void pn_sass_warp_levels(const pn_sass_sim_t *s, uint32_t gw, pn_sass_levels_t *
  * lvb[1] L2 runs evenly over the rest. Periodic in k with period l->g. */
 int pn_sass_load_level(const pn_sass_levels_t *l, uint64_t k);
 
+/* The share of global load op's draws at the L1 level that wait for the
+ * misses' level (sop_t's `copied`; o's kind, alike and reuse set): the
+ * c - 1 of c warps of a narrow block that read its lines together (copies c,
+ * pn_sass_copies), 1 for a loop's load of PN_SASS_WALK_LINES or more lines an
+ * execution that moves a line or more a trip (moves 2, pn_sass_addr_steps)
+ * and 1 - l1^(lines - 1) for a load of a byte a lane on as many lines; 0 for
+ * any other op, a local load, or a kernel without L1 hits. from: its address's
+ * sources (pn_sass_addr.h). pn_sass_shares.c. */
+float pn_sass_waiting_hits(const pn_sass_sim_t *s, const pn_sass_op_t *op, const sop_t *o,
+                           uint8_t from, uint8_t moves, uint32_t copies, double lines);
+
 /* Does planned warp gw take branch op o's branch at its k-th visit: 1 yes, 0
  * no, 2 both sides (a divergent visit: the fall side first, the taken one
  * when the first reconverges; pn_sass_plan)? Without divergent visits
