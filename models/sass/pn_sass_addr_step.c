@@ -173,8 +173,8 @@ static int impure(const pn_sass_op_t *op)
 
 static step_t step_of(const pn_sass_prog_t *p, size_t t, size_t j, int r, size_t at, int depth);
 
-/* The step of the value of register token tok that op w reads (0 for RZ and
- * immediates), r being the register op w writes. */
+/* The step of the value of register token tok that op w reads (0 for RZ,
+ * immediates and anything else that names no register). */
 static step_t operand_step(const pn_sass_prog_t *p, size_t t, size_t j, const char *tok,
                            size_t w, int depth)
 {
@@ -244,15 +244,16 @@ static step_t step_of(const pn_sass_prog_t *p, size_t t, size_t j, int r, size_t
         step_t sb = operand_step(p, t, j, tok[2], (size_t)w, depth - 1);
         return is_fixed(sa) && is_fixed(sb) ? c : UNKNOWN;
     }
-    if (is_op(opc, "LEA") && !strstr(op->in.modifiers, ".HI") && n >= 4 && immediate(tok[3], &v) &&
-        v >= 0 && v < 32) {
+    if (is_op(opc, "LEA") && !strstr(op->in.modifiers, ".HI") && n >= 4 &&
+        immediate(tok[3], &v) && v >= 0 && v < 32) {
         if (self)
             return nw > 1 ? UNKNOWN : (step_t){ S_REG, 0 };
         return add(times(operand_step(p, t, j, tok[1], (size_t)w, depth - 1), 1L << v),
                    operand_step(p, t, j, tok[2], (size_t)w, depth - 1), 1);
     }
-    if (is_op(opc, "SHF") && !strncmp(op->in.modifiers, ".L", 2) && !strstr(op->in.modifiers, ".HI") &&
-        n == 4 && immediate(tok[2], &v) && v >= 0 && v < 32 && zero(tok[3]) && !self)
+    if (is_op(opc, "SHF") && !strncmp(op->in.modifiers, ".L", 2) &&
+        !strstr(op->in.modifiers, ".HI") && n == 4 && immediate(tok[2], &v) && v >= 0 && v < 32 &&
+        zero(tok[3]) && !self)
         return times(operand_step(p, t, j, tok[1], (size_t)w, depth - 1), 1L << v);
     if (is_op(opc, "MOV") && n == 2 && !self)
         return operand_step(p, t, j, tok[1], (size_t)w, depth - 1);
