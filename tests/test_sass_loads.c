@@ -465,6 +465,29 @@ static uint64_t levels_run_w(const char *const *lines, int n, double l1, double 
     return levels_run_shape(lines, n, l1, l2, local_l1, warps, NULL);
 }
 
+/* The steps of finished program p (destroyed after) run by `warps` warps of
+ * one block, with the loads' latencies 10, 50 and 100 and the kernel's hit
+ * rates l1, l2 and local_l1 (< 0: not known). */
+static uint64_t finished_run(pn_sass_prog_t *p, uint32_t warps, double l1, double l2,
+                             double local_l1)
+{
+    pn_pipe_params_t pp;
+    one_warp_params(&pp);
+    pp.n_warps = warps;
+    pp.latency[PN_PIPE_LD_L1] = 10;
+    pp.latency[PN_PIPE_LD_L2] = 50;
+    pp.latency[PN_PIPE_LD_DRAM] = 100;
+    pn_pipe_device_t pd = { 0 };
+    pn_memory_t mem;
+    pn_memory_default(&mem);
+    mem.l1_hit = l1;
+    mem.l2_hit = l2;
+    mem.local_l1_hit = local_l1;
+    uint64_t steps = pn_test_sass_steps(p, &pp, &pd, &mem);
+    pn_sass_prog_destroy(p);
+    return steps;
+}
+
 /* The same with the program's block shape (NULL: not known). */
 static uint64_t levels_run_shape(const char *const *lines, int n, double l1, double l2,
                                  double local_l1, uint32_t warps, const uint32_t block[3])
@@ -478,21 +501,7 @@ static uint64_t levels_run_shape(const char *const *lines, int n, double l1, dou
     for (int i = 0; i < n; i++)
         add(&p, (uint32_t)(16 * i), warps, lines[i]);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.n_warps = warps;
-    pp.latency[PN_PIPE_LD_L1] = 10;
-    pp.latency[PN_PIPE_LD_L2] = 50;
-    pp.latency[PN_PIPE_LD_DRAM] = 100;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = l1;
-    mem.l2_hit = l2;
-    mem.local_l1_hit = local_l1;
-    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return finished_run(&p, warps, l1, l2, local_l1);
 }
 
 /* A load of a line an earlier load of the warp fetches waits for that line
@@ -623,19 +632,7 @@ static uint64_t walk_run(const char *step, double lines)
                                           i + 1, 1, &err), PN_OK);
     }
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.latency[PN_PIPE_LD_L1] = 10;
-    pp.latency[PN_PIPE_LD_L2] = 50;
-    pp.latency[PN_PIPE_LD_DRAM] = 100;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = 1;
-    mem.l2_hit = 1;
-    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return finished_run(&p, 1, 1, 1, -1);
 }
 
 /* A loop's load whose lanes read 8 lines or more an execution and that moves
@@ -666,19 +663,7 @@ static uint64_t bytes_run(const char *text, double lines, double l1)
         assert_int_equal(pn_sass_prog_add(&p, t[i], (uint64_t)(16 * i), 0, 1, i == 1 ? lines : 0,
                                           i == 1 ? lines : 0, 0, i + 1, 1, &err), PN_OK);
     assert_int_equal(pn_sass_prog_finish(&p, &err), PN_OK);
-    pn_pipe_params_t pp;
-    one_warp_params(&pp);
-    pp.latency[PN_PIPE_LD_L1] = 10;
-    pp.latency[PN_PIPE_LD_L2] = 50;
-    pp.latency[PN_PIPE_LD_DRAM] = 100;
-    pn_pipe_device_t pd = { 0 };
-    pn_memory_t mem;
-    pn_memory_default(&mem);
-    mem.l1_hit = l1;
-    mem.l2_hit = 1;
-    uint64_t steps = pn_test_sass_steps(&p, &pp, &pd, &mem);
-    pn_sass_prog_destroy(&p);
-    return steps;
+    return finished_run(&p, 1, l1, 1, -1);
 }
 
 /* A load of a byte a lane on 16 lines finds them all in L1 0.9^16 of the time
