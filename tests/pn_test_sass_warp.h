@@ -112,6 +112,16 @@ static inline void prog_of(pn_sass_prog_t *p, const char *const *lines, int n)
     assert_int_equal(pn_sass_prog_finish(p, &err), PN_OK);
 }
 
+/* Steps of one warp running the program of the n lines (one_warp_pd). */
+static inline uint64_t text_steps(const char *const *lines, int n, const pn_pipe_device_t *pd)
+{
+    pn_sass_prog_t p;
+    prog_of(&p, lines, n);
+    uint64_t steps = one_warp_pd(&p, pd);
+    pn_sass_prog_destroy(&p);
+    return steps;
+}
+
 /* Steps of one warp running program p (destroyed after), with latencies arith
  * LA and pn_test_sass_params' (one warp), no profile keys and no hits: every
  * load at DRAM. */

@@ -277,18 +277,10 @@ static void test_wide_pipes(void **state)
     pn_sass_prog_t p;
     pn_pipe_device_t pd = { 0 };
     pd.fmaheavy_busy = 2;
-    prog_of(&p, hi, 9);
-    assert_int_equal(one_warp_pd(&p, &pd), 27 + LA - 1 + 2);
-    pn_sass_prog_destroy(&p);
-    prog_of(&p, wide, 9);
-    assert_int_equal(one_warp_pd(&p, &pd), 27 + LA - 1 + 2);
-    pn_sass_prog_destroy(&p);
-    prog_of(&p, h2f, 9);
-    assert_int_equal(one_warp_pd(&p, &pd), 13 + LA - 1 + 2);
-    pn_sass_prog_destroy(&p);
-    prog_of(&p, h2, 9);
-    assert_int_equal(one_warp_pd(&p, &pd), 7 + LA - 1 + 2);
-    pn_sass_prog_destroy(&p);
+    assert_int_equal(text_steps(hi, 9, &pd), 27 + LA - 1 + 2);
+    assert_int_equal(text_steps(wide, 9, &pd), 27 + LA - 1 + 2);
+    assert_int_equal(text_steps(h2f, 9, &pd), 13 + LA - 1 + 2);
+    assert_int_equal(text_steps(h2, 9, &pd), 7 + LA - 1 + 2);
     /* the bit ops: on the ALU without a MUFU pipe, on it with one */
     prog_of(&p, bits, 9);
     pn_pipe_params_t pp;

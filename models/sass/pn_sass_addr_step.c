@@ -2,6 +2,7 @@
  * loop to the next (pn_sass_addr.h: pn_sass_addr_steps). */
 #include "pn_sass_addr.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,26 +63,30 @@ static int immediate(const char *t, long *v)
  * constant). */
 static int reg_token(const char *t, int *r)
 {
+    pn_sass_reg_t x;
+    bool none;
     if (*t == '-' || *t == '|')
         t++;
-    int ur = t[0] == 'U';
-    t += ur;
-    if (t[0] != 'R' || t[1] < '0' || t[1] > '9')
+    if (!pn_sass_reg_at(t, &x, &none) || none || x.file > PN_SASS_UR)
         return 0;
-    *r = pn_sass_reg_unit(ur ? PN_SASS_UR : PN_SASS_R, (unsigned)atoi(t + 1));
+    *r = pn_sass_reg_unit(x.file, x.index);
     return *r >= 0;
 }
 
 /* Is token t a zero register (RZ, URZ)? */
 static int zero(const char *t)
 {
-    return !strcmp(t, "RZ") || !strcmp(t, "URZ");
+    pn_sass_reg_t x;
+    bool none;
+    return pn_sass_reg_at(t, &x, &none) && none && x.file <= PN_SASS_UR;
 }
 
 /* Is token t a predicate (a carry out: P0, PT, UP1, UPT)? */
 static int predicate(const char *t)
 {
-    return t[0] == 'P' || (t[0] == 'U' && t[1] == 'P');
+    pn_sass_reg_t x;
+    bool none;
+    return pn_sass_reg_at(t, &x, &none) && (x.file == PN_SASS_P || x.file == PN_SASS_UP);
 }
 
 /* Is opcode o (its uniform form too: UIADD3, UMOV, ...) the plain one p? */

@@ -163,9 +163,8 @@ bool pn_sass_insn_strong_beyond_sm(const pn_sass_insn_t *in)
            (strstr(in->modifiers, ".STRONG.GPU") || strstr(in->modifiers, ".STRONG.SYS"));
 }
 
-/* A register at s ("R12", "UR4", "P0", "UP1", "RZ", "PT"): its length, 0 if
- * none; *none true for RZ, PT, URZ, UPT. */
-static size_t reg_at(const char *s, pn_sass_reg_t *r, bool *none)
+/* pn_sass_insn.h */
+size_t pn_sass_reg_at(const char *s, pn_sass_reg_t *r, bool *none)
 {
     size_t n = 0;
     if (s[0] == 'U' && s[1] == 'R') {
@@ -219,7 +218,7 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
             g++;
         }
         bool none;
-        size_t n = reg_at(g, &in->guard, &none);
+        size_t n = pn_sass_reg_at(g, &in->guard, &none);
         if (!n || (in->guard.file != PN_SASS_P && in->guard.file != PN_SASS_UP))
             return pn_error_at(err, PN_EINVAL, path, line, col + (p - text),
                                "guard '%.12s' is not a predicate", p);
@@ -246,7 +245,7 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
         const char *g = p + strspn(p, " \t");
         bool neg = *g == '!', none;
         pn_sass_reg_t pr;
-        size_t n = reg_at(g + neg, &pr, &none);
+        size_t n = pn_sass_reg_at(g + neg, &pr, &none);
         const char *after = g + neg + n;
         if (n && (pr.file == PN_SASS_P || pr.file == PN_SASS_UP) &&
             after[strspn(after, " \t")] == ',') {
@@ -318,11 +317,11 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
         pn_sass_reg_t r0, r1;
         bool none;
         const char *g = p + strspn(p, " \t");
-        size_t n0 = reg_at(g, &r0, &none);
+        size_t n0 = pn_sass_reg_at(g, &r0, &none);
         const char *h = n0 ? g + n0 + strspn(g + n0, " \t") : NULL;
         if (h && *h == ',') {
             h += 1 + strspn(h + 1, " \t");
-            size_t n1 = reg_at(h, &r1, &none);
+            size_t n1 = pn_sass_reg_at(h, &r1, &none);
             const char *after = h + n1 + strspn(h + n1, " \t");
             if (n1 && *after == ',' &&
                 ((r0.file == PN_SASS_P && r1.file == PN_SASS_R) ||
@@ -370,7 +369,7 @@ pn_status_t pn_sass_insn_parse(pn_sass_insn_t *in, const char *text, const char 
             }
             pn_sass_reg_t r;
             bool none;
-            size_t n = reg_at(s, &r, &none);
+            size_t n = pn_sass_reg_at(s, &r, &none);
             if (!n) {
                 s++;
                 continue;

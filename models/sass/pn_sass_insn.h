@@ -6,6 +6,7 @@
 #define PN_SASS_INSN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pn_error.h"
@@ -57,6 +58,12 @@ static inline int pn_sass_reg_unit(pn_sass_file_t f, unsigned i)
     static const unsigned base[] = { 0, 256, 320, 328 }, size[] = { 256, 64, 8, 8 };
     return i < size[f] ? (int)(base[f] + i) : -1;
 }
+
+/* The register token at s ("R12", "UR4", "P0", "UP1", "RZ", "PT"; "R2.64"
+ * reads as R2): its length, 0 if s does not start with one; its file and
+ * index (width 1) into *r, *none true for RZ, PT, URZ and UPT (no
+ * dependency). */
+size_t pn_sass_reg_at(const char *s, pn_sass_reg_t *r, bool *none);
 
 /* Parse text (one instruction, a trailing " ;" optional) into in. RZ, PT,
  * URZ and UPT are no dependency and not listed; a .64 / .128 modifier of a
